@@ -1,0 +1,18 @@
+// Jest runs our TypeScript as native ESM: @swc/jest strips types (no type check here;
+// `pnpm typecheck` does that) and Node's --experimental-vm-modules loads ESM-only
+// dependencies such as oidc-provider. See docs/adr/0002-esm-under-jest.md.
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } }];
+
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: {
+    '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/{services,packages,test}/**/test/**/*.test.ts', '<rootDir>/{services,packages}/*/src/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,41 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+/**
+ * Paths pino blanks in every log line. Anything that could be a credential, a secret value or an
+ * e-mail address is listed here, at any depth we log (request, body, params, error objects).
+ */
+export const redactPaths = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.passphrase',
+  '*.secret',
+  '*.value',
+  '*.client_secret',
+  '*.clientSecret',
+  '*.access_token',
+  '*.refresh_token',
+  '*.id_token',
+  '*.token',
+  '*.code',
+  '*.code_verifier',
+  '*.api_token',
+  '*.recipient',
+  '*.email',
+  '*.masterKey',
+  '*.privateJwk',
+];
+
+export type { Logger };
+
+export function createLogger(options: { name: string; level: string; destination?: NodeJS.WritableStream }): Logger {
+  const config: LoggerOptions = {
+    name: options.name,
+    level: options.level,
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    base: { service: options.name },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return options.destination ? pino(config, options.destination as pino.DestinationStream) : pino(config);
+}

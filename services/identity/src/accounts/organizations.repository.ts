@@ -1,0 +1,39 @@
+import type { Db } from '../db/knex.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { alreadyExists } from '../errors.js';
+
+export interface Organization {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+type Row = { id: string; name: string; created_at: Date };
+const toOrganization = (r: Row): Organization => ({ id: r.id, name: r.name, createdAt: r.created_at });
+
+export class OrganizationsRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(name: string): Promise<Organization> {
+    try {
+      const [row] = await this.db<Row>('organizations').insert({ name }).returning('*');
+      return toOrganization(row as Row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw alreadyExists(`organization ${name}`);
+      throw err;
+    }
+  }
+
+  async list(): Promise<Organization[]> {
+    return (await this.db<Row>('organizations').orderBy('name')).map(toOrganization);
+  }
+
+  /** By id or by name, so the CLI accepts either. */
+  async find(idOrName: string): Promise<Organization | undefined> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
+    const row = await this.db<Row>('organizations')
+      .where(isUuid ? { id: idOrName } : { name: idOrName })
+      .first();
+    return row ? toOrganization(row) : undefined;
+  }
+}

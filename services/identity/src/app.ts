@@ -1,0 +1,104 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type Provider from 'oidc-provider';
+import { deriveKey } from '@hush/common';
+import { ApiCatalog } from './apis/api-catalog.js';
+import { REALM_PATH } from './config.js';
+import { createContext, type Context, type Infrastructure } from './context.js';
+import { requestLog } from './http/request-log.js';
+import { interactionRoutes } from './interactions/interactions.routes.js';
+import { sweepExpired } from './oidc/adapter.repository.js';
+import { buildProvider } from './oidc/provider.js';
+import { FailureLimiter } from './ratelimit/failure-limiter.js';
+import type { Config } from './config.js';
+
+export interface IdentityApp {
+  app: express.Express;
+  context: Context;
+  /** Rebuilds the provider when the published key set changed; true if it did. */
+  reloadKeys(): Promise<boolean>;
+  sweep(): Promise<number>;
+  /** Stops the background timers; the caller owns and closes the database and Redis. */
+  stop(): void;
+}
+
+/** Builds the identity app (never listens). Keys: the first start of an empty database creates one. */
+export async function createIdentityApp(config: Config, infra: Infrastructure): Promise<IdentityApp> {
+  const { db, redis, logger } = infra;
+  const context = createContext(config, db);
+  const apis = new ApiCatalog(context.apis);
+  const limiter = new FailureLimiter(redis, `${config.REDIS_PREFIX}fail:`, config.RATE_LIMIT_WINDOW, logger);
+  const cookieKeys = [deriveKey(config.MASTER_KEY, 'hush identity cookies v1').toString('base64url')];
+
+  await context.signingKeys.ensureActive();
+  let fingerprint = await context.keysRepository.fingerprint();
+  const makeProvider = async () =>
+    buildProvider({ config, db, clients: context.clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys });
+
+  // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
+  // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.
+  let provider: Provider = await makeProvider();
+  let handler = provider.callback();
+  const reloadKeys = async () => {
+    const current = await context.keysRepository.fingerprint();
+    if (current === fingerprint) return false;
+    provider = await makeProvider();
+    handler = provider.callback();
+    fingerprint = current;
+    logger.info({ keys: current }, 'signing keys reloaded');
+    return true;
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestLog(logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await Promise.allSettled([db.raw('select 1'), redis.ping()]);
+    const [database, cache] = checks.map((c) => (c.status === 'fulfilled' ? 'ok' : 'unavailable'));
+    const ready = database === 'ok';
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', database, redis: cache, keys: 'ok' });
+  });
+
+  app.use(
+    REALM_PATH,
+    interactionRoutes({
+      provider: () => provider,
+      users: context.usersService,
+      limiter,
+      csrfKey: deriveKey(config.MASTER_KEY, 'hush identity csrf v1'),
+      limits: { perUser: config.LOGIN_MAX_FAILURES, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
+      logger,
+    }),
+  );
+  // Keycloak's realm root; oidc-provider needs the raw body, so no body parser before it.
+  app.use(REALM_PATH, (req, res) => {
+    void handler(req, res);
+  });
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' });
+  });
+  app.use((err: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+    const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) logger.error({ err }, 'unhandled error');
+    res.status(status).json(status === 500 ? { error: 'server_error', error_description: 'internal error' } : { error: 'invalid_request', error_description: err.message });
+  });
+
+  const timers = [
+    setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
+    setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
+  ];
+  timers.forEach((t) => t.unref());
+
+  return {
+    app,
+    context,
+    reloadKeys,
+    sweep: () => sweepExpired(db),
+    stop: () => timers.forEach(clearInterval),
+  };
+}

@@ -1,0 +1,194 @@
+import { parseArgs } from 'node:util';
+import { readConfig } from '../config.js';
+import { createContext, type Context } from '../context.js';
+import { createDb, migrateLatest } from '../db/knex.js';
+import { DomainError } from '../errors.js';
+import { createApi } from '../apis/apis.js';
+
+export const USAGE = `Usage: hush-identity <command> [options] [--json]
+
+  migrate                                   apply migrations, create the first signing key
+  bootstrap [--secrets-audience URL]        migrate, and register the secrets API and its scopes
+  orgs create <name> | orgs list
+  users create <username> [--password P] [--email E] [--name N] [--org ORG]
+                                            (no --password: one is generated and printed once)
+  users set-password <username> --password P
+  users list
+  apis create <identifier> --scopes a,b [--name N] [--ttl SECONDS]
+  apis list
+  clients create --name N --grants g1,g2 --scopes s1,s2 [--id ID] [--redirect-uri U]...
+                 [--post-logout-redirect-uri U]... [--org ORG] [--public]
+                                            grants: client_credentials, authorization_code,
+                                            implicit, refresh_token; prints the secret once
+  clients list
+  clients rotate-secret <client_id>         prints the new secret once; the old one stops working
+  keys list
+  keys rotate                               one safe step: add next key, or promote it, retire old
+  keys add-next | keys promote | keys retire [--force]
+
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+type Handler = (ctx: Context, positionals: string[], values: Values) => Promise<unknown>;
+
+const list = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const need = (v: string | undefined, what: string): string => {
+  if (!v) throw new DomainError('invalid_input', `${what} is required`);
+  return v;
+};
+
+export const SECRETS_SCOPES = ['secrets:read', 'secrets:write'];
+
+const commands: Record<string, Handler> = {
+  migrate: async (ctx) => {
+    const applied = await migrateLatest(ctx.db);
+    await ctx.signingKeys.ensureActive();
+    return { migrations: applied };
+  },
+  bootstrap: async (ctx, _p, v) => {
+    const applied = await migrateLatest(ctx.db);
+    await ctx.signingKeys.ensureActive();
+    const audience = str(v['secrets-audience']) ?? process.env.SECRETS_API_AUDIENCE ?? 'http://localhost:3000/api/v1';
+    const existing = await ctx.apis.findByIdentifier(audience);
+    const api = existing ?? (await createApi(ctx.apis, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
+    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes } };
+  },
+  'orgs create': async (ctx, p) => ctx.organizations.create(need(p[0], 'organization name')),
+  'orgs list': async (ctx) => ctx.organizations.list(),
+  'users create': async (ctx, p, v) => {
+    const { user, generatedPassword } = await ctx.usersService.create({
+      username: need(p[0], 'username'),
+      password: str(v['password']),
+      email: str(v['email']),
+      name: str(v['name']),
+      organization: str(v['org']),
+    });
+    return { id: user.id, username: user.username, email: user.email, organization: user.organizationName, ...(generatedPassword ? { password: generatedPassword } : {}) };
+  },
+  'users set-password': async (ctx, p, v) => {
+    await ctx.usersService.setPassword(need(p[0], 'username'), need(str(v['password']), '--password'));
+    return { username: p[0], updated: true };
+  },
+  'users list': async (ctx) =>
+    (await ctx.users.list()).map((u) => ({ id: u.id, username: u.username, email: u.email, organization: u.organizationName })),
+  'apis create': async (ctx, p, v) =>
+    createApi(ctx.apis, {
+      identifier: need(p[0], 'API identifier'),
+      name: str(v['name']),
+      scopes: list(v['scopes']),
+      accessTokenTtl: v['ttl'] === undefined ? undefined : Number(v['ttl']),
+    }),
+  'apis list': async (ctx) => ctx.apis.list(),
+  'clients create': async (ctx, _p, v) => {
+    const { client, clientSecret } = await ctx.clientsService.create({
+      clientId: str(v['id']),
+      name: need(str(v['name']), '--name'),
+      grantTypes: list(v['grants']),
+      scopes: list(v['scopes']),
+      redirectUris: list(v['redirect-uri']),
+      postLogoutRedirectUris: list(v['post-logout-redirect-uri']),
+      organization: str(v['org']),
+      public: v['public'] === true,
+    });
+    return { ...publicClient(client), ...(clientSecret ? { client_secret: clientSecret } : {}) };
+  },
+  'clients list': async (ctx) => (await ctx.clients.list()).map(publicClient),
+  'clients rotate-secret': async (ctx, p) => {
+    const { clientId, clientSecret } = await ctx.clientsService.rotateSecret(need(p[0], 'client id'));
+    return { client_id: clientId, client_secret: clientSecret };
+  },
+  'keys list': async (ctx) =>
+    (await ctx.signingKeys.list()).map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt, retireAfter: k.retireAfter })),
+  'keys rotate': async (ctx) => ctx.rotation.step(),
+  'keys add-next': async (ctx) => ({ kid: await ctx.rotation.addNext(), status: 'next' }),
+  'keys promote': async (ctx) => {
+    const promoted = await ctx.rotation.promote();
+    if (!promoted) throw new DomainError('invalid_input', 'there is no next key; run "keys add-next" first');
+    return promoted;
+  },
+  'keys retire': async (ctx, _p, v) => ({ retired: await ctx.rotation.retire(v['force'] === true) }),
+};
+
+function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & object) {
+  return {
+    client_id: c.clientId,
+    name: c.name,
+    public: c.secretHash === null,
+    grant_types: c.grantTypes,
+    scopes: c.scopes,
+    redirect_uris: c.redirectUris,
+    organization: c.organizationName,
+    client_credentials_refresh: c.clientCredentialsRefresh,
+  };
+}
+
+/** Runs one command; never exits the process, so tests drive the CLI exactly as a shell does. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        password: { type: 'string' },
+        email: { type: 'string' },
+        name: { type: 'string' },
+        org: { type: 'string' },
+        scopes: { type: 'string', multiple: true },
+        ttl: { type: 'string' },
+        grants: { type: 'string', multiple: true },
+        id: { type: 'string' },
+        'redirect-uri': { type: 'string', multiple: true },
+        'post-logout-redirect-uri': { type: 'string', multiple: true },
+        public: { type: 'boolean' },
+        force: { type: 'boolean' },
+        'secrets-audience': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    return { code: 2, stdout: '', stderr: `${(err as Error).message}\n\n${USAGE}\n` };
+  }
+  const { positionals, values } = parsed;
+  const twoWord = `${positionals[0] ?? ''} ${positionals[1] ?? ''}`;
+  const [name, rest] = commands[twoWord] ? [twoWord, positionals.slice(2)] : [positionals[0] ?? '', positionals.slice(1)];
+  const handler = commands[name];
+  if (values.help || !handler) {
+    return { code: values.help ? 0 : 2, stdout: values.help ? `${USAGE}\n` : '', stderr: values.help ? '' : `${USAGE}\n` };
+  }
+
+  const config = readConfig(env);
+  const db = createDb(config.DATABASE_URL, 2);
+  try {
+    const result = await handler(createContext(config, db), rest, values as Values);
+    return { code: 0, stdout: values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };
+  } catch (err) {
+    if (err instanceof DomainError) {
+      const out = { error: err.code, message: err.message };
+      return { code: 1, stdout: values.json ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function human(result: unknown): string {
+  const rows = Array.isArray(result) ? result : [result];
+  return `${rows
+    .map((row) =>
+      Object.entries(row as Record<string, unknown>)
+        .map(([k, v]) => `${k}: ${v instanceof Date ? v.toISOString() : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+        .join('\n'),
+    )
+    .join('\n\n')}\n`;
+}

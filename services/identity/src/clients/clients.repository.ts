@@ -1,0 +1,98 @@
+import type { Db } from '../db/knex.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { alreadyExists } from '../errors.js';
+
+export interface Client {
+  clientId: string;
+  name: string;
+  secretHash: string | null;
+  grantTypes: string[];
+  responseTypes: string[];
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  scopes: string[];
+  organizationId: string | null;
+  organizationName: string | null;
+  clientCredentialsRefresh: boolean;
+  createdAt: Date;
+  secretRotatedAt: Date | null;
+}
+
+type Row = {
+  client_id: string;
+  name: string;
+  secret_hash: string | null;
+  grant_types: string[];
+  response_types: string[];
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  scopes: string[];
+  organization_id: string | null;
+  organization_name: string | null;
+  client_credentials_refresh: boolean;
+  created_at: Date;
+  secret_rotated_at: Date | null;
+};
+
+const toClient = (r: Row): Client => ({
+  clientId: r.client_id,
+  name: r.name,
+  secretHash: r.secret_hash,
+  grantTypes: r.grant_types,
+  responseTypes: r.response_types,
+  redirectUris: r.redirect_uris,
+  postLogoutRedirectUris: r.post_logout_redirect_uris,
+  scopes: r.scopes,
+  organizationId: r.organization_id,
+  organizationName: r.organization_name,
+  clientCredentialsRefresh: r.client_credentials_refresh,
+  createdAt: r.created_at,
+  secretRotatedAt: r.secret_rotated_at,
+});
+
+export type NewClient = Omit<Client, 'createdAt' | 'secretRotatedAt' | 'organizationName'>;
+
+export class ClientsRepository {
+  constructor(private readonly db: Db) {}
+
+  private select() {
+    return this.db('clients as c')
+      .leftJoin('organizations as o', 'o.id', 'c.organization_id')
+      .select('c.*', 'o.name as organization_name');
+  }
+
+  async create(c: NewClient): Promise<Client> {
+    try {
+      await this.db('clients').insert({
+        client_id: c.clientId,
+        name: c.name,
+        secret_hash: c.secretHash,
+        grant_types: c.grantTypes,
+        response_types: c.responseTypes,
+        redirect_uris: c.redirectUris,
+        post_logout_redirect_uris: c.postLogoutRedirectUris,
+        scopes: c.scopes,
+        organization_id: c.organizationId,
+        client_credentials_refresh: c.clientCredentialsRefresh,
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw alreadyExists(`client ${c.clientId}`);
+      throw err;
+    }
+    return (await this.find(c.clientId)) as Client;
+  }
+
+  async find(clientId: string): Promise<Client | undefined> {
+    const row = (await this.select().where('c.client_id', clientId).first()) as Row | undefined;
+    return row ? toClient(row) : undefined;
+  }
+
+  async list(): Promise<Client[]> {
+    return ((await this.select().orderBy('c.client_id')) as Row[]).map(toClient);
+  }
+
+  async setSecretHash(clientId: string, secretHash: string): Promise<boolean> {
+    const updated = await this.db('clients').where({ client_id: clientId }).update({ secret_hash: secretHash, secret_rotated_at: this.db.fn.now() });
+    return updated === 1;
+  }
+}

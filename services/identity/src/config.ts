@@ -1,0 +1,38 @@
+import { bool, key256, loadConfig, logLevel, port } from '@hush/common';
+import { z } from 'zod';
+
+export const REALM_PATH = '/auth/realms/public';
+
+const schema = z.object({
+  PORT: port(8080),
+  /** Public origin of the service; the issuer is `${AUTH_URL}/auth/realms/public`. */
+  AUTH_URL: z.url().default('http://localhost:8080').transform((u) => u.replace(/\/+$/, '')),
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_identity'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Prefix of this service's Redis keys (several deployments may share one Redis). */
+  REDIS_PREFIX: z.string().min(1).default('hush:identity:'),
+  /** Encrypts private signing keys and derives cookie keys. Required: there is no default. */
+  MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
+  LOG_LEVEL: logLevel(),
+  /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
+  TRUST_PROXY: bool(false),
+  /** How often (seconds) each process reloads signing keys from the database. */
+  KEY_RELOAD_INTERVAL: z.coerce.number().int().min(1).default(30),
+  /** bcrypt cost for user passwords. */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
+  REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).default(14 * 24 * 3600),
+  /** Failed client authentications allowed per (client_id, IP) and per IP in one window. */
+  CLIENT_AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  CLIENT_AUTH_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(300),
+});
+
+export type Config = z.infer<typeof schema> & { issuer: string };
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = loadConfig(schema, env);
+  return { ...config, issuer: `${config.AUTH_URL}${REALM_PATH}` };
+}

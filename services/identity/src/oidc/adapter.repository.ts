@@ -1,0 +1,88 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { Db } from '../db/knex.js';
+
+type Row = { payload: AdapterPayload; consumed_at: Date | null };
+
+/**
+ * oidc-provider's storage in one PostgreSQL table keyed by (model, id). Clients are not stored
+ * here: the `Client` model is answered by a separate lookup (see provider.ts).
+ */
+export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
+  const live = `(expires_at IS NULL OR expires_at > now())`;
+
+  const toPayload = (row: Row | undefined): AdapterPayload | undefined => {
+    if (!row) return undefined;
+    return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+  };
+
+  return class KnexAdapter implements Adapter {
+    constructor(readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      await db.raw(
+        `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ?::int IS NULL THEN NULL ELSE now() + make_interval(secs => ?::int) END)
+         ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+           uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
+        [
+          this.model,
+          id,
+          JSON.stringify(payload),
+          payload.grantId ?? null,
+          payload.uid ?? null,
+          payload.userCode ?? null,
+          expiresIn ?? null,
+          expiresIn ?? null,
+        ],
+      );
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.model === 'Client') return findClient(id);
+      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, id]);
+      return toPayload(rows[0]);
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND ${live}`, [this.model, uid]);
+      return toPayload(rows[0]);
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND ${live}`, [this.model, userCode]);
+      return toPayload(rows[0]);
+    }
+
+    /**
+     * One atomic UPDATE: of two concurrent redemptions of a code or refresh token only one
+     * updates the row. The loser (a replay, RFC 6749 §4.1.2 / RFC 9700 §4.14) revokes the whole
+     * grant and fails, even though oidc-provider had already read the token as unconsumed.
+     */
+    async consume(id: string): Promise<void> {
+      const { rows } = await db.raw(
+        `UPDATE oidc_models SET consumed_at = now() WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id`,
+        [this.model, id],
+      );
+      if (rows.length === 1) return;
+      const { rows: owner } = await db.raw(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, id]);
+      const grantId = (owner[0] as { grant_id: string | null } | undefined)?.grant_id;
+      if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, grantId]);
+      throw new errors.InvalidGrant(`${this.model} already consumed`);
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.raw(`DELETE FROM oidc_models WHERE model = ? AND id = ?`, [this.model, id]);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.raw(`DELETE FROM oidc_models WHERE grant_id = ?`, [grantId]);
+    }
+  };
+}
+
+/** Deletes expired artifacts; every replica may run it (the DELETE is idempotent). */
+export async function sweepExpired(db: Db): Promise<number> {
+  const { rowCount } = await db.raw(`DELETE FROM oidc_models WHERE expires_at < now()`);
+  return rowCount ?? 0;
+}

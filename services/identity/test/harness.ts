@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { createLogger } from '@hush/common';
+import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { createIdentityApp, type IdentityApp } from '../src/app.js';
+import { runCli } from '../src/cli/cli.js';
+import { readConfig, type Config } from '../src/config.js';
+import { createDb } from '../src/db/knex.js';
+
+export interface Harness {
+  url: string;
+  issuer: string;
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  identity: IdentityApp;
+  logs: string[];
+  /** Runs the admin CLI as a shell would, with --json, and parses the output. */
+  cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
+  cliRaw(...args: string[]): ReturnType<typeof runCli>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real identity app on a random port against a fresh PostgreSQL database (migrated
+ * through the CLI, as an operator would) and the real Redis, with a unique Redis key prefix.
+ */
+export async function startIdentity(overrides: Record<string, string> = {}): Promise<Harness> {
+  const database: TestDatabase = await createTestDatabase('identity');
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl,
+    REDIS_PREFIX: uniquePrefix('identity-test'),
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    AUTH_URL: url,
+    PASSWORD_HASH_COST: '4',
+    LOG_LEVEL: 'debug',
+    ...overrides,
+  };
+  const config = readConfig(env);
+  const migrated = await runCli(['migrate', '--json'], env);
+  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+
+  const logs: string[] = [];
+  const logger = createLogger({
+    name: 'identity-test',
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const db = createDb(config.DATABASE_URL, 10);
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const identity = await createIdentityApp(config, { db, redis, logger });
+  server.on('request', identity.app);
+
+  const cliRaw = (...args: string[]) => runCli(args, env);
+  return {
+    url,
+    issuer: config.issuer,
+    env,
+    config,
+    identity,
+    logs,
+    cliRaw,
+    async cli<T>(...args: string[]) {
+      const result = await cliRaw(...args, '--json');
+      if (result.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
+      return JSON.parse(result.stdout) as T;
+    },
+    async close() {
+      identity.stop();
+      server.closeAllConnections();
+      server.close();
+      await db.destroy();
+      redis.disconnect();
+      await database.drop();
+    },
+  };
+}
+
+/** An API plus a confidential client allowed some of its scopes: the usual test set-up. */
+export async function createApiAndClient(
+  h: Harness,
+  opts: { grants?: string; scopes?: string; org?: string; redirectUri?: string; extraArgs?: string[] } = {},
+) {
+  const suffix = randomBytes(4).toString('hex');
+  const identifier = `https://api-${suffix}.example.com`;
+  await h.cli('apis', 'create', identifier, '--scopes', `read-${suffix},write-${suffix}`, '--ttl', '300');
+  const args = ['clients', 'create', '--name', `client ${suffix}`, '--id', `client-${suffix}`, '--grants', opts.grants ?? 'client_credentials,refresh_token'];
+  args.push('--scopes', opts.scopes ?? `read-${suffix},write-${suffix}`);
+  if (opts.org) args.push('--org', opts.org);
+  if (opts.redirectUri) args.push('--redirect-uri', opts.redirectUri);
+  args.push(...(opts.extraArgs ?? []));
+  const client = await h.cli<{ client_id: string; client_secret: string }>(...args);
+  return { api: identifier, read: `read-${suffix}`, write: `write-${suffix}`, clientId: client.client_id, clientSecret: client.client_secret };
+}
+
+/** POSTs a form to the token endpoint (or another), like curl -d. */
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    body = { raw: text };
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+export const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
