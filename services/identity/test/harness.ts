@@ -107,14 +107,20 @@ export async function createApiAndClient(
 }
 
 /** POSTs a form to the token endpoint (or another), like curl -d. */
-export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+export interface FormResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<FormResponse> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form).toString(),
   });
   const text = await res.text();
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {

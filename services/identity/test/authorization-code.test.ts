@@ -1,0 +1,176 @@
+import * as oidc from 'openid-client';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { Browser, parseForms } from './browser.js';
+import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const PASSWORD = 'correct horse battery staple';
+
+let h: Harness;
+let userId: string;
+beforeAll(async () => {
+  h = await startIdentity({ LOGIN_MAX_FAILURES: '3' });
+  await h.cli('orgs', 'create', 'support');
+  userId = (await h.cli<{ id: string }>('users', 'create', 'alice', '--password', PASSWORD, '--email', 'alice@example.com', '--org', 'support')).id;
+});
+afterAll(() => h.close());
+
+async function setup() {
+  const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
+  const config = await oidc.discovery(
+    new URL(h.issuer),
+    c.clientId,
+    { client_secret: c.clientSecret, id_token_signed_response_alg: 'ES256' },
+    oidc.ClientSecretBasic(c.clientSecret),
+    { execute: [oidc.allowInsecureRequests] },
+  );
+  return { c, config };
+}
+
+/** Login and consent through the real pages; returns the redirect to the client. */
+async function authorize(config: oidc.Configuration, scope: string, extra: Record<string, string> = {}) {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope,
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+  const browser = new Browser(new URL(h.issuer).origin);
+  const login = await browser.navigate(url.toString());
+  expect(login.html).toContain('<label for="username">');
+  const consent = await browser.submit(login.html, 0, { username: 'alice', password: PASSWORD });
+  expect(consent.html).toContain('Allow');
+  const back = await browser.submit(consent.html, 0, {});
+  return { callback: new URL(back.leftTo as string), verifier, state, browser };
+}
+
+describe('authorization code + PKCE through the login and consent pages', () => {
+  it('issues an ID token, a JWT access token for the API carrying the username, and a refresh token', async () => {
+    const { c, config } = await setup();
+    const { callback, verifier, state } = await authorize(config, `openid profile ${c.read}`);
+    expect(callback.searchParams.get('iss')).toBe(h.issuer); // RFC 9207
+
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    expect(tokens.claims()?.sub).toBe(userId);
+    expect(tokens.refresh_token).toBeDefined();
+
+    const jwks = createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`));
+    const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
+    expect(payload).toMatchObject({ sub: userId, client_id: c.clientId, username: 'alice', preferred_username: 'alice', scope: c.read, organization: 'support' });
+  });
+
+  it('rotates refresh tokens, and reuse of a rotated one revokes the whole grant', async () => {
+    const { c, config } = await setup();
+    const { callback, verifier, state } = await authorize(config, `openid ${c.read}`);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const first = tokens.refresh_token as string;
+
+    const second = await oidc.refreshTokenGrant(config, first);
+    expect(second.refresh_token).toBeDefined();
+    expect(second.refresh_token).not.toBe(first);
+
+    await expect(oidc.refreshTokenGrant(config, first)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The replay revoked the grant: the token the legitimate holder has now is dead too.
+    await expect(oidc.refreshTokenGrant(config, second.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('an authorization code works once; a replay fails and revokes what it issued', async () => {
+    const { c, config } = await setup();
+    const { callback, verifier, state } = await authorize(config, `openid ${c.read}`);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('requires PKCE: a request without code_challenge is refused', async () => {
+    const { config } = await setup();
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 'abc' });
+    const res = await new Browser(new URL(h.issuer).origin).fetch(url.toString());
+    const location = new URL(res.headers.get('location') as string);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
+  it('refuses the wrong code_verifier', async () => {
+    const { c, config } = await setup();
+    const { callback, state } = await authorize(config, `openid ${c.read}`);
+    await expect(
+      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: state }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses an unregistered redirect_uri without redirecting to it', async () => {
+    const { c } = await setup();
+    const url = new URL(`${h.issuer}/protocol/openid-connect/auth`);
+    url.search = new URLSearchParams({ client_id: c.clientId, response_type: 'code', scope: 'openid', redirect_uri: 'https://evil.example/cb', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString();
+    const res = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('the user can deny consent: the client gets access_denied', async () => {
+    const { c, config } = await setup();
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${c.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const browser = new Browser(new URL(h.issuer).origin);
+    const login = await browser.navigate(url.toString());
+    const consent = await browser.submit(login.html, 0, { username: 'alice', password: PASSWORD });
+    const denied = await browser.submit(consent.html, 1, {});
+    expect(new URL(denied.leftTo as string).searchParams.get('error')).toBe('access_denied');
+  });
+});
+
+describe('the login page', () => {
+  async function loginPage() {
+    const { c, config } = await setup();
+    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${c.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const browser = new Browser(new URL(h.issuer).origin);
+    return { browser, page: await browser.navigate(url.toString()) };
+  }
+
+  it('is served with a strict CSP, no framing, no caching, and labelled fields', async () => {
+    const { page } = await loginPage();
+    expect(page.res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*frame-ancestors 'none'/);
+    expect(page.res.headers.get('cache-control')).toBe('no-store');
+    expect(page.html).toMatch(/<label for="password">/);
+    expect(page.html).not.toMatch(/<script/);
+  });
+
+  it('a wrong password re-renders the page with an error and no session', async () => {
+    const { browser, page } = await loginPage();
+    const again = await browser.submit(page.html, 0, { username: 'alice', password: 'wrong password' });
+    expect(again.res.status).toBe(401);
+    expect(again.html).toContain('Invalid username or password.');
+    expect(again.html).toContain('value="alice"');
+  });
+
+  it('a POST without the CSRF token is refused', async () => {
+    const { browser, page } = await loginPage();
+    const form = parseForms(page.html)[0] as { action: string };
+    const res = await browser.fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=alice&password=x' });
+    expect(res.status).toBe(400);
+  });
+
+  it('a POST from a browser without the interaction cookie is refused', async () => {
+    const { page } = await loginPage();
+    const form = parseForms(page.html)[0] as { action: string; hidden: Record<string, string> };
+    const res = await postForm(new URL(form.action, h.url).toString(), { ...form.hidden, username: 'alice', password: PASSWORD });
+    expect(res.status).toBe(400);
+  });
+
+  it('locks out a username from an IP after repeated failures (429, Retry-After), even with the right password', async () => {
+    await h.cli('users', 'create', 'bob', '--password', PASSWORD);
+    const { browser, page } = await loginPage();
+    let html = page.html;
+    for (let i = 0; i < 3; i++) {
+      const r = await browser.submit(html, 0, { username: 'bob', password: `wrong-${i}` });
+      html = r.html;
+    }
+    const blocked = await browser.submit(html, 0, { username: 'bob', password: PASSWORD });
+    expect(blocked.res.status).toBe(429);
+    expect(Number(blocked.res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

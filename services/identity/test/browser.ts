@@ -1,0 +1,56 @@
+/**
+ * A minimal user agent over real HTTP: keeps cookies, follows redirects by hand, and stops at the
+ * first redirect that leaves the identity server (the client's redirect_uri), as a browser would
+ * hand that URL to the client application.
+ */
+export class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly origin: string) {}
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(new URL(url, this.origin), { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = (pair as string).indexOf('=');
+      const name = (pair as string).slice(0, eq).trim();
+      const value = (pair as string).slice(eq + 1).trim();
+      const expired = attrs.some((a) => /max-age=0/i.test(a) || /expires=thu, 01 jan 1970/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  /** GET (or the given request), then follow same-origin redirects; returns the final page or the outbound redirect. */
+  async navigate(url: string, init: RequestInit = {}): Promise<{ res: Response; url: string; html: string; leftTo?: string }> {
+    let res = await this.fetch(url, init);
+    let current = new URL(url, this.origin).toString();
+    for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
+      const location = new URL(res.headers.get('location') as string, current).toString();
+      if (!location.startsWith(this.origin)) return { res, url: current, html: '', leftTo: location };
+      current = location;
+      res = await this.fetch(location);
+    }
+    return { res, url: current, html: await res.text() };
+  }
+
+  async submit(html: string, formIndex: number, fields: Record<string, string>) {
+    const form = parseForms(html)[formIndex];
+    if (!form) throw new Error(`no form ${formIndex} in page:\n${html}`);
+    return this.navigate(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...form.hidden, ...fields }).toString(),
+    });
+  }
+}
+
+export function parseForms(html: string): { action: string; hidden: Record<string, string> }[] {
+  return [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map((m) => ({
+    action: (m[1] as string).replace(/&amp;/g, '&'),
+    hidden: Object.fromEntries([...(m[2] as string).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((h) => [h[1], h[2]])),
+  }));
+}

@@ -1,0 +1,63 @@
+import * as oidc from 'openid-client';
+import { startIdentity, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startIdentity();
+});
+afterAll(() => h.close());
+
+describe('discovery at the Keycloak path', () => {
+  it('publishes every endpoint under /auth/realms/public/protocol/openid-connect', async () => {
+    const res = await fetch(`${h.issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    const meta = (await res.json()) as Record<string, unknown>;
+    const p = `${h.issuer}/protocol/openid-connect`;
+    expect(meta).toMatchObject({
+      issuer: h.issuer,
+      authorization_endpoint: `${p}/auth`,
+      token_endpoint: `${p}/token`,
+      jwks_uri: `${p}/certs`,
+      userinfo_endpoint: `${p}/userinfo`,
+      introspection_endpoint: `${p}/token/introspect`,
+      revocation_endpoint: `${p}/revoke`,
+      end_session_endpoint: `${p}/logout`,
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+    });
+    expect(meta['grant_types_supported']).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'implicit', 'refresh_token']));
+    expect(meta['response_types_supported']).toEqual(expect.arrayContaining(['code', 'id_token token']));
+    expect(meta['token_endpoint_auth_methods_supported']).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post']));
+    expect(meta['token_endpoint_auth_methods_supported']).not.toContain('client_secret_jwt');
+  });
+
+  it('is what openid-client discovers', async () => {
+    const config = await oidc.discovery(new URL(h.issuer), 'anyone', undefined, undefined, { execute: [oidc.allowInsecureRequests] });
+    expect(config.serverMetadata().issuer).toBe(h.issuer);
+  });
+
+  it('publishes public keys only', async () => {
+    const jwks = (await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) {
+      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+      expect(key['d']).toBeUndefined();
+    }
+  });
+});
+
+describe('service endpoints', () => {
+  it('answers /healthz and /readyz', async () => {
+    expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${h.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', database: 'ok', redis: 'ok' });
+  });
+
+  it('answers unknown paths with a JSON 404 and a request id', async () => {
+    const res = await fetch(`${h.url}/nope`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+    expect(await res.json()).toMatchObject({ error: 'not_found' });
+  });
+});

@@ -1,0 +1,74 @@
+import pg from 'pg';
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+
+let h: Harness;
+let c: Awaited<ReturnType<typeof createApiAndClient>>;
+beforeAll(async () => {
+  h = await startIdentity();
+  c = await createApiAndClient(h);
+});
+afterAll(() => h.close());
+
+const token = async () => {
+  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+  return String(res.body['access_token']);
+};
+const kids = async () => ((await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+// A fresh key set per check: a resource server that refetches the JWKS.
+const verify = (jwt: string) =>
+  jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`)), { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
+
+describe('signing key rotation without downtime', () => {
+  it('publishes the next key before it signs, keeps the old key until retired', async () => {
+    const oldToken = await token();
+    const oldKid = decodeProtectedHeader(oldToken).kid as string;
+
+    const next = await h.cli<{ kid: string }>('keys', 'add-next');
+    expect(await h.identity.reloadKeys()).toBe(true);
+    expect(await kids()).toEqual(expect.arrayContaining([oldKid, next.kid]));
+    expect(decodeProtectedHeader(await token()).kid).toBe(oldKid); // published, not yet signing
+
+    await h.cli('keys', 'promote');
+    await h.identity.reloadKeys();
+    const newToken = await token();
+    expect(decodeProtectedHeader(newToken).kid).toBe(next.kid);
+    await expect(verify(oldToken)).resolves.toBeDefined(); // old tokens still verify
+    await expect(verify(newToken)).resolves.toBeDefined();
+
+    // Not retired before its tokens have expired...
+    expect((await h.cli<{ retired: string[] }>('keys', 'retire')).retired).toEqual([]);
+    const listed = await h.cli<{ kid: string; status: string; retireAfter: string }[]>('keys', 'list');
+    const retiring = listed.find((k) => k.kid === oldKid);
+    expect(retiring?.status).toBe('retiring');
+    expect(new Date(retiring?.retireAfter as string).getTime()).toBeGreaterThan(Date.now() + 300_000);
+
+    // ...and once retired (forced here), gone from the JWKS: its tokens no longer verify.
+    expect((await h.cli<{ retired: string[] }>('keys', 'retire', '--force')).retired).toEqual([oldKid]);
+    await h.identity.reloadKeys();
+    expect(await kids()).toEqual([next.kid]);
+    await expect(verify(oldToken)).rejects.toThrow();
+    await expect(verify(newToken)).resolves.toBeDefined();
+  });
+
+  it('"keys rotate" takes one safe step at a time', async () => {
+    const first = await h.cli<{ step: string; kid: string }>('keys', 'rotate');
+    expect(first.step).toBe('added-next');
+    const second = await h.cli<{ step: string; kid: string }>('keys', 'rotate');
+    expect(second).toMatchObject({ step: 'waiting', kid: first.kid }); // not promoted before every process has published it
+  });
+
+  it('stores private keys only encrypted', async () => {
+    const client = new pg.Client({ connectionString: h.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT public_jwk, private_jwk_sealed FROM signing_keys');
+      for (const row of rows) {
+        expect(row.public_jwk.d).toBeUndefined();
+        expect((row.private_jwk_sealed as Buffer).toString('latin1')).not.toMatch(/"d"|"kty"/);
+      }
+    } finally {
+      await client.end();
+    }
+  });
+});

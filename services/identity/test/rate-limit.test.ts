@@ -1,0 +1,69 @@
+import { basic, createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+
+let h: Harness;
+let tokenUrl: string;
+beforeAll(async () => {
+  h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '5', RATE_LIMIT_WINDOW: '120' });
+  tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
+});
+afterAll(() => h.close());
+
+describe('brute-force protection on client authentication', () => {
+  it('after repeated bad secrets, answers 429 with Retry-After, even to the right secret', async () => {
+    const c = await createApiAndClient(h);
+    for (let i = 0; i < 5; i++) {
+      const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: `guess-${i}` });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body['error']).toBe('temporarily_unavailable');
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(120);
+
+    // Basic auth is the same client: still blocked.
+    const viaBasic = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read }, { authorization: basic(c.clientId, c.clientSecret) });
+    expect(viaBasic.status).toBe(429);
+  });
+
+  it('blocks one client without affecting another', async () => {
+    const victim = await createApiAndClient(h);
+    const bystander = await createApiAndClient(h);
+    for (let i = 0; i < 6; i++) {
+      await postForm(tokenUrl, { grant_type: 'client_credentials', scope: victim.read, client_id: victim.clientId, client_secret: 'nope' });
+    }
+    const ok = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: bystander.read, client_id: bystander.clientId, client_secret: bystander.clientSecret });
+    expect(ok.status).toBe(200);
+  });
+
+  it('counts failures on the introspection endpoint too', async () => {
+    const c = await createApiAndClient(h);
+    const url = `${h.issuer}/protocol/openid-connect/token/introspect`;
+    for (let i = 0; i < 5; i++) {
+      const res = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: 'bad' });
+      expect(res.status).toBe(401);
+    }
+    const res = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: c.clientSecret });
+    expect(res.status).toBe(429);
+  });
+});
+
+describe('per-IP limit', () => {
+  let ipHarness: Harness;
+  beforeAll(async () => {
+    ipHarness = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '100', CLIENT_AUTH_MAX_FAILURES_PER_IP: '4' });
+  });
+  afterAll(() => ipHarness.close());
+
+  it('an IP that fails against many client ids is blocked across all of them', async () => {
+    const url = `${ipHarness.issuer}/protocol/openid-connect/token`;
+    for (let i = 0; i < 4; i++) {
+      await postForm(url, { grant_type: 'client_credentials', scope: 'x', client_id: `unknown-${i}`, client_secret: 'x' });
+    }
+    const c = await createApiAndClient(ipHarness);
+    const res = await postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
