@@ -15,6 +15,8 @@ const schema = z.object({
   /** Encrypts private signing keys and derives cookie keys. Required: there is no default. */
   MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
   LOG_LEVEL: logLevel(),
+  /** Worker processes (node:cluster) sharing the port; 1 runs in-process. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
   TRUST_PROXY: bool(false),
   /** How often (seconds) each process reloads signing keys from the database. */

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { ConfigError } from '@hush/common';
@@ -5,8 +6,32 @@ import { createIdentityApp } from './app.js';
 import { readConfig } from './config.js';
 import { connect, disconnect } from './infrastructure.js';
 
+/** With WEB_CONCURRENCY > 1 the primary only forks workers and relays SIGTERM/SIGINT to them. */
+function supervise(workers: number): void {
+  for (let i = 0; i < workers; i++) cluster.fork();
+  let stopping = false;
+  cluster.on('exit', (worker, code) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    process.stderr.write(`identity: worker ${worker.process.pid} exited (${code}); starting another\n`);
+    cluster.fork();
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    });
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
+    supervise(config.WEB_CONCURRENCY);
+    return;
+  }
   const infra = connect(config);
   const identity = await createIdentityApp(config, infra);
   const server = createServer(identity.app);

@@ -63,6 +63,14 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     expect(payload).toMatchObject({ sub: userId, client_id: c.clientId, username: 'alice', preferred_username: 'alice', scope: c.read, organization: 'support' });
   });
 
+  it('serves userinfo for an OpenID-only access token', async () => {
+    const { config } = await setup();
+    const { callback, verifier, state } = await authorize(config, 'openid profile email');
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, userId);
+    expect(info).toMatchObject({ sub: userId, preferred_username: 'alice', email: 'alice@example.com' });
+  });
+
   it('rotates refresh tokens, and reuse of a rotated one revokes the whole grant', async () => {
     const { c, config } = await setup();
     const { callback, verifier, state } = await authorize(config, `openid ${c.read}`);

@@ -1,3 +1,4 @@
+import { randomToken } from '@hush/common';
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 
@@ -22,7 +23,9 @@ export function clientCredentialsRefresh(provider: Provider) {
     // The service account's id is the client id (client ids can never look like user ids).
     const grant = new provider.Grant({ accountId: client.clientId, clientId: client.clientId });
     grant.addResourceScope(resource, token.scope);
-    const grantId = await grant.save();
+    // Choose the grant id up front (the model would at save time) so both rows are written at once.
+    const grantId = randomToken(32);
+    grant.jti = grantId;
     const refreshToken = new provider.RefreshToken({
       client,
       accountId: client.clientId,
@@ -32,6 +35,7 @@ export function clientCredentialsRefresh(provider: Provider) {
       gty: 'client_credentials',
       expiresWithSession: false,
     } as ConstructorParameters<typeof provider.RefreshToken>[0]);
-    (ctx.body as Record<string, unknown>)['refresh_token'] = await refreshToken.save();
+    const [, value] = await Promise.all([grant.save(), refreshToken.save()]);
+    (ctx.body as Record<string, unknown>)['refresh_token'] = value;
   };
 }

@@ -3,7 +3,7 @@ import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
 
 /**
  * Brute-force protection on client authentication (RFC 6749 §2.3.1, RFC 6819 §5.2.3.7):
- * failed attempts are counted per (client_id, IP) and per IP; past the limit the endpoint answers
+ * failed attempts are counted per (client_id, IP) and per IP; past either limit the endpoint answers
  * 429 with Retry-After and `temporarily_unavailable` until the window ends, even for the right
  * secret, so a guesser learns nothing while blocked.
  */
@@ -24,21 +24,13 @@ export class TooManyAttempts extends errors.OIDCProviderError {
 const clientKey = (clientId: string, ip: string) => ({ key: `client:${clientId}:${ip}` });
 const ipKey = (ip: string) => ({ key: `client-ip:${ip}` });
 
-/** Koa middleware for provider.use(): blocks hot IPs up front, counts failures afterwards. */
+/**
+ * Koa middleware for provider.use(): counts failed client authentications. The check itself runs
+ * in Client#compareClientSecret (below), where the client id is known however it was sent, so a
+ * token request costs one Redis round trip.
+ */
 export function clientAuthLimiter(limiter: FailureLimiter, limits: ClientAuthLimits) {
   return async function limitClientAuth(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-    const guarded = ctx.method === 'POST' && /\/protocol\/openid-connect\/(token|token\/introspect|revoke)$/.test(ctx.path);
-    if (!guarded) return next();
-
-    const wait = await limiter.retryAfter([{ ...ipKey(ctx.ip), max: limits.perIp }]);
-    if (wait > 0) {
-      ctx.status = 429;
-      ctx.set('Retry-After', String(wait));
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: 'temporarily_unavailable', error_description: `too many failed client authentications; retry after ${wait} seconds` };
-      return;
-    }
-
     await next();
 
     const body = ctx.body as { error?: string } | undefined;
@@ -52,11 +44,14 @@ export function clientAuthLimiter(limiter: FailureLimiter, limits: ClientAuthLim
   };
 }
 
-/** Called from Client#compareClientSecret, where the client id is known whichever way it was sent. */
+/** Called from Client#compareClientSecret, before the secret is compared. */
 export async function assertClientNotBlocked(limiter: FailureLimiter, limits: ClientAuthLimits, clientId: string): Promise<void> {
   const ctx = Provider.ctx;
   const ip = ctx?.ip ?? 'unknown';
-  const wait = await limiter.retryAfter([{ ...clientKey(clientId, ip), max: limits.perClient }]);
+  const wait = await limiter.retryAfter([
+    { ...clientKey(clientId, ip), max: limits.perClient },
+    { ...ipKey(ip), max: limits.perIp },
+  ]);
   if (wait > 0) {
     ctx?.set('Retry-After', String(wait));
     throw new TooManyAttempts(wait);
