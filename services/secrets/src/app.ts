@@ -1,0 +1,94 @@
+import { availableParallelism } from 'node:os';
+import express from 'express';
+import { accountRoutes } from './accounts/accounts.routes.js';
+import { AccessTokenVerifier } from './auth/access-tokens.js';
+import { createAuthenticator } from './auth/authenticate.js';
+import type { Config } from './config.js';
+import { createContext, type Context, type Infrastructure } from './context.js';
+import { parseBody } from './http/body.js';
+import { errorHandler, notFound } from './http/error-handler.js';
+import { openApiDocument } from './http/openapi.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { requestLog } from './http/request-log.js';
+import { BcryptPool } from './passphrase/bcrypt-pool.js';
+import { Passphrases } from './passphrase/passphrases.js';
+import type { SecretsDeps } from './secrets/deps.js';
+import { secretsRoutes } from './secrets/secrets.routes.js';
+import { startSweeper } from './secrets/sweeper.js';
+
+export interface SecretsApp {
+  app: express.Express;
+  context: Context;
+  /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
+  sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
+  /** Stops the sweeper and the bcrypt workers; the caller owns and closes the database and Redis. */
+  close(): Promise<void>;
+}
+
+/** Builds the secrets app (never listens). */
+export function createSecretsApp(config: Config, infra: Infrastructure): SecretsApp {
+  const { db, redis, logger } = infra;
+  const context = createContext(config, db);
+  const pool = new BcryptPool(config.PASSPHRASE_WORKERS || availableParallelism());
+  const deps: SecretsDeps = {
+    secrets: context.secrets,
+    accounts: context.accounts,
+    crypto: context.crypto,
+    passphrases: new Passphrases(pool, config.PASSPHRASE_HASH_COST),
+    settings: {
+      ttl: { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT },
+      defaultPlan: config.DEFAULT_PLAN,
+      maxPassphraseAttempts: config.PASSPHRASE_MAX_ATTEMPTS,
+    },
+  };
+  const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
+  const auth = createAuthenticator(context.accountsService, verifier);
+  const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW, logger);
+  const openapi = openApiDocument(config);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestLog(logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks = await Promise.allSettled([db.raw('select 1'), redis.ping()]);
+    const [database, cache] = checks.map((c) => (c.status === 'fulfilled' ? 'ok' : 'unavailable'));
+    res.status(database === 'ok' ? 200 : 503).json({ status: database === 'ok' ? 'ready' : 'not ready', database, redis: cache });
+  });
+
+  const api = express.Router();
+  // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
+  api.use((_req, res, next) => {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+    next();
+  });
+  api.get(['/status', '/authcheck'], (_req, res) => {
+    res.json({ status: 'nominal', locale: 'en' });
+  });
+  api.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  api.use(parseBody);
+  api.use(secretsRoutes(deps, auth, limiter));
+  api.use(accountRoutes(context.accountsService, auth, limiter));
+  app.use('/api/v1', api);
+
+  app.use(notFound);
+  app.use(errorHandler(logger));
+
+  const sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger);
+  return {
+    app,
+    context,
+    sweep: () => context.secrets.sweep(),
+    async close() {
+      sweeper.stop();
+      await pool.close();
+    },
+  };
+}

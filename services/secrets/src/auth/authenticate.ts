@@ -1,0 +1,77 @@
+import type { NextFunction, Request, Response } from 'express';
+import passportModule from 'passport';
+import { BasicStrategy } from 'passport-http';
+import type { AccountsService } from '../accounts/accounts.js';
+import type { TokenOwner } from '../accounts/api-tokens.repository.js';
+import { CredentialsRequiredError, InsufficientScopeError, InvalidCredentialsError, InvalidTokenError, UserTokenRequiredError } from '../errors.js';
+import type { AccessTokenVerifier } from './access-tokens.js';
+import { SCOPES, type Principal, type Scope } from './principal.js';
+
+/**
+ * Two ways in:
+ * - HTTP Basic `username:api_token` (Onetime Secret's scheme, via passport-http): an API token
+ *   grants both scopes of its account;
+ * - `Bearer <access token>` from identity, with the scopes the token carries.
+ * Reading a secret needs neither (a recipient has no account); everything else names its scope.
+ */
+export function createAuthenticator(accounts: AccountsService, verifier: AccessTokenVerifier) {
+  const passport = new passportModule.Passport();
+  passport.use(
+    new BasicStrategy((username, password, done) => {
+      accounts.authenticate(username, password).then((owner) => done(null, owner ?? false), done);
+    }),
+  );
+
+  const basic = (req: Request, res: Response) =>
+    new Promise<TokenOwner | undefined>((resolve, reject) => {
+      passport.authenticate('basic', { session: false }, (err: unknown, owner: TokenOwner | false) => (err ? reject(err) : resolve(owner || undefined)))(
+        req,
+        res,
+        reject,
+      );
+    });
+
+  async function principalOf(req: Request, res: Response): Promise<Principal> {
+    const header = req.get('authorization');
+    if (!header) throw new CredentialsRequiredError();
+    const scheme = header.slice(0, header.indexOf(' ') >>> 0).toLowerCase();
+    if (scheme === 'bearer') {
+      const principal = await verifier.verify(header.slice(7).trim());
+      if (!principal) throw new InvalidTokenError();
+      return principal;
+    }
+    if (scheme === 'basic') {
+      const owner = await basic(req, res);
+      if (!owner) throw new InvalidCredentialsError();
+      return { custid: owner.custid, scopes: new Set(Object.values(SCOPES)), via: 'api_token', plan: owner.plan };
+    }
+    throw new InvalidCredentialsError();
+  }
+
+  /** Middleware: authenticate, require every scope, put the caller in res.locals.principal. */
+  function require(...scopes: Scope[]) {
+    return async (req: Request, res: Response, next: NextFunction) => {
+      const principal = await principalOf(req, res);
+      const missing = scopes.find((s) => !principal.scopes.has(s));
+      if (missing) throw new InsufficientScopeError(missing);
+      res.locals['principal'] = principal;
+      next();
+    };
+  }
+
+  /** Only a person's own access token may manage that person's API tokens. */
+  function requireUser(...scopes: Scope[]) {
+    const inner = require(...scopes);
+    return async (req: Request, res: Response, next: NextFunction) => {
+      await inner(req, res, () => undefined);
+      if ((res.locals['principal'] as Principal).via !== 'user_token') throw new UserTokenRequiredError();
+      next();
+    };
+  }
+
+  return { require, requireUser };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+export const principalOf = (res: Response): Principal => res.locals['principal'] as Principal;

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { PLANS } from '../accounts/plans.js';
+import { readConfig } from '../config.js';
+import { createContext, type Context } from '../context.js';
+import { createDb, migrateLatest } from '../db/knex.js';
+import { AdminError } from '../errors.js';
+
+export const USAGE = `Usage: hush-secrets <command> [options] [--json]
+
+  migrate                              apply database migrations
+  accounts create <custid> [--plan P]  an account (custid: a username, a client_id, or any name)
+  accounts list
+  plans list                           plans and their maximum secret length
+  plans set <custid> <plan>            set an account's plan (creates the account if needed)
+  tokens create <custid> [--label L]   mint an API token (HTTP Basic custid:token); printed once
+  tokens list <custid>
+  tokens revoke <token-id>
+  sweep                                delete expired secrets and metadata now
+
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+type Values = Record<string, string | boolean | undefined>;
+type Handler = (ctx: Context, positionals: string[], values: Values) => Promise<unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const need = (v: string | undefined, what: string): string => {
+  if (!v) throw new AdminError('invalid_input', `${what} is required`);
+  return v;
+};
+const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
+
+const commands: Record<string, Handler> = {
+  migrate: async (ctx) => ({ migrations: await migrateLatest(ctx.db) }),
+  'accounts create': async (ctx, p, v) => {
+    const a = await ctx.accountsService.createAccount(need(p[0], 'custid'), str(v['plan']));
+    return { custid: a.custid, plan: a.plan, created: unix(a.createdAt) };
+  },
+  'accounts list': async (ctx) => (await ctx.accounts.list()).map((a) => ({ custid: a.custid, plan: a.plan, created: unix(a.createdAt) })),
+  'plans list': async (ctx) => Object.values(PLANS).map((p) => ({ plan: p.name, max_secret_length: p.maxSecretLength, default: p.name === ctx.config.DEFAULT_PLAN })),
+  'plans set': async (ctx, p) => {
+    const a = await ctx.accountsService.setPlan(need(p[0], 'custid'), need(p[1], 'plan'));
+    return { custid: a.custid, plan: a.plan };
+  },
+  'tokens create': async (ctx, p, v) => ctx.accountsService.mintToken(need(p[0], 'custid'), str(v['label'])),
+  'tokens list': async (ctx, p) =>
+    (await ctx.accountsService.listTokens(need(p[0], 'custid'))).map((t) => ({ id: t.id, label: t.label, created: unix(t.createdAt), revoked: unix(t.revokedAt) })),
+  'tokens revoke': async (ctx, p) => {
+    const id = need(p[0], 'token id');
+    if (!(await ctx.accountsService.revokeToken(id))) throw new AdminError('not_found', `no active token ${id}`);
+    return { id, revoked: true };
+  },
+  sweep: async (ctx) => ctx.secrets.sweep(),
+};
+
+/** Runs one command; never exits the process, so tests drive the CLI exactly as a shell does. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, plan: { type: 'string' }, label: { type: 'string' } },
+    });
+  } catch (err) {
+    return { code: 2, stdout: '', stderr: `${(err as Error).message}\n\n${USAGE}\n` };
+  }
+  const { positionals, values } = parsed;
+  const twoWord = `${positionals[0] ?? ''} ${positionals[1] ?? ''}`;
+  const [name, rest] = commands[twoWord] ? [twoWord, positionals.slice(2)] : [positionals[0] ?? '', positionals.slice(1)];
+  const handler = commands[name];
+  if (values.help || !handler) {
+    return { code: values.help ? 0 : 2, stdout: values.help ? `${USAGE}\n` : '', stderr: values.help ? '' : `${USAGE}\n` };
+  }
+
+  const config = readConfig(env);
+  const db = createDb(config.DATABASE_URL, 2);
+  try {
+    const result = await handler(createContext(config, db), rest, values as Values);
+    return { code: 0, stdout: values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };
+  } catch (err) {
+    if (err instanceof AdminError) {
+      const out = { error: err.code, message: err.message };
+      return { code: 1, stdout: values.json ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+  }
+}
+
+function human(result: unknown): string {
+  const rows = Array.isArray(result) ? result : [result];
+  return `${rows
+    .map((row) =>
+      Object.entries(row as Record<string, unknown>)
+        .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+        .join('\n'),
+    )
+    .join('\n\n')}\n`;
+}

@@ -1,0 +1,67 @@
+import { bool, ConfigError, key256, loadConfig, logLevel, port } from '@hush/common';
+import { z } from 'zod';
+import { PLAN_NAMES } from './accounts/plans.js';
+
+const seconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+const schema = z.object({
+  PORT: port(3000),
+  /** Public origin of this service; the API lives under `${BASE_URL}/api/v1`. */
+  BASE_URL: z.url().default('http://localhost:3000').transform(trimSlash),
+  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_secrets'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Prefix of this service's Redis keys (several deployments may share one Redis). */
+  REDIS_PREFIX: z.string().min(1).default('hush:secrets:'),
+  /** Root of every encryption key of this service. Required: there is no default. */
+  MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
+  /** Issuer of the access tokens we accept (identity's realm URL). */
+  IDENTITY_ISSUER: z.url().default('http://localhost:8080/auth/realms/public').transform(trimSlash),
+  /** Where identity publishes its signing keys; default `${IDENTITY_ISSUER}/protocol/openid-connect/certs`. */
+  IDENTITY_JWKS_URL: z.url().optional(),
+  /** The `aud` our access tokens must carry; default `${BASE_URL}/api/v1` (identity's SECRETS_API_AUDIENCE). */
+  API_AUDIENCE: z.string().min(1).optional(),
+  /** Secret lifetime in seconds: the default when `ttl` is absent, and the accepted bounds. */
+  TTL_DEFAULT: seconds(7 * 24 * 3600),
+  TTL_MIN: seconds(60),
+  TTL_MAX: seconds(30 * 24 * 3600),
+  /** Plan of accounts that have none set (see src/accounts/plans.ts). */
+  DEFAULT_PLAN: z.enum(PLAN_NAMES).default('basic'),
+  /** bcrypt cost for passphrases (tests lower it; never below 10 in production). */
+  PASSPHRASE_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
+  /** Wrong passphrases a secret survives: the attempt that reaches this number burns it. */
+  PASSPHRASE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** bcrypt worker threads; 0 = one per CPU core. */
+  PASSPHRASE_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
+  /**
+   * Seconds an instance remembers a valid API token (saves a query per request). A token revoked
+   * through the API stops at once on the instance that revoked it, elsewhere within this time.
+   * 0 disables the cache.
+   */
+  API_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  /** Seconds between two runs of the sweeper that deletes expired rows. */
+  SWEEP_INTERVAL: seconds(30),
+  /** Requests per caller (account, or IP address for reads) per window; 0 disables the limit. */
+  RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_WINDOW: seconds(60),
+  /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
+  TRUST_PROXY: bool(false),
+  LOG_LEVEL: logLevel(),
+});
+
+type Raw = z.infer<typeof schema>;
+export type Config = Omit<Raw, 'IDENTITY_JWKS_URL' | 'API_AUDIENCE'> & { IDENTITY_JWKS_URL: string; API_AUDIENCE: string };
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = loadConfig(schema, env);
+  if (raw.TTL_MIN > raw.TTL_MAX || raw.TTL_DEFAULT < raw.TTL_MIN || raw.TTL_DEFAULT > raw.TTL_MAX) {
+    throw new ConfigError('invalid configuration:\n  TTL_MIN <= TTL_DEFAULT <= TTL_MAX must hold');
+  }
+  return {
+    ...raw,
+    IDENTITY_JWKS_URL: raw.IDENTITY_JWKS_URL ?? `${raw.IDENTITY_ISSUER}/protocol/openid-connect/certs`,
+    API_AUDIENCE: raw.API_AUDIENCE ?? `${raw.BASE_URL}/api/v1`,
+  };
+}
+

@@ -1,0 +1,96 @@
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * bcrypt runs for ~250 ms at cost 12; on the event loop that would stall every other request.
+ * This pool runs bcryptjs in worker threads (one per core by default) and queues the rest.
+ *
+ * The worker is given as source text (CommonJS, requiring bcryptjs by absolute path) so the same
+ * code runs from dist and from the TypeScript sources under Jest, where no compiled file exists.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const bcrypt = require(workerData.bcryptPath);
+parentPort.on('message', ({ id, input, salt }) => {
+  try {
+    parentPort.postMessage({ id, result: bcrypt.hashSync(input, salt) });
+  } catch (err) {
+    parentPort.postMessage({ id, error: String(err && err.message || err) });
+  }
+});
+`;
+
+interface Job {
+  id: number;
+  input: string;
+  salt: string | number;
+  resolve(hash: string): void;
+  reject(err: Error): void;
+}
+
+export class BcryptPool {
+  private readonly bcryptPath = createRequire(import.meta.url).resolve('bcryptjs');
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Job>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(readonly size: number = availableParallelism()) {
+    for (let i = 0; i < size; i++) this.idle.push(this.spawn());
+  }
+
+  /** bcrypt(input) with a new salt of the given cost, or with the salt and cost of an existing hash. */
+  hash(input: string, saltOrCost: string | number): Promise<string> {
+    if (this.closed) return Promise.reject(new Error('bcrypt pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, input, salt: saltOrCost, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Refuses new work, lets queued and running jobs finish (at most `drainMs`), then stops the workers. */
+  async close(drainMs = 10_000): Promise<void> {
+    this.closed = true;
+    const deadline = Date.now() + drainMs;
+    while ((this.queue.length > 0 || this.busy.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const job of this.queue.splice(0)) job.reject(new Error('bcrypt pool is closed'));
+    await Promise.all([...this.idle, ...this.busy.keys()].map((w) => w.terminate()));
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: this.bcryptPath } });
+    worker.unref();
+    worker.on('message', (msg: { id: number; result?: string; error?: string }) => {
+      const job = this.busy.get(worker);
+      this.busy.delete(worker);
+      this.idle.push(worker);
+      if (job && job.id === msg.id) {
+        if (msg.error !== undefined || msg.result === undefined) job.reject(new Error(`bcrypt failed: ${msg.error}`));
+        else job.resolve(msg.result);
+      }
+      this.dispatch();
+    });
+    worker.on('error', (err) => {
+      // A crashed worker fails its job and is replaced, so the pool keeps its size.
+      const job = this.busy.get(worker);
+      this.busy.delete(worker);
+      job?.reject(err);
+      if (!this.closed) {
+        this.idle.push(this.spawn());
+        this.dispatch();
+      }
+    });
+    return worker;
+  }
+
+  private dispatch(): void {
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      const worker = this.idle.pop() as Worker;
+      const job = this.queue.shift() as Job;
+      this.busy.set(worker, job);
+      worker.postMessage({ id: job.id, input: job.input, salt: job.salt });
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import type { AccountsRepository } from '../accounts/accounts.repository.js';
+import type { PlanName } from '../accounts/plans.js';
+import type { Passphrases } from '../passphrase/passphrases.js';
+import type { SecretCrypto } from './secret-crypto.js';
+import type { SecretsRepository } from './secrets.repository.js';
+
+/** What the secret use-cases need; wired once in context.ts. */
+export interface SecretsDeps {
+  secrets: SecretsRepository;
+  accounts: AccountsRepository;
+  crypto: SecretCrypto;
+  passphrases: Passphrases;
+  settings: {
+    ttl: { min: number; max: number; fallback: number };
+    defaultPlan: PlanName;
+    maxPassphraseAttempts: number;
+  };
+}

@@ -1,0 +1,70 @@
+import type { Principal } from '../auth/principal.js';
+import { InvalidParameterError, UnknownSecretError } from '../errors.js';
+import { single, type Params } from '../http/params.js';
+import type { SecretsDeps } from './deps.js';
+import { hashKey, isKey } from './keys.js';
+import { presentMetadata, stateOf, type MetadataResponse } from './presenter.js';
+import type { MetadataRecord } from './secrets.repository.js';
+
+/**
+ * Metadata is private to the account that created the secret: another account, like an unknown
+ * or expired key, gets the same 404.
+ */
+async function load(deps: SecretsDeps, principal: Principal, metadataKey: string): Promise<MetadataRecord> {
+  const record = isKey(metadataKey) ? await deps.secrets.findMetadata(hashKey(metadataKey), principal.custid) : undefined;
+  if (!record) throw new UnknownSecretError();
+  return record;
+}
+
+/** The secret key, unsealed with the metadata key, while the secret is unread. */
+function secretKeyOf(deps: SecretsDeps, record: MetadataRecord, metadataKey: string): string | null {
+  const state = stateOf(record);
+  if ((state !== 'new' && state !== 'viewed') || !record.secretKeySealed) return null;
+  return deps.crypto.openSecretKey(metadataKey, record.metadataHash, record.secretKeySealed);
+}
+
+/**
+ * Show metadata. `markViewed` (POST, the spec's method) records that the creator looked, as
+ * Onetime Secret does: the first view reports `new`, later ones `viewed`. GET has no side effect.
+ */
+export async function showMetadata(deps: SecretsDeps, principal: Principal, metadataKey: string, markViewed: boolean): Promise<MetadataResponse> {
+  const record = await load(deps, principal, metadataKey);
+  if (markViewed && stateOf(record) === 'new') await deps.secrets.markViewed(record.metadataHash);
+  return presentMetadata(record, { metadataKey, secretKey: secretKeyOf(deps, record, metadataKey) });
+}
+
+/** Burn an unread secret (state table 3); read, burned or expired secrets give the 404. */
+export async function burnSecret(deps: SecretsDeps, principal: Principal, metadataKey: string): Promise<MetadataResponse & { status: 'burned' }> {
+  const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey), principal.custid) : undefined;
+  if (!record) throw new UnknownSecretError();
+  return { ...presentMetadata(record, { metadataKey, secretKey: null }), status: 'burned' };
+}
+
+export const RECENT_DEFAULT_LIMIT = 20;
+export const RECENT_MAX_LIMIT = 100;
+
+/**
+ * The account's metadata, newest first, `limit` (default 20, at most 100) per page; `before` is
+ * the cursor of the next page (given in the Link and X-Next-Cursor headers). Keys are null: the
+ * list must never hand out capabilities; `metadata_shortkey` tells the items apart.
+ */
+export async function recentMetadata(deps: SecretsDeps, principal: Principal, params: Params): Promise<{ items: MetadataResponse[]; next: string | null }> {
+  const rawLimit = single(params, 'limit')?.trim();
+  const limit = rawLimit === undefined || rawLimit === '' ? RECENT_DEFAULT_LIMIT : /^\d{1,3}$/.test(rawLimit) ? Number(rawLimit) : NaN;
+  if (!(limit >= 1 && limit <= RECENT_MAX_LIMIT)) throw new InvalidParameterError(`limit must be a whole number from 1 to ${RECENT_MAX_LIMIT}`);
+  const before = single(params, 'before');
+  const beforeId = before === undefined || before === '' ? undefined : decodeCursor(before);
+
+  const rows = await deps.secrets.recent(principal.custid, limit + 1, beforeId);
+  const page = rows.slice(0, limit);
+  const items = page.map((r) => ({ ...presentMetadata(r, { metadataKey: null, secretKey: null }), metadata_shortkey: r.metadataShortkey }));
+  const last = page[page.length - 1];
+  return { items, next: rows.length > limit && last ? encodeCursor(last.id) : null };
+}
+
+const encodeCursor = (id: number) => Buffer.from(`m${id}`).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const match = /^m(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!match) throw new InvalidParameterError('before is not a cursor this service handed out');
+  return Number(match[1]);
+}

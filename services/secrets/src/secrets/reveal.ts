@@ -1,0 +1,45 @@
+import { PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
+import type { Params } from '../http/params.js';
+import type { SecretsDeps } from './deps.js';
+import { hashKey, isKey } from './keys.js';
+import { parsePassphrase } from './params.js';
+
+export interface RevealResponse {
+  secret_key: string;
+  value: string;
+}
+
+/**
+ * Retrieve a secret (spec 4.2, state table 3): the value is returned once.
+ *
+ * Without a passphrase the read is one statement (DELETE ... RETURNING). With one, an attempt is
+ * first reserved (an UPDATE that refuses beyond PASSPHRASE_MAX_ATTEMPTS, so parallel guesses
+ * cannot exceed the limit), bcrypt runs in a worker thread, and only a correct passphrase goes on
+ * to the same one-statement claim; the attempt that uses up the limit destroys the secret.
+ * Unknown, read, burned and expired keys are one indistinguishable 404.
+ */
+export async function revealSecret(deps: SecretsDeps, secretKey: string, params: Params): Promise<RevealResponse> {
+  const passphrase = parsePassphrase(params);
+  if (!isKey(secretKey)) throw new UnknownSecretError();
+  const secretHash = hashKey(secretKey);
+
+  const plain = await deps.secrets.claim(secretHash, true);
+  if (plain) return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, plain) };
+
+  if (passphrase === undefined) {
+    if (await deps.secrets.needsPassphrase(secretHash)) throw new PassphraseRequiredError();
+    throw new UnknownSecretError();
+  }
+
+  const max = deps.settings.maxPassphraseAttempts;
+  const attempt = await deps.secrets.reserveAttempt(secretHash, max);
+  if (!attempt) throw new UnknownSecretError();
+  if (!(await deps.passphrases.verify(passphrase, attempt.passphraseHash))) {
+    const left = max - attempt.attempts;
+    if (left <= 0) await deps.secrets.destroy(secretHash);
+    throw new PassphraseIncorrectError(left);
+  }
+  const sealed = await deps.secrets.claim(secretHash, false);
+  if (!sealed) throw new UnknownSecretError();
+  return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
+}

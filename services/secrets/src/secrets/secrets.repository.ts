@@ -1,0 +1,218 @@
+import type { Db } from '../db/knex.js';
+
+/** A metadata row as the presenter needs it (hashes and sealed blobs stay opaque). */
+export interface MetadataRecord {
+  id: number;
+  metadataHash: Buffer;
+  metadataShortkey: string;
+  custid: string;
+  state: 'new' | 'viewed' | 'received' | 'burned';
+  ttl: number;
+  passphraseRequired: boolean;
+  recipient: string | null;
+  secretKeySealed: Buffer | null;
+  createdAt: Date;
+  updatedAt: Date;
+  receivedAt: Date | null;
+  secretExpiresAt: Date;
+  expiresAt: Date;
+}
+
+export interface NewSecret {
+  metadataHash: Buffer;
+  metadataShortkey: string;
+  secretHash: Buffer;
+  custid: string;
+  ttl: number;
+  passphraseHash: string | null;
+  recipientObfuscated: string | null;
+  recipientSealed: Buffer | null;
+  secretKeySealed: Buffer;
+  ciphertext: Buffer;
+}
+
+type MetadataRow = {
+  id: number;
+  metadata_hash: Buffer;
+  custid: string;
+  metadata_shortkey: string;
+  state: MetadataRecord['state'];
+  ttl: number;
+  passphrase_required: boolean;
+  recipient_obfuscated: string | null;
+  secret_key_sealed: Buffer | null;
+  created_at: Date;
+  updated_at: Date;
+  received_at: Date | null;
+  secret_expires_at: Date;
+  expires_at: Date;
+};
+
+const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+  created_at, updated_at, received_at, secret_expires_at, expires_at`;
+
+const toRecord = (r: MetadataRow): MetadataRecord => ({
+  id: r.id,
+  metadataHash: r.metadata_hash,
+  metadataShortkey: r.metadata_shortkey,
+  custid: r.custid,
+  state: r.state,
+  ttl: r.ttl,
+  passphraseRequired: r.passphrase_required,
+  recipient: r.recipient_obfuscated,
+  secretKeySealed: r.secret_key_sealed,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  receivedAt: r.received_at,
+  secretExpiresAt: r.secret_expires_at,
+  expiresAt: r.expires_at,
+});
+
+/** What the secret reveals to its one reader: the ciphertext, nothing else. */
+const CLAIM = (extraCondition: string) => `
+  WITH s AS (
+    DELETE FROM secrets WHERE secret_hash = ? AND expires_at > now() ${extraCondition}
+    RETURNING metadata_hash, ciphertext
+  ), m AS (
+    UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+    FROM s WHERE metadata.metadata_hash = s.metadata_hash
+    RETURNING metadata.metadata_hash
+  )
+  SELECT s.ciphertext FROM s`;
+
+export class SecretsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Metadata and secret in one statement: both rows exist, or neither. Times come from the database clock. */
+  async insert(s: NewSecret): Promise<{ createdAt: Date }> {
+    const { rows } = await this.db.raw<{ rows: { created_at: Date }[] }>(
+      `WITH m AS (
+         INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, recipient_sealed, secret_key_sealed,
+                               secret_expires_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?), now() + make_interval(secs => ?))
+         RETURNING metadata_hash, secret_expires_at
+       )
+       INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, expires_at)
+       SELECT ?, m.metadata_hash, ?, ?, m.secret_expires_at FROM m
+       RETURNING created_at`,
+      [
+        s.metadataHash,
+        s.metadataShortkey,
+        s.custid,
+        s.ttl,
+        s.passphraseHash !== null,
+        s.recipientObfuscated,
+        s.recipientSealed,
+        s.secretKeySealed,
+        s.ttl,
+        2 * s.ttl,
+        s.secretHash,
+        s.ciphertext,
+        s.passphraseHash,
+      ],
+    );
+    return { createdAt: (rows[0] as { created_at: Date }).created_at };
+  }
+
+  /**
+   * THE one-time read: a single DELETE ... RETURNING that also marks the metadata received.
+   * Under any number of concurrent calls for one key, exactly one gets the row; an expired row
+   * is never returned, whether or not the sweeper has run. `withoutPassphrase` restricts it to
+   * secrets that have none (passphrase secrets are claimed only after their passphrase checked out).
+   */
+  async claim(secretHash: Buffer, withoutPassphrase: boolean): Promise<Buffer | undefined> {
+    const { rows } = await this.db.raw<{ rows: { ciphertext: Buffer }[] }>(CLAIM(withoutPassphrase ? 'AND passphrase_hash IS NULL' : ''), [secretHash]);
+    return rows[0]?.ciphertext;
+  }
+
+  /** Whether a live secret with this hash exists and needs a passphrase (undefined: no live secret). */
+  async needsPassphrase(secretHash: Buffer): Promise<boolean | undefined> {
+    const row = await this.db('secrets').select(this.db.raw('passphrase_hash IS NOT NULL AS locked')).where('secret_hash', secretHash).andWhereRaw('expires_at > now()').first();
+    return row ? Boolean(row.locked) : undefined;
+  }
+
+  /**
+   * Counts a passphrase attempt before it is checked, so concurrent guesses cannot exceed the
+   * limit: once `max` attempts are reserved, no further one is handed out.
+   */
+  async reserveAttempt(secretHash: Buffer, max: number): Promise<{ passphraseHash: string; attempts: number } | undefined> {
+    const { rows } = await this.db.raw<{ rows: { passphrase_hash: string; passphrase_attempts: number }[] }>(
+      `UPDATE secrets SET passphrase_attempts = passphrase_attempts + 1
+       WHERE secret_hash = ? AND expires_at > now() AND passphrase_hash IS NOT NULL AND passphrase_attempts < ?
+       RETURNING passphrase_hash, passphrase_attempts`,
+      [secretHash, max],
+    );
+    const row = rows[0];
+    return row ? { passphraseHash: row.passphrase_hash, attempts: row.passphrase_attempts } : undefined;
+  }
+
+  /** Too many wrong passphrases: the secret is deleted and its metadata says burned. */
+  async destroy(secretHash: Buffer): Promise<void> {
+    await this.db.raw(
+      `WITH s AS (DELETE FROM secrets WHERE secret_hash = ? RETURNING metadata_hash)
+       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+       FROM s WHERE metadata.metadata_hash = s.metadata_hash`,
+      [secretHash],
+    );
+  }
+
+  async findMetadata(metadataHash: Buffer, custid: string): Promise<MetadataRecord | undefined> {
+    const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
+      `SELECT ${METADATA_COLUMNS} FROM metadata WHERE metadata_hash = ? AND custid = ? AND expires_at > now()`,
+      [metadataHash, custid],
+    );
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  /** The creator looked at the metadata while the secret was unread (Onetime Secret's `viewed`). */
+  async markViewed(metadataHash: Buffer): Promise<void> {
+    await this.db.raw(`UPDATE metadata SET state = 'viewed', updated_at = now() WHERE metadata_hash = ? AND state = 'new' AND secret_expires_at > now()`, [
+      metadataHash,
+    ]);
+  }
+
+  /** Burns an unread, unexpired secret of this account in one statement; undefined if there was none. */
+  async burn(metadataHash: Buffer, custid: string): Promise<MetadataRecord | undefined> {
+    const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
+      `WITH s AS (
+         DELETE FROM secrets USING metadata m
+         WHERE secrets.metadata_hash = ? AND m.metadata_hash = secrets.metadata_hash AND m.custid = ? AND secrets.expires_at > now()
+         RETURNING secrets.metadata_hash
+       )
+       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+       FROM s WHERE metadata.metadata_hash = s.metadata_hash
+       RETURNING ${METADATA_COLUMNS.split(',')
+         .map((c) => `metadata.${c.trim()}`)
+         .join(', ')}`,
+      [metadataHash, custid],
+    );
+    return rows[0] ? toRecord(rows[0]) : undefined;
+  }
+
+  /** The account's live metadata, newest first; `beforeId` pages backwards. */
+  async recent(custid: string, limit: number, beforeId: number | undefined): Promise<MetadataRecord[]> {
+    const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
+      `SELECT ${METADATA_COLUMNS} FROM metadata
+       WHERE custid = ? AND expires_at > now() AND id < ?
+       ORDER BY id DESC LIMIT ?`,
+      [custid, beforeId ?? Number.MAX_SAFE_INTEGER, limit],
+    );
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Physical deletion of what has expired; idempotent, safe to run from every instance at once.
+   * Reads never depend on it (they check expires_at themselves).
+   */
+  async sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }> {
+    return this.db.transaction(async (trx) => {
+      const secrets = await trx('secrets').whereRaw('expires_at <= now()').delete();
+      const sealedKeys = await trx('metadata')
+        .whereNotNull('secret_key_sealed')
+        .andWhereRaw('secret_expires_at <= now()')
+        .update({ secret_key_sealed: null, recipient_sealed: null });
+      const metadata = await trx('metadata').whereRaw('expires_at <= now()').delete();
+      return { secrets, metadata, sealedKeys };
+    });
+  }
+}

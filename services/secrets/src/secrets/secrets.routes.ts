@@ -1,0 +1,56 @@
+import express, { type Request, type Response } from 'express';
+import { principalOf, type Authenticator } from '../auth/authenticate.js';
+import { SCOPES } from '../auth/principal.js';
+import { collectParams } from '../http/params.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import type { SecretsDeps } from './deps.js';
+import { burnSecret, recentMetadata, showMetadata } from './metadata.js';
+import { revealSecret } from './reveal.js';
+import { generateSecret, shareSecret } from './share.js';
+
+/**
+ * The six operations of spec 4.2 under /api/v1, plus Onetime Secret v1's aliases
+ * (`/create`, `/metadata/...`) so its existing clients work unchanged.
+ */
+export function secretsRoutes(deps: SecretsDeps, auth: Authenticator, limiter: RateLimiter): express.Router {
+  const router = express.Router();
+  const write = [auth.require(SCOPES.write), limiter.byAccount()];
+  const read = [auth.require(SCOPES.read), limiter.byAccount()];
+  const key = (req: Request) => String(req.params['key']);
+
+  const share = async (req: Request, res: Response) => {
+    res.json(await shareSecret(deps, principalOf(res), collectParams(req)));
+  };
+  router.post('/share', ...write, share);
+  router.post('/create', ...write, share);
+
+  router.post('/generate', ...write, async (req, res) => {
+    res.json(await generateSecret(deps, principalOf(res), collectParams(req)));
+  });
+
+  router.post('/secret/:key', limiter.byIp(), async (req, res) => {
+    res.json(await revealSecret(deps, key(req), collectParams(req)));
+  });
+
+  for (const base of ['/private', '/metadata']) {
+    router.get(`${base}/recent`, ...read, async (req, res) => {
+      const { items, next } = await recentMetadata(deps, principalOf(res), collectParams(req));
+      if (next) {
+        const url = new URL(req.originalUrl, 'http://x');
+        url.searchParams.set('before', next);
+        res.set({ 'X-Next-Cursor': next, Link: `<${url.pathname}${url.search}>; rel="next"` });
+      }
+      res.json(items);
+    });
+    router.get(`${base}/:key`, ...read, async (req, res) => {
+      res.json(await showMetadata(deps, principalOf(res), key(req), false));
+    });
+    router.post(`${base}/:key`, ...read, async (req, res) => {
+      res.json(await showMetadata(deps, principalOf(res), key(req), true));
+    });
+    router.post(`${base}/:key/burn`, ...write, async (req, res) => {
+      res.json(await burnSecret(deps, principalOf(res), key(req)));
+    });
+  }
+  return router;
+}

@@ -1,0 +1,135 @@
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { createLogger } from '@hush/common';
+import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { createSecretsApp, type SecretsApp } from '../src/app.js';
+import { runCli } from '../src/cli/cli.js';
+import { readConfig, type Config } from '../src/config.js';
+import { createDb, type Db } from '../src/db/knex.js';
+
+export interface Harness {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  secrets: SecretsApp;
+  /** A second connection to the service's database, for tests that inspect what is stored. */
+  db: Db;
+  logs: string[];
+  http: ReturnType<typeof request>;
+  /** Runs the admin CLI as a shell would, with --json, and parses the output. */
+  cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
+  cliRaw(...args: string[]): ReturnType<typeof runCli>;
+  /** A fresh account with an API token (minted through the CLI); `auth` is the Basic header value. */
+  account(plan?: string): Promise<{ custid: string; token: string; auth: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real secrets app on a random port against a fresh PostgreSQL database (migrated
+ * through the CLI, as an operator would) and the real Redis with a unique key prefix.
+ */
+export async function startSecrets(overrides: Record<string, string> = {}): Promise<Harness> {
+  const database: TestDatabase = await createTestDatabase('secrets');
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl,
+    REDIS_PREFIX: uniquePrefix('secrets-test'),
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    BASE_URL: url,
+    PASSPHRASE_HASH_COST: '4',
+    PASSPHRASE_WORKERS: '2',
+    // Off by default so revocations and plan changes show at once; cli.test.ts covers the cache.
+    API_TOKEN_CACHE_SECONDS: '0',
+    LOG_LEVEL: 'debug',
+    ...overrides,
+  };
+  const config = readConfig(env);
+  const migrated = await runCli(['migrate', '--json'], env);
+  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+
+  const logs: string[] = [];
+  const logger = createLogger({
+    name: 'secrets-test',
+    level: config.LOG_LEVEL,
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const appDb = createDb(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+  const db = createDb(config.DATABASE_URL, 2);
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  await once(redis, 'ready');
+  const secrets = createSecretsApp(config, { db: appDb, redis, logger });
+  server.on('request', secrets.app);
+
+  const cliRaw = (...args: string[]) => runCli(args, env);
+  const cli = async <T>(...args: string[]) => {
+    const result = await cliRaw(...args, '--json');
+    if (result.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
+    return JSON.parse(result.stdout) as T;
+  };
+  return {
+    url,
+    env,
+    config,
+    secrets,
+    db,
+    logs,
+    http: request(url),
+    cli,
+    cliRaw,
+    async account(plan?: string) {
+      const custid = `user-${randomBytes(4).toString('hex')}`;
+      if (plan) await cli('accounts', 'create', custid, '--plan', plan);
+      const { api_token } = await cli<{ api_token: string }>('tokens', 'create', custid);
+      return { custid, token: api_token, auth: basic(custid, api_token) };
+    },
+    async close() {
+      await secrets.close();
+      server.closeAllConnections();
+      server.close();
+      await Promise.all([appDb.destroy(), db.destroy()]);
+      redis.disconnect();
+      await database.drop();
+    },
+  };
+}
+
+export const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+export const bearer = (token: string) => `Bearer ${token}`;
+
+/** Field types of spec 2.2 (share and generate). */
+export function expectSecretObject(body: Record<string, unknown>) {
+  expect(body).toEqual(
+    expect.objectContaining({
+      custid: expect.any(String),
+      metadata_key: expect.stringMatching(/^[0-9a-z]{31}$/),
+      secret_key: expect.stringMatching(/^[0-9a-z]{31}$/),
+      passphrase_required: expect.any(Boolean),
+    }),
+  );
+  for (const field of ['ttl', 'metadata_ttl', 'secret_ttl', 'created', 'updated']) expect(Number.isInteger(body[field])).toBe(true);
+  expect(body['metadata_key']).not.toBe(body['secret_key']);
+}
+
+/** Counts rows of the service's tables, to prove a failed request wrote nothing. */
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of ['accounts', 'api_tokens', 'metadata', 'secrets']) {
+    const row = await db(table).count<{ count: string }[]>('* as count').first();
+    out[table] = Number(row?.count ?? 0);
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
+import { postForm, startIdentity, type Harness as IdentityHarness } from '../../identity/test/harness.js';
+import { Browser } from '../../identity/test/browser.js';
+import { startSecrets, type Harness } from './harness.js';
+
+/**
+ * The real identity service next to the secrets service: identity's bootstrap registers the
+ * secrets API (its audience and scopes), and the secrets app trusts identity's issuer and JWKS.
+ */
+export async function startWithIdentity(overrides: Record<string, string> = {}): Promise<{ identity: IdentityHarness; h: Harness }> {
+  const identity = await startIdentity();
+  const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, ...overrides });
+  await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE);
+  return { identity, h };
+}
+
+/** A client-credentials access token for the secrets API with the given scopes. */
+export async function clientToken(identity: IdentityHarness, scopes: string, opts: { org?: string } = {}) {
+  const args = ['clients', 'create', '--name', `client ${randomBytes(3).toString('hex')}`, '--grants', 'client_credentials', '--scopes', 'secrets:read,secrets:write'];
+  if (opts.org) args.push('--org', opts.org);
+  const client = await identity.cli<{ client_id: string; client_secret: string }>(...args);
+  const res = await postForm(`${identity.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    scope: scopes,
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+  });
+  if (res.status !== 200) throw new Error(`token request failed: ${JSON.stringify(res.body)}`);
+  return { clientId: client.client_id, accessToken: String(res.body['access_token']) };
+}
+
+/** A user's access token through the real login and consent pages (authorization code + PKCE). */
+export async function userToken(identity: IdentityHarness, username: string, password: string, scopes: string) {
+  const redirect = 'http://127.0.0.1:9/callback';
+  const client = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients', 'create', '--name', `app ${randomBytes(3).toString('hex')}`, '--grants', 'authorization_code', '--scopes', 'secrets:read,secrets:write', '--redirect-uri', redirect,
+  );
+  const config = await oidc.discovery(new URL(identity.issuer), client.client_id, { client_secret: client.client_secret, id_token_signed_response_alg: 'ES256' }, oidc.ClientSecretBasic(client.client_secret), {
+    execute: [oidc.allowInsecureRequests],
+  });
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirect, scope: `openid ${scopes}`, state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const browser = new Browser(new URL(identity.issuer).origin);
+  const login = await browser.navigate(url.toString());
+  const consent = await browser.submit(login.html, 0, { username, password });
+  const back = await browser.submit(consent.html, 0, {});
+  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.leftTo as string), { pkceCodeVerifier: verifier, expectedState: state });
+  return tokens.access_token;
+}

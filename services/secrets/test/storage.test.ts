@@ -1,0 +1,165 @@
+import { deriveKey, open, sha256 } from '@hush/common';
+import { startSecrets, type Harness } from './harness.js';
+
+let h: Harness;
+let alice: Awaited<ReturnType<Harness['account']>>;
+beforeAll(async () => {
+  h = await startSecrets({ TTL_MIN: '1', SWEEP_INTERVAL: '3600' });
+  alice = await h.account();
+});
+afterAll(() => h.close());
+
+const share = (fields: Record<string, unknown>) => h.http.post('/api/v1/share').set('Authorization', alice.auth).send(fields);
+
+/** Every table, every column, as text (bytea as hex and as latin1), as a thief with a dump would see it. */
+async function dumpDatabase(): Promise<string> {
+  let out = '';
+  for (const table of ['accounts', 'api_tokens', 'metadata', 'secrets']) {
+    for (const row of await h.db(table).select('*')) {
+      for (const value of Object.values(row)) {
+        out += Buffer.isBuffer(value) ? `${value.toString('hex')} ${value.toString('latin1')} ${value.toString('base64')}\n` : `${String(value)}\n`;
+      }
+    }
+  }
+  return out;
+}
+
+describe('a copy of the database plus the master key decrypts nothing', () => {
+  it('stores no key, token, value, passphrase or address in clear, and the keys only as SHA-256', async () => {
+    const value = `the launch code is ${Math.random()}`;
+    const created = (await share({ secret: value, passphrase: 'correct horse', recipient: 'someone@example.com', ttl: 600 })).body;
+    const dump = await dumpDatabase();
+    for (const needle of [value, created.secret_key, created.metadata_key, alice.token, 'correct horse', 'someone@example.com', 'someone']) {
+      expect(dump).not.toContain(needle);
+    }
+    expect(dump).toContain(sha256(created.secret_key).toString('hex'));
+    expect(dump).toContain(sha256(created.metadata_key).toString('hex'));
+    expect(dump).toContain(sha256(alice.token).toString('hex'));
+  });
+
+  it('the master key with everything in the rows (hashes as salts, no salt) opens neither the value nor the sealed secret key', async () => {
+    const created = (await share({ secret: 'unrecoverable', ttl: 600 })).body;
+    const secretHash = sha256(created.secret_key);
+    const metadataHash = sha256(created.metadata_key);
+    const secret = await h.db('secrets').where('secret_hash', secretHash).first();
+    const meta = await h.db('metadata').where('metadata_hash', metadataHash).first();
+    const master = h.config.MASTER_KEY;
+    const attempts = [
+      () => open(deriveKey(master, 'hush:secret:value:v1'), secret.ciphertext, `secret:${secretHash.toString('hex')}`),
+      () => open(deriveKey(master, 'hush:secret:value:v1', secretHash), secret.ciphertext, `secret:${secretHash.toString('hex')}`),
+      () => open(deriveKey(master, 'hush:secret:value:v1', secretHash.toString('hex')), secret.ciphertext, `secret:${secretHash.toString('hex')}`),
+      () => open(deriveKey(master, 'hush:metadata:secret-key:v1'), meta.secret_key_sealed, `metadata:${metadataHash.toString('hex')}`),
+      () => open(deriveKey(master, 'hush:metadata:secret-key:v1', metadataHash), meta.secret_key_sealed, `metadata:${metadataHash.toString('hex')}`),
+    ];
+    for (const attempt of attempts) expect(attempt).toThrow();
+    // ... while the secret key (which only the recipient holds) does open it: the test decrypts correctly.
+    expect(open(deriveKey(master, 'hush:secret:value:v1', created.secret_key), secret.ciphertext, `secret:${secretHash.toString('hex')}`).toString()).toBe('unrecoverable');
+  });
+
+  it('a row copied under another key fails authentication (the AAD binds ciphertext to its row)', async () => {
+    const a = (await share({ secret: 'A', ttl: 600 })).body;
+    const b = (await share({ secret: 'B', ttl: 600 })).body;
+    const rowA = await h.db('secrets').where('secret_hash', sha256(a.secret_key)).first();
+    await h.db('secrets').where('secret_hash', sha256(b.secret_key)).update({ ciphertext: rowA.ciphertext });
+    const res = await h.http.post(`/api/v1/secret/${b.secret_key}`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: 'An unexpected error occurred', code: 'internal_error' });
+  });
+
+  it('the reading deletes the ciphertext row and the sealed copy of the secret key', async () => {
+    const created = (await share({ secret: 'gone after reading', ttl: 600 })).body;
+    const meta = () => h.db('metadata').where('metadata_hash', sha256(created.metadata_key)).first();
+    expect((await meta()).secret_key_sealed).not.toBeNull();
+    await h.http.post(`/api/v1/secret/${created.secret_key}`);
+    expect(await h.db('secrets').where('secret_hash', sha256(created.secret_key)).first()).toBeUndefined();
+    expect((await meta()).secret_key_sealed).toBeNull();
+  });
+});
+
+describe('the one-time read is atomic', () => {
+  it('of 200 parallel reads of one key, exactly one gets the value and 199 get 404', async () => {
+    const created = (await share({ secret: 'only once', ttl: 600 })).body;
+    const results = await Promise.all(Array.from({ length: 200 }, () => h.http.post(`/api/v1/secret/${created.secret_key}`)));
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]?.body.value).toBe('only once');
+    expect(results.filter((r) => r.status === 404)).toHaveLength(199);
+  });
+
+  it('with a passphrase too: 50 parallel correct reads, exactly one value', async () => {
+    const limited = await startSecrets({ PASSPHRASE_MAX_ATTEMPTS: '100' });
+    try {
+      const bob = await limited.account();
+      const created = (await limited.http.post('/api/v1/share').set('Authorization', bob.auth).send({ secret: 'once', passphrase: 'pw' })).body;
+      const results = await Promise.all(Array.from({ length: 50 }, () => limited.http.post(`/api/v1/secret/${created.secret_key}`).send({ passphrase: 'pw' })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 404)).toHaveLength(49);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a read racing a burn: exactly one of them wins', async () => {
+    for (let i = 0; i < 5; i++) {
+      const created = (await share({ secret: 'race', ttl: 600 })).body;
+      const [read, burn] = await Promise.all([
+        h.http.post(`/api/v1/secret/${created.secret_key}`),
+        h.http.post(`/api/v1/private/${created.metadata_key}/burn`).set('Authorization', alice.auth),
+      ]);
+      expect([read.status, burn.status].sort()).toEqual([200, 404]);
+    }
+  });
+});
+
+describe('expiry', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('an expired secret is never returned, even before the sweeper runs; metadata says expired; metadata lives 2 x ttl', async () => {
+    const created = (await share({ secret: 'short-lived', ttl: 1 })).body;
+    expect(created).toMatchObject({ ttl: 1, secret_ttl: 1, metadata_ttl: 2 });
+    await sleep(1100);
+    expect(await h.db('secrets').where('secret_hash', sha256(created.secret_key)).first()).toBeDefined(); // not swept yet
+    const read = await h.http.post(`/api/v1/secret/${created.secret_key}`);
+    expect(read.status).toBe(404);
+    expect(read.body.code).toBe('unknown_secret');
+    const meta = await h.http.post(`/api/v1/private/${created.metadata_key}`).set('Authorization', alice.auth);
+    expect(meta.status).toBe(200);
+    expect(meta.body).toMatchObject({ state: 'expired', secret_key: null, secret_ttl: 0 });
+    expect((await h.http.post(`/api/v1/private/${created.metadata_key}/burn`).set('Authorization', alice.auth)).status).toBe(404);
+    await sleep(1000);
+    expect((await h.http.get(`/api/v1/private/${created.metadata_key}`).set('Authorization', alice.auth)).status).toBe(404);
+    const recent = await h.http.get('/api/v1/private/recent?limit=100').set('Authorization', alice.auth);
+    expect(recent.body.map((m: { metadata_shortkey: string }) => m.metadata_shortkey)).not.toContain(created.metadata_key.slice(0, 6));
+  });
+
+  it('the sweeper deletes expired secrets, metadata and sealed keys; it is idempotent; live rows stay', async () => {
+    const live = (await share({ secret: 'live', ttl: 600 })).body;
+    const dead = (await share({ secret: 'dead', ttl: 1 })).body;
+    await sleep(1100);
+    const first = await h.secrets.sweep();
+    expect(first.secrets).toBeGreaterThanOrEqual(1);
+    expect(first.sealedKeys).toBeGreaterThanOrEqual(1);
+    expect(await h.db('secrets').where('secret_hash', sha256(dead.secret_key)).first()).toBeUndefined();
+    expect((await h.db('metadata').where('metadata_hash', sha256(dead.metadata_key)).first()).secret_key_sealed).toBeNull();
+    await sleep(1000);
+    expect((await h.secrets.sweep()).metadata).toBeGreaterThanOrEqual(1);
+    expect(await h.db('metadata').where('metadata_hash', sha256(dead.metadata_key)).first()).toBeUndefined();
+    expect(await h.secrets.sweep()).toEqual({ secrets: 0, metadata: 0, sealedKeys: 0 });
+    expect((await h.http.post(`/api/v1/secret/${live.secret_key}`)).body.value).toBe('live');
+  });
+
+  it('the sweeper runs on its own timer (SWEEP_INTERVAL, 30 s by default: expired rows are gone within a minute)', async () => {
+    expect((await import('../src/config.js')).readConfig({ MASTER_KEY: 'a'.repeat(64) }).SWEEP_INTERVAL).toBeLessThanOrEqual(30);
+    const timed = await startSecrets({ TTL_MIN: '1', SWEEP_INTERVAL: '1' });
+    try {
+      const bob = await timed.account();
+      const created = (await timed.http.post('/api/v1/share').set('Authorization', bob.auth).send({ secret: 'x', ttl: 1 })).body;
+      const row = () => timed.db('secrets').where('secret_hash', sha256(created.secret_key)).first();
+      expect(await row()).toBeDefined();
+      for (let i = 0; i < 40 && (await row()); i++) await sleep(100);
+      expect(await row()).toBeUndefined();
+    } finally {
+      await timed.close();
+    }
+  });
+});
