@@ -8,7 +8,7 @@ export function connect(config: Config, name = 'identity'): Infrastructure {
   const logger = createLogger({ name, level: config.LOG_LEVEL });
   const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   // Fail fast when Redis is down (the rate limiter then fails open) instead of queueing commands.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
   return { db, redis, logger };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex.js';
+import { batched } from '../db/batch.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { alreadyExists } from '../errors.js';
 
@@ -82,10 +83,19 @@ export class ClientsRepository {
     return (await this.find(c.clientId)) as Client;
   }
 
-  async find(clientId: string): Promise<Client | undefined> {
-    const row = (await this.select().where('c.client_id', clientId).first()) as Row | undefined;
-    return row ? toClient(row) : undefined;
+  /** On every token request; concurrent lookups share one query (see db/batch.ts). */
+  find(clientId: string): Promise<Client | undefined> {
+    return this.findBatched(clientId);
   }
+
+  private readonly findBatched = batched(async (ids: string[]) => {
+    const { rows } = await this.db.raw(
+      `SELECT c.*, o.name AS organization_name FROM clients c LEFT JOIN organizations o ON o.id = c.organization_id WHERE c.client_id = ANY(?::text[])`,
+      [[...new Set(ids)]],
+    );
+    const byId = new Map((rows as Row[]).map((r) => [r.client_id, toClient(r)]));
+    return ids.map((id) => byId.get(id));
+  });
 
   async list(): Promise<Client[]> {
     return ((await this.select().orderBy('c.client_id')) as Row[]).map(toClient);

@@ -1,6 +1,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
+import { batched } from '../db/batch.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
@@ -10,6 +11,7 @@ type Row = { payload: AdapterPayload; consumed_at: Date | null };
  */
 export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
   const live = `(expires_at IS NULL OR expires_at > now())`;
+  const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows));
 
   const toPayload = (row: Row | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
@@ -19,23 +21,8 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
   return class KnexAdapter implements Adapter {
     constructor(readonly model: string) {}
 
-    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      await db.raw(
-        `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, CASE WHEN ?::int IS NULL THEN NULL ELSE now() + make_interval(secs => ?::int) END)
-         ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-           uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
-        [
-          this.model,
-          id,
-          JSON.stringify(payload),
-          payload.grantId ?? null,
-          payload.uid ?? null,
-          payload.userCode ?? null,
-          expiresIn ?? null,
-          expiresIn ?? null,
-        ],
-      );
+    upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      return upsert({ model: this.model, id, payload, expiresIn });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -79,6 +66,31 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
       await db.raw(`DELETE FROM oidc_models WHERE grant_id = ?`, [grantId]);
     }
   };
+}
+
+type UpsertRow = { model: string; id: string; payload: AdapterPayload; expiresIn: number | undefined };
+
+/** One INSERT for every upsert of an event-loop turn (a token response saves a grant and a refresh token). */
+async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
+  // ON CONFLICT cannot touch one row twice in a statement: the last write of a key wins.
+  const unique = [...new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r])).values()];
+  await db.raw(
+    `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
+     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END
+     FROM unnest(?::text[], ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::float8[]) AS t(m, i, p, g, u, c, e)
+     ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
+    [
+      unique.map((r) => r.model),
+      unique.map((r) => r.id),
+      unique.map((r) => JSON.stringify(r.payload)),
+      unique.map((r) => r.payload.grantId ?? null),
+      unique.map((r) => r.payload.uid ?? null),
+      unique.map((r) => r.payload.userCode ?? null),
+      unique.map((r) => r.expiresIn ?? null),
+    ] as unknown as readonly string[],
+  );
+  return rows.map(() => undefined);
 }
 
 /** Deletes expired artifacts; every replica may run it (the DELETE is idempotent). */

@@ -24,15 +24,15 @@ export class FailureLimiter {
   /** Seconds until the first blocked key unblocks, or 0 when none is blocked. */
   async retryAfter(keys: LimitKey[]): Promise<number> {
     try {
-      const pipeline = this.redis.pipeline();
-      for (const k of keys) pipeline.get(this.prefix + k.key).ttl(this.prefix + k.key);
-      const results = (await pipeline.exec()) ?? [];
+      // One MGET; TTLs only for keys at their limit (rare). With auto-pipelining, concurrent
+      // requests share one write to Redis.
+      const counts = await this.redis.mget(keys.map((k) => this.prefix + k.key));
       let wait = 0;
-      keys.forEach((k, i) => {
-        const count = Number(results[i * 2]?.[1] ?? 0);
-        const ttl = Number(results[i * 2 + 1]?.[1] ?? -1);
-        if (count >= k.max) wait = Math.max(wait, ttl > 0 ? ttl : this.windowSeconds);
-      });
+      for (const [i, k] of keys.entries()) {
+        if (Number(counts[i] ?? 0) < k.max) continue;
+        const ttl = await this.redis.ttl(this.prefix + k.key);
+        wait = Math.max(wait, ttl > 0 ? ttl : this.windowSeconds);
+      }
       return wait;
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'rate limiter unavailable; allowing request');
