@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * The contract between the secrets service (producer: its outbox relay) and the mailer (consumer).
+ * Jobs never hold a secret value or passphrase. They do hold the recipient address and the link,
+ * which the mailer needs to send; jobs are removed from Redis once their outcome is recorded.
+ */
+
+/** Queue the secrets relay adds e-mail requests to; the mailer's worker consumes it. */
+export const SECRET_LINK_QUEUE = 'hush-secret-link';
+
+/** Queue the mailer reports outcomes to; the secrets service's worker records them on the metadata. */
+export const DELIVERY_STATUS_QUEUE = 'hush-delivery-status';
+
+export const secretLinkJob = z.object({
+  version: z.literal(1),
+  /** The outbox row id; also the BullMQ job id, so a relay retry never sends twice. */
+  deliveryId: z.string().min(1).max(100),
+  /** Recipient e-mail address. */
+  to: z.email(),
+  /** Who shares the secret (the creator's custid); named in the subject and body. */
+  sender: z.string().min(1).max(200),
+  /** `{BASE_URL}/secret/<secret_key>`: the page that reveals the secret once, after a click. */
+  link: z.url(),
+  passphraseRequired: z.boolean(),
+  /** Unix seconds after which the link no longer works. */
+  expiresAt: z.number().int(),
+});
+export type SecretLinkJob = z.infer<typeof secretLinkJob>;
+
+export const deliveryStatusJob = z.object({
+  version: z.literal(1),
+  deliveryId: z.string().min(1).max(100),
+  status: z.enum(['sent', 'failed']),
+  /** Unix seconds. */
+  at: z.number().int(),
+  /** For `failed`: a short reason without the address (e.g. "550 mailbox unavailable"). */
+  reason: z.string().max(300).optional(),
+});
+export type DeliveryStatusJob = z.infer<typeof deliveryStatusJob>;
+
+/** Obfuscates an e-mail address as Onetime Secret does: `foo@example.com` → `fo*****@e*****.com`. */
+export function obfuscateEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return '*****';
+  const local = address.slice(0, at);
+  const domain = address.slice(at + 1);
+  const dot = domain.lastIndexOf('.');
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${local.slice(0, 2)}*****@${domain.slice(0, 1)}*****${tld}`;
+}
