@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
  * Nothing here is usable without a key the database never sees:
  * - secret_key, metadata_key and API tokens are stored only as SHA-256 hashes;
  * - a secret's ciphertext is sealed under HKDF(MASTER_KEY, secret_key [, passphrase]);
- * - the metadata's copy of the secret key is sealed under HKDF(MASTER_KEY, metadata_key).
+ * - the metadata's copy of the secret key is sealed under HKDF(MASTER_KEY, metadata_key);
+ * - an outbox row (recipient address and link) is sealed under HKDF(MASTER_KEY) and deleted once queued.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('accounts', (t) => {
@@ -38,8 +39,11 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('ttl').notNullable();
     t.boolean('passphrase_required').notNullable();
     t.text('recipient_obfuscated');
-    // The address itself, for the e-mail delivery job: sealed under a MASTER_KEY-derived key.
-    t.binary('recipient_sealed');
+    // E-mail to the recipient (the outbox row id, then what the mailer reported).
+    t.uuid('delivery_id').unique();
+    t.text('delivery_status');
+    t.timestamp('delivery_updated_at', { useTz: true });
+    t.text('delivery_reason');
     // The secret key sealed under the metadata key; cleared on read, burn and expiry.
     t.binary('secret_key_sealed');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -50,6 +54,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('expires_at', { useTz: true }).notNullable();
   });
   await knex.raw(`ALTER TABLE metadata ADD CONSTRAINT metadata_state CHECK (state IN ('new','viewed','received','burned'))`);
+  await knex.raw(`ALTER TABLE metadata ADD CONSTRAINT metadata_delivery_status CHECK (delivery_status IN ('queued','sent','failed'))`);
   await knex.raw('CREATE INDEX metadata_custid_id ON metadata (custid, id DESC)');
   await knex.raw('CREATE INDEX metadata_expires_at ON metadata (expires_at)');
   await knex.raw('CREATE INDEX metadata_unswept ON metadata (secret_expires_at) WHERE secret_key_sealed IS NOT NULL');
@@ -66,10 +71,25 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('expires_at', { useTz: true }).notNullable();
   });
   await knex.raw('CREATE INDEX secrets_expires_at ON secrets (expires_at)');
+
+  // Transactional outbox: the e-mail request is written by the same statement as the secret, so a
+  // share succeeds without Redis; the relay moves rows into the queue and deletes them. The job
+  // (address, link) is sealed under a MASTER_KEY-derived key bound to the row id.
+  await knex.schema.createTable('outbox', (t) => {
+    t.uuid('id').primary();
+    t.binary('metadata_hash').notNullable().references('metadata.metadata_hash').onDelete('CASCADE');
+    t.binary('payload_sealed').notNullable();
+    t.integer('attempts').notNullable().defaultTo(0);
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    // An e-mail for a secret that has expired is pointless: it is dropped then.
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+  });
+  await knex.raw('CREATE INDEX outbox_due ON outbox (next_attempt_at)');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['secrets', 'metadata', 'api_tokens', 'accounts']) {
+  for (const table of ['outbox', 'secrets', 'metadata', 'api_tokens', 'accounts']) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -14,13 +14,18 @@ import { BcryptPool } from './passphrase/bcrypt-pool.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { secretsRoutes } from './secrets/secrets.routes.js';
+import { pageRoutes } from './pages/pages.routes.js';
 import { startSweeper } from './secrets/sweeper.js';
+import { Delivery } from './delivery/delivery.js';
+import { OutboxRepository } from './delivery/outbox.repository.js';
 
 export interface SecretsApp {
   app: express.Express;
   context: Context;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
+  /** The outbox relay and delivery-status worker (e-mail to recipients). */
+  delivery: Delivery;
   /** Stops the sweeper and the bcrypt workers; the caller owns and closes the database and Redis. */
   close(): Promise<void>;
 }
@@ -30,6 +35,13 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const { db, redis, logger } = infra;
   const context = createContext(config, db);
   const pool = new BcryptPool(config.PASSPHRASE_WORKERS || availableParallelism());
+  const delivery = new Delivery(
+    new OutboxRepository(db),
+    context.crypto,
+    { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, attempts: config.MAIL_ATTEMPTS, backoffMs: config.MAIL_BACKOFF_MS, relayIntervalMs: config.RELAY_INTERVAL_MS },
+    logger,
+  );
+  delivery.start();
   const deps: SecretsDeps = {
     secrets: context.secrets,
     accounts: context.accounts,
@@ -39,7 +51,9 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       ttl: { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT },
       defaultPlan: config.DEFAULT_PLAN,
       maxPassphraseAttempts: config.PASSPHRASE_MAX_ATTEMPTS,
+      baseUrl: config.BASE_URL,
     },
+    outboxWritten: () => delivery.kick(),
   };
   const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
   const auth = createAuthenticator(context.accountsService, verifier);
@@ -77,6 +91,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   api.use(secretsRoutes(deps, auth, limiter));
   api.use(accountRoutes(context.accountsService, auth, limiter));
   app.use('/api/v1', api);
+  app.use(pageRoutes(deps, limiter, logger));
 
   app.use(notFound);
   app.use(errorHandler(logger));
@@ -86,9 +101,10 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     app,
     context,
     sweep: () => context.secrets.sweep(),
+    delivery,
     async close() {
       sweeper.stop();
-      await pool.close();
+      await Promise.all([pool.close(), delivery.close()]);
     },
   };
 }

@@ -45,6 +45,13 @@ const schema = z.object({
   /** Requests per caller (account, or IP address for reads) per window; 0 disables the limit. */
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_WINDOW: seconds(60),
+  /** BullMQ key prefix shared with the mailer. */
+  QUEUE_PREFIX: z.string().min(1).default('hush'),
+  /** Send attempts per recipient e-mail, and the first retry delay in ms (doubled each time). */
+  MAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
+  /** How often (ms) the outbox relay looks for e-mail requests to queue (it also runs right after a share). */
+  RELAY_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
   TRUST_PROXY: bool(false),
   LOG_LEVEL: logLevel(),

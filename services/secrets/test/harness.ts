@@ -43,6 +43,7 @@ export async function startSecrets(overrides: Record<string, string> = {}): Prom
     DATABASE_URL: database.url,
     REDIS_URL: testRedisUrl,
     REDIS_PREFIX: uniquePrefix('secrets-test'),
+    QUEUE_PREFIX: uniquePrefix('q').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
     BASE_URL: url,
     PASSPHRASE_HASH_COST: '4',

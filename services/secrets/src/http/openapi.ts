@@ -236,6 +236,9 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
             received: { ...unix, description: 'When the secret was read; 0 until then' },
             passphrase_required: { type: 'boolean' },
             state: { enum: ['new', 'viewed', 'received', 'burned', 'expired'] },
+            delivery_status: { enum: ['queued', 'sent', 'failed'], description: 'With a recipient: whether the e-mail with the link left' },
+            delivery_updated: { ...unix, description: 'When delivery_status last changed' },
+            delivery_reason: { type: 'string', description: 'Why delivery failed (never the address)' },
           },
         },
         BurnResult: {

@@ -14,5 +14,9 @@ export interface SecretsDeps {
     ttl: { min: number; max: number; fallback: number };
     defaultPlan: PlanName;
     maxPassphraseAttempts: number;
+    /** Public origin; the recipient's link is `${baseUrl}/secret/<secret_key>`. */
+    baseUrl: string;
   };
+  /** Called after a share wrote an e-mail request to the outbox, so the relay runs now. */
+  outboxWritten(): void;
 }

@@ -68,3 +68,19 @@ function decodeCursor(cursor: string): number {
   if (!match) throw new InvalidParameterError('before is not a cursor this service handed out');
   return Number(match[1]);
 }
+
+/**
+ * The receipt page (GET /private/<metadata_key>): the metadata key is itself the capability, as
+ * in Onetime Secret, so no account is needed. Never marks the metadata viewed (GET is safe).
+ */
+export async function receiptByKey(deps: SecretsDeps, metadataKey: string): Promise<MetadataResponse> {
+  const record = isKey(metadataKey) ? await deps.secrets.findMetadata(hashKey(metadataKey), undefined) : undefined;
+  if (!record) throw new UnknownSecretError();
+  return presentMetadata(record, { metadataKey, secretKey: secretKeyOf(deps, record, metadataKey) });
+}
+
+/** Burn from the receipt page, by the metadata key alone. */
+export async function burnByKey(deps: SecretsDeps, metadataKey: string): Promise<void> {
+  const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey), undefined) : undefined;
+  if (!record) throw new UnknownSecretError();
+}

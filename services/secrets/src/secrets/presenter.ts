@@ -33,6 +33,10 @@ export interface MetadataResponse {
   received: number;
   passphrase_required: boolean;
   state: MetadataState;
+  /** With a recipient: whether the e-mail left (`queued`, `sent`, `failed`) and when (Unix seconds). */
+  delivery_status?: 'queued' | 'sent' | 'failed';
+  delivery_updated?: number;
+  delivery_reason?: string;
   metadata_shortkey?: string;
   status?: 'burned';
 }
@@ -92,5 +96,12 @@ export function presentMetadata(m: MetadataRecord, keys: { metadataKey: string |
     received: m.receivedAt ? unix(m.receivedAt) : 0,
     passphrase_required: m.passphraseRequired,
     state,
+    ...(m.delivery
+      ? {
+          delivery_status: m.delivery.status,
+          delivery_updated: unix(m.delivery.updatedAt),
+          ...(m.delivery.status === 'failed' && m.delivery.reason ? { delivery_reason: m.delivery.reason } : {}),
+        }
+      : {}),
   };
 }

@@ -7,7 +7,8 @@ import { deriveKey, open, seal } from '@hush/common';
  *   passphrase) (spec 4.2 rule 1: the passphrase is used to encrypt the secret). A copy of the
  *   database plus MASTER_KEY therefore decrypts nothing, and a deleted row is gone for good.
  * - the metadata's copy of the secret key: HKDF(MASTER_KEY, salt = metadata_key).
- * - the recipient address: HKDF(MASTER_KEY) alone, as the delivery job must read it without keys.
+ * - an outbox row (recipient address and link): HKDF(MASTER_KEY) alone, as the relay must read it
+ *   without any key; the row is deleted as soon as the job is queued.
  * The AAD binds each ciphertext to its row (the hash of its key), so rows cannot be swapped.
  */
 export class SecretCrypto {
@@ -34,11 +35,17 @@ export class SecretCrypto {
     return open(deriveKey(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), sealed, `metadata:${metadataHash.toString('hex')}`).toString('utf8');
   }
 
-  sealRecipient(metadataHash: Buffer, address: string): Buffer {
-    return seal(deriveKey(this.masterKey, 'hush:metadata:recipient:v1'), address, `recipient:${metadataHash.toString('hex')}`);
+  sealOutbox(id: string, payload: string): Buffer {
+    return seal(this.outboxKey, payload, `outbox:${id}`);
   }
 
-  openRecipient(metadataHash: Buffer, sealed: Buffer): string {
-    return open(deriveKey(this.masterKey, 'hush:metadata:recipient:v1'), sealed, `recipient:${metadataHash.toString('hex')}`).toString('utf8');
+  openOutbox(id: string, sealed: Buffer): string {
+    return open(this.outboxKey, sealed, `outbox:${id}`).toString('utf8');
   }
+
+  private get outboxKey(): Buffer {
+    return (this.outboxKeyCache ??= deriveKey(this.masterKey, 'hush:outbox:v1'));
+  }
+
+  private outboxKeyCache: Buffer | undefined;
 }

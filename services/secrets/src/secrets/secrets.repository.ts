@@ -16,6 +16,7 @@ export interface MetadataRecord {
   receivedAt: Date | null;
   secretExpiresAt: Date;
   expiresAt: Date;
+  delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
 }
 
 export interface NewSecret {
@@ -26,7 +27,8 @@ export interface NewSecret {
   ttl: number;
   passphraseHash: string | null;
   recipientObfuscated: string | null;
-  recipientSealed: Buffer | null;
+  /** The e-mail request for the recipient, written in the same statement (transactional outbox). */
+  outbox: { id: string; payloadSealed: Buffer } | null;
   secretKeySealed: Buffer;
   ciphertext: Buffer;
 }
@@ -46,10 +48,13 @@ type MetadataRow = {
   received_at: Date | null;
   secret_expires_at: Date;
   expires_at: Date;
+  delivery_status: 'queued' | 'sent' | 'failed' | null;
+  delivery_updated_at: Date | null;
+  delivery_reason: string | null;
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  created_at, updated_at, received_at, secret_expires_at, expires_at`;
+  created_at, updated_at, received_at, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -66,6 +71,7 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   receivedAt: r.received_at,
   secretExpiresAt: r.secret_expires_at,
   expiresAt: r.expires_at,
+  delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
 });
 
 /** What the secret reveals to its one reader: the ciphertext, nothing else. */
@@ -74,7 +80,7 @@ const CLAIM = (extraCondition: string) => `
     DELETE FROM secrets WHERE secret_hash = ? AND expires_at > now() ${extraCondition}
     RETURNING metadata_hash, ciphertext
   ), m AS (
-    UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+    UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL
     FROM s WHERE metadata.metadata_hash = s.metadata_hash
     RETURNING metadata.metadata_hash
   )
@@ -87,10 +93,14 @@ export class SecretsRepository {
   async insert(s: NewSecret): Promise<{ createdAt: Date }> {
     const { rows } = await this.db.raw<{ rows: { created_at: Date }[] }>(
       `WITH m AS (
-         INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, recipient_sealed, secret_key_sealed,
-                               secret_expires_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?), now() + make_interval(secs => ?))
+         INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+                               delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?::uuid, CASE WHEN ?::uuid IS NULL THEN NULL ELSE 'queued' END, CASE WHEN ?::uuid IS NULL THEN NULL ELSE now() END,
+                 now() + make_interval(secs => ?), now() + make_interval(secs => ?))
          RETURNING metadata_hash, secret_expires_at
+       ), o AS (
+         INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at)
+         SELECT ?::uuid, m.metadata_hash, ?, m.secret_expires_at FROM m WHERE ?::uuid IS NOT NULL
        )
        INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, expires_at)
        SELECT ?, m.metadata_hash, ?, ?, m.secret_expires_at FROM m
@@ -102,10 +112,15 @@ export class SecretsRepository {
         s.ttl,
         s.passphraseHash !== null,
         s.recipientObfuscated,
-        s.recipientSealed,
         s.secretKeySealed,
+        s.outbox?.id ?? null,
+        s.outbox?.id ?? null,
+        s.outbox?.id ?? null,
         s.ttl,
         2 * s.ttl,
+        s.outbox?.id ?? null,
+        s.outbox?.payloadSealed ?? null,
+        s.outbox?.id ?? null,
         s.secretHash,
         s.ciphertext,
         s.passphraseHash,
@@ -150,16 +165,17 @@ export class SecretsRepository {
   async destroy(secretHash: Buffer): Promise<void> {
     await this.db.raw(
       `WITH s AS (DELETE FROM secrets WHERE secret_hash = ? RETURNING metadata_hash)
-       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
        FROM s WHERE metadata.metadata_hash = s.metadata_hash`,
       [secretHash],
     );
   }
 
-  async findMetadata(metadataHash: Buffer, custid: string): Promise<MetadataRecord | undefined> {
+  /** `custid` undefined: by the metadata key alone (the receipt page, where the key is the capability). */
+  async findMetadata(metadataHash: Buffer, custid: string | undefined): Promise<MetadataRecord | undefined> {
     const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
-      `SELECT ${METADATA_COLUMNS} FROM metadata WHERE metadata_hash = ? AND custid = ? AND expires_at > now()`,
-      [metadataHash, custid],
+      `SELECT ${METADATA_COLUMNS} FROM metadata WHERE metadata_hash = ? AND (?::text IS NULL OR custid = ?) AND expires_at > now()`,
+      [metadataHash, custid ?? null, custid ?? null],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
@@ -172,19 +188,19 @@ export class SecretsRepository {
   }
 
   /** Burns an unread, unexpired secret of this account in one statement; undefined if there was none. */
-  async burn(metadataHash: Buffer, custid: string): Promise<MetadataRecord | undefined> {
+  async burn(metadataHash: Buffer, custid: string | undefined): Promise<MetadataRecord | undefined> {
     const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
       `WITH s AS (
          DELETE FROM secrets USING metadata m
-         WHERE secrets.metadata_hash = ? AND m.metadata_hash = secrets.metadata_hash AND m.custid = ? AND secrets.expires_at > now()
+         WHERE secrets.metadata_hash = ? AND m.metadata_hash = secrets.metadata_hash AND (?::text IS NULL OR m.custid = ?) AND secrets.expires_at > now()
          RETURNING secrets.metadata_hash
        )
-       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
        FROM s WHERE metadata.metadata_hash = s.metadata_hash
        RETURNING ${METADATA_COLUMNS.split(',')
          .map((c) => `metadata.${c.trim()}`)
          .join(', ')}`,
-      [metadataHash, custid],
+      [metadataHash, custid ?? null, custid ?? null],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
@@ -210,7 +226,8 @@ export class SecretsRepository {
       const sealedKeys = await trx('metadata')
         .whereNotNull('secret_key_sealed')
         .andWhereRaw('secret_expires_at <= now()')
-        .update({ secret_key_sealed: null, recipient_sealed: null });
+        .update({ secret_key_sealed: null });
+      await trx('outbox').whereRaw('expires_at <= now()').delete();
       const metadata = await trx('metadata').whereRaw('expires_at <= now()').delete();
       return { secrets, metadata, sealedKeys };
     });

@@ -7,11 +7,12 @@ import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
 import { characterCount, parseLength, parsePassphrase, parseRecipient, parseSecretValue, parseTtl } from './params.js';
 import { presentCreated, type SecretResponse } from './presenter.js';
-import { obfuscateAddress } from './recipient.js';
+import { randomUUID } from 'node:crypto';
+import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
 
 /**
- * share (spec 4.2): parse and check everything, then one INSERT. The recipient address is stored
- * sealed for the e-mail job (a later issue); the e-mail will carry the link, never the value.
+ * share (spec 4.2): parse and check everything, then one INSERT. With a recipient, the same
+ * statement writes the e-mail request to the outbox (spec 4.2 rule 2: the link, never the value).
  */
 export async function shareSecret(deps: SecretsDeps, principal: Principal, params: Params): Promise<SecretResponse> {
   const value = parseSecretValue(params);
@@ -46,7 +47,8 @@ async function store(deps: SecretsDeps, principal: Principal, value: string, { t
   const secretHash = hashKey(secretKey);
   const metadataHash = hashKey(metadataKey);
   const passphraseHash = passphrase === undefined ? null : await deps.passphrases.hash(passphrase);
-  const recipientObfuscated = recipient === undefined ? null : obfuscateAddress(recipient);
+  const recipientObfuscated = recipient === undefined ? null : obfuscateEmail(recipient);
+  const outbox = recipient === undefined ? null : outboxEntry(deps, principal, recipient, secretKey, ttl, passphraseHash !== null);
   const { createdAt } = await deps.secrets.insert({
     metadataHash,
     metadataShortkey: metadataKey.slice(0, 6),
@@ -55,10 +57,11 @@ async function store(deps: SecretsDeps, principal: Principal, value: string, { t
     ttl,
     passphraseHash,
     recipientObfuscated,
-    recipientSealed: recipient === undefined ? null : deps.crypto.sealRecipient(metadataHash, recipient),
+    outbox,
     secretKeySealed: deps.crypto.sealSecretKey(metadataKey, metadataHash, secretKey),
     ciphertext: deps.crypto.sealValue(secretKey, secretHash, passphrase, value),
   });
+  if (outbox) deps.outboxWritten();
   return presentCreated({
     custid: principal.custid,
     metadataKey,
@@ -68,4 +71,19 @@ async function store(deps: SecretsDeps, principal: Principal, value: string, { t
     createdAt,
     passphraseRequired: passphraseHash !== null,
   });
+}
+
+/** The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase. */
+function outboxEntry(deps: SecretsDeps, principal: Principal, to: string, secretKey: string, ttl: number, passphraseRequired: boolean) {
+  const id = randomUUID();
+  const job: SecretLinkJob = {
+    version: 1,
+    deliveryId: id,
+    to,
+    sender: principal.custid,
+    link: `${deps.settings.baseUrl}/secret/${secretKey}`,
+    passphraseRequired,
+    expiresAt: Math.floor(Date.now() / 1000) + ttl,
+  };
+  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
 }

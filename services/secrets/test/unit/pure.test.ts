@@ -1,7 +1,8 @@
 import { GENERATE_ALPHABET, generateValue } from '../../src/secrets/generate-value.js';
 import { hashKey, isKey, newKey } from '../../src/secrets/keys.js';
 import { characterCount } from '../../src/secrets/params.js';
-import { isValidAddress, obfuscateAddress } from '../../src/secrets/recipient.js';
+import { obfuscateEmail as obfuscateAddress } from '@hush/queue';
+import { isValidAddress } from '../../src/secrets/recipient.js';
 import { logPath } from '../../src/http/request-log.js';
 import { planOf } from '../../src/accounts/plans.js';
 
