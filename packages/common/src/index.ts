@@ -1,3 +1,4 @@
 export * from './config.js';
 export * from './logger.js';
 export * from './crypto.js';
+export * from './metrics.js';

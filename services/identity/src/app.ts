@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
-import { deriveKey } from '@hush/common';
+import { createHttpMetrics, deriveKey } from '@hush/common';
+import { Counter, Gauge } from 'prom-client';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
@@ -36,12 +37,33 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.
-  let provider: Provider = await makeProvider();
+  const metrics = createHttpMetrics('identity');
+  const tokens = new Counter({ name: 'hush_identity_tokens_issued_total', help: 'Successful token endpoint responses by grant type', labelNames: ['grant_type'], registers: [metrics.registry] });
+  const tokenErrors = new Counter({ name: 'hush_identity_token_errors_total', help: 'Token endpoint errors by OAuth error code', labelNames: ['error'], registers: [metrics.registry] });
+  const logins = new Counter({ name: 'hush_identity_authorizations_total', help: 'Completed authorization requests', registers: [metrics.registry] });
+  new Gauge({
+    name: 'hush_identity_signing_keys',
+    help: 'Published signing keys by status',
+    labelNames: ['status'],
+    registers: [metrics.registry],
+    async collect() {
+      this.reset();
+      for (const part of fingerprint.split(',').filter(Boolean)) this.inc({ status: part.split(':')[1] ?? 'unknown' });
+    },
+  });
+  const observe = (p: Provider) => {
+    p.on('grant.success', (ctx) => tokens.inc({ grant_type: String(ctx.oidc.params?.grant_type ?? 'unknown') }));
+    p.on('grant.error', (_ctx, err) => tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
+    p.on('authorization.success', () => logins.inc());
+    return p;
+  };
+
+  let provider: Provider = observe(await makeProvider());
   let handler = provider.callback();
   const reloadKeys = async () => {
     const current = await context.keysRepository.fingerprint();
     if (current === fingerprint) return false;
-    provider = await makeProvider();
+    provider = observe(await makeProvider());
     handler = provider.callback();
     fingerprint = current;
     logger.info({ keys: current }, 'signing keys reloaded');
@@ -52,6 +74,8 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestLog(logger));
+  app.use(metrics.middleware);
+  app.get('/metrics', metrics.handler);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { startIdentity, type Harness } from './harness.js';
+import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,6 +52,18 @@ describe('service endpoints', () => {
     const ready = await fetch(`${h.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'ready', database: 'ok', redis: 'ok' });
+  });
+
+  it('exposes Prometheus metrics: requests per route and tokens issued', async () => {
+    const c = await createApiAndClient(h);
+    await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    const res = await fetch(`${h.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/hush_identity_tokens_issued_total\{[^}]*grant_type="client_credentials"[^}]*\} [1-9]/);
+    expect(text).toMatch(/http_requests_total\{[^}]*route="\/auth\/realms\/public\/protocol\/openid-connect\/token"/);
+    expect(text).toMatch(/hush_identity_signing_keys\{[^}]*status="active"[^}]*\} 1/);
+    expect(text).toContain('process_cpu_seconds_total');
   });
 
   it('answers unknown paths with a JSON 404 and a request id', async () => {

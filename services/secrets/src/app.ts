@@ -16,6 +16,7 @@ import type { SecretsDeps } from './secrets/deps.js';
 import { secretsRoutes } from './secrets/secrets.routes.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { startSweeper } from './secrets/sweeper.js';
+import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 
@@ -35,13 +36,15 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const { db, redis, logger } = infra;
   const context = createContext(config, db);
   const pool = new BcryptPool(config.PASSPHRASE_WORKERS || availableParallelism());
+  const outbox = new OutboxRepository(db);
   const delivery = new Delivery(
-    new OutboxRepository(db),
+    outbox,
     context.crypto,
     { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, attempts: config.MAIL_ATTEMPTS, backoffMs: config.MAIL_BACKOFF_MS, relayIntervalMs: config.RELAY_INTERVAL_MS },
     logger,
   );
   delivery.start();
+  const metrics = createSecretsMetrics({ queueDepth: () => delivery.queueDepth(), outboxPending: () => outbox.pending() });
   const deps: SecretsDeps = {
     secrets: context.secrets,
     accounts: context.accounts,
@@ -54,6 +57,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       baseUrl: config.BASE_URL,
     },
     outboxWritten: () => delivery.kick(),
+    events: metrics.events,
   };
   const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
   const auth = createAuthenticator(context.accountsService, verifier);
@@ -65,6 +69,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.disable('etag');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestLog(logger));
+  app.use(metrics.http.middleware);
+  app.get('/metrics', metrics.http.handler);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -96,7 +102,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  const sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger);
+  const sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
   return {
     app,
     context,

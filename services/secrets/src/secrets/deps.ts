@@ -19,4 +19,12 @@ export interface SecretsDeps {
   };
   /** Called after a share wrote an e-mail request to the outbox, so the relay runs now. */
   outboxWritten(): void;
+  /** Lifecycle events, for metrics. */
+  events: SecretEvents;
+}
+
+export interface SecretEvents {
+  created(kind: 'share' | 'generate'): void;
+  read(): void;
+  burned(): void;
 }

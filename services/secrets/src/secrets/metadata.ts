@@ -37,6 +37,7 @@ export async function showMetadata(deps: SecretsDeps, principal: Principal, meta
 export async function burnSecret(deps: SecretsDeps, principal: Principal, metadataKey: string): Promise<MetadataResponse & { status: 'burned' }> {
   const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey), principal.custid) : undefined;
   if (!record) throw new UnknownSecretError();
+  deps.events.burned();
   return { ...presentMetadata(record, { metadataKey, secretKey: null }), status: 'burned' };
 }
 
@@ -83,4 +84,5 @@ export async function receiptByKey(deps: SecretsDeps, metadataKey: string): Prom
 export async function burnByKey(deps: SecretsDeps, metadataKey: string): Promise<void> {
   const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey), undefined) : undefined;
   if (!record) throw new UnknownSecretError();
+  deps.events.burned();
 }

@@ -24,7 +24,10 @@ export async function revealSecret(deps: SecretsDeps, secretKey: string, params:
   const secretHash = hashKey(secretKey);
 
   const plain = await deps.secrets.claim(secretHash, true);
-  if (plain) return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, plain) };
+  if (plain) {
+    deps.events.read();
+    return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, plain) };
+  }
 
   if (passphrase === undefined) {
     if (await deps.secrets.needsPassphrase(secretHash)) throw new PassphraseRequiredError();
@@ -41,5 +44,6 @@ export async function revealSecret(deps: SecretsDeps, secretKey: string, params:
   }
   const sealed = await deps.secrets.claim(secretHash, false);
   if (!sealed) throw new UnknownSecretError();
+  deps.events.read();
   return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
 }

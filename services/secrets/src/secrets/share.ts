@@ -20,7 +20,9 @@ export async function shareSecret(deps: SecretsDeps, principal: Principal, param
   const plan = planOf(principal.plan ?? (await deps.accounts.planOf(principal.custid)), deps.settings.defaultPlan);
   const length = characterCount(value);
   if (length > plan.maxSecretLength) throw new SecretTooLongError(length, plan.maxSecretLength, plan.name);
-  return store(deps, principal, value, options);
+  const created = await store(deps, principal, value, options);
+  deps.events.created('share');
+  return created;
 }
 
 /** generate: like share, with a value we make (returned once, stored only encrypted). */
@@ -28,7 +30,9 @@ export async function generateSecret(deps: SecretsDeps, principal: Principal, pa
   const length = parseLength(params);
   const options = parseOptions(deps, params);
   const value = generateValue(length);
-  return { ...(await store(deps, principal, value, options)), value };
+  const created = await store(deps, principal, value, options);
+  deps.events.created('generate');
+  return { ...created, value };
 }
 
 interface Options {

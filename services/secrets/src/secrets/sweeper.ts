@@ -6,7 +6,7 @@ import type { SecretsRepository } from './secrets.repository.js';
  * minute of expiring). Correctness never depends on it: every read checks expires_at itself.
  * Runs never overlap in one process; across processes the DELETEs are idempotent.
  */
-export function startSweeper(secrets: SecretsRepository, intervalSeconds: number, logger: Logger) {
+export function startSweeper(secrets: SecretsRepository, intervalSeconds: number, logger: Logger, onSwept: (expiredSecrets: number) => void = () => {}) {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -14,6 +14,7 @@ export function startSweeper(secrets: SecretsRepository, intervalSeconds: number
     secrets
       .sweep()
       .then((swept) => {
+        onSwept(swept.secrets);
         if (swept.secrets + swept.metadata + swept.sealedKeys > 0) logger.info({ swept }, 'expired rows swept');
       })
       .catch((err: unknown) => logger.error({ err }, 'sweep failed'))
