@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# hush mailer: the e-mail worker; port 3002 serves only /healthz, /readyz and /metrics.
+# Build from the repository root (the context is the whole workspace; see .dockerignore):
+#   docker build -f infra/docker/mailer.Dockerfile -t hush-mailer:local .
+# The three service Dockerfiles differ only in SERVICE and PORT; test/infra keeps them in step.
+
+# Pinned to the Node version the workspace pins as its `node` devDependency (docs/adr/0001).
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim
+
+# ---- deps: every package of the lockfile, fetched from pnpm-lock.yaml alone, so this layer is
+#      reused until the lockfile changes (source edits do not refetch anything).
+FROM ${NODE_IMAGE} AS deps
+ENV CI=true PNPM_STORE=/pnpm/store
+RUN npm install --global pnpm@10.34.9 && npm cache clean --force
+WORKDIR /repo
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN pnpm fetch --store-dir "$PNPM_STORE"
+
+# ---- build: install offline from that store, compile this service and the packages it references,
+#      then copy it with its production dependencies only into /out.
+FROM deps AS build
+ARG SERVICE=mailer
+COPY . .
+# --ignore-scripts: the only install scripts in the tree are the root `node` devDependency (it
+# would download a second Node; this image has Node 22 already) and optional native speed-ups.
+RUN pnpm install --offline --frozen-lockfile --ignore-scripts --store-dir "$PNPM_STORE"
+# tsc through the image's node: node_modules/.bin holds no `node` shim once scripts are skipped.
+RUN node node_modules/typescript/bin/tsc -b "services/${SERVICE}"
+# pnpm 10 deploys non-injected workspaces only with --legacy; it copies the package (dist included)
+# and installs its dependencies, with @hush/* workspace packages as real copies, no devDependencies.
+RUN pnpm deploy --legacy --offline --prod --filter "@hush/${SERVICE}" --store-dir "$PNPM_STORE" /out \
+ && rm -rf /out/src /out/migrations /out/test /out/tsconfig*.json /out/dist/tsconfig.tsbuildinfo
+
+# ---- runtime: Node, the compiled service and its production node_modules; nothing else.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# Owned by root and read-only to the process: the service cannot rewrite its own code.
+COPY --from=build /out/ ./
+# The image's `node` user, by number so Kubernetes can verify runAsNonRoot.
+USER 1000:1000
+EXPOSE 3002
+# No curl in slim images: Node's fetch. PORT may be overridden at run time.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3002)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Exec form: node is PID 1 and receives SIGTERM itself; the service drains HTTP, then closes pools.
+CMD ["node", "dist/src/main.js"]

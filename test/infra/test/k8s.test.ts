@@ -1,0 +1,211 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { cliCommands, defaultPort, implemented, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+
+// The Kubernetes manifests in infra/k8s, checked without a cluster: every document parses, has a
+// known kind and apiVersion, and fits the services (probes, ports, variables) and each other
+// (references, selectors, scale targets). kubectl is not on every machine, and `apply
+// --dry-run=client` needs an API server anyway.
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- manifests are untyped YAML; each check names the fields it reads */
+type Obj = Record<string, any>;
+
+const dir = join(repoRoot, 'infra', 'k8s');
+const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+// Kubernetes reads YAML 1.1 (e.g. `0440` is octal), so parse it that way.
+const docs = files.flatMap((file) =>
+  parseAllDocuments(readFileSync(join(dir, file), 'utf8'), { version: '1.1' }).map((doc, i) => {
+    expect(doc.errors).toEqual([]);
+    return { file, index: i, obj: doc.toJS() as Obj };
+  }),
+);
+const objects = docs.filter((d) => d.obj && d.obj['kind'] !== 'Kustomization');
+const ofKind = (kind: string) => objects.filter((d) => d.obj['kind'] === kind).map((d) => d.obj);
+const byName = (kind: string, name: string) => ofKind(kind).find((o) => o['metadata']?.['name'] === name);
+
+const API_VERSIONS: Record<string, string> = {
+  Namespace: 'v1',
+  ConfigMap: 'v1',
+  Secret: 'v1',
+  Service: 'v1',
+  Deployment: 'apps/v1',
+  Job: 'batch/v1',
+  HorizontalPodAutoscaler: 'autoscaling/v2',
+  PodDisruptionBudget: 'policy/v1',
+};
+/** Container fields of core/v1 Container that we use; anything else is most likely a typo. */
+const CONTAINER_FIELDS = new Set(['name', 'image', 'imagePullPolicy', 'command', 'args', 'ports', 'env', 'envFrom', 'volumeMounts', 'readinessProbe', 'livenessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext', 'workingDir']);
+
+const serviceOfImage = (image: string): ServiceName | undefined => SERVICES.find((s) => new RegExp(`^hush-${s}:[\\w.-]+$`).test(image));
+const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+/** Every container of every workload, with its pod spec and workload. */
+const workloads = [...ofKind('Deployment'), ...ofKind('Job')];
+const containers = workloads.flatMap((w) => {
+  const pod = w['spec']['template']['spec'] as Obj;
+  return [...(pod['initContainers'] ?? []), ...(pod['containers'] ?? [])].map((c: Obj) => ({ workload: w, pod, c, service: serviceOfImage(c['image']) }));
+});
+
+/** The variables a container sees: its env, and the keys of the ConfigMaps and Secrets it takes whole. */
+function variables(c: Obj): Map<string, string | undefined> {
+  const vars = new Map<string, string | undefined>();
+  for (const from of c['envFrom'] ?? []) {
+    const source = from['configMapRef'] ? byName('ConfigMap', from['configMapRef']['name']) : byName('Secret', from['secretRef']?.['name']);
+    for (const [k, v] of Object.entries({ ...(source?.['data'] ?? {}), ...(source?.['stringData'] ?? {}) })) vars.set(k, String(v));
+  }
+  for (const e of c['env'] ?? []) vars.set(e['name'], e['value'] === undefined ? undefined : String(e['value']));
+  return vars;
+}
+const containerVar = (deployment: string, name: string) => {
+  const entry = containers.find((x) => x.workload['kind'] === 'Deployment' && x.workload['metadata']['name'] === deployment);
+  return entry ? variables(entry.c).get(name) : undefined;
+};
+
+describe('infra/k8s', () => {
+  it('holds only documents of known kinds and API versions, named and namespaced', () => {
+    expect(objects.length).toBeGreaterThan(0);
+    for (const { file, index, obj } of objects) {
+      const where = `${file}#${index}`;
+      expect({ where, apiVersion: obj['apiVersion'] }).toEqual({ where, apiVersion: API_VERSIONS[obj['kind']] ?? `unknown kind ${obj['kind']}` });
+      expect(obj['metadata']?.['name']).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+      if (obj['kind'] !== 'Namespace') expect({ where, namespace: obj['metadata']['namespace'] }).toEqual({ where, namespace: 'hush' });
+    }
+    expect(new Set(ofKind('Deployment').map((d) => d['metadata']['name']))).toEqual(new Set(SERVICES));
+  });
+
+  it('applies everything with kustomize except the placeholder Secrets', () => {
+    const kustomization = docs.find((d) => d.file === 'kustomization.yaml')?.obj ?? {};
+    expect(kustomization['kind']).toBe('Kustomization');
+    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => f !== 'kustomization.yaml' && f !== 'secrets.example.yaml').sort());
+  });
+
+  it('ships placeholders only: no real key in any Secret', () => {
+    const secrets = ofKind('Secret');
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const s of secrets) {
+      expect(s['data']).toBeUndefined();
+      for (const [key, value] of Object.entries(s['stringData'] ?? {})) {
+        expect({ secret: s['metadata']['name'], key, placeholder: String(value).includes('REPLACE') && !looksLikeKey(String(value)) }).toEqual({ secret: s['metadata']['name'], key, placeholder: true });
+      }
+    }
+  });
+
+  it.each(SERVICES)('runs %s as a Deployment with probes on its port, resources, and no root, privileges or in-pod state', (name) => {
+    const d = byName('Deployment', name) ?? {};
+    const spec = d['spec'];
+    const pod = spec['template']['spec'];
+    expect(spec['replicas']).toBeUndefined(); // the HPA owns the count
+    expect(matches(spec['selector']['matchLabels'], spec['template']['metadata']['labels'])).toBe(true);
+    expect(pod['securityContext']).toMatchObject({ runAsNonRoot: true });
+    expect(pod['securityContext']['runAsUser']).toBeGreaterThan(0);
+    expect(pod['automountServiceAccountToken']).toBe(false);
+    for (const v of pod['volumes'] ?? []) expect(Object.keys(v).filter((k) => k !== 'name')).toEqual([expect.stringMatching(/^(secret|configMap|emptyDir)$/)]);
+    expect(pod['containers']).toHaveLength(1);
+    const c = pod['containers'][0];
+    expect(serviceOfImage(c['image'])).toBe(name);
+    const port = c['ports'][0];
+    expect(port['containerPort']).toBe(defaultPort(name));
+    expect(c['readinessProbe']['httpGet']).toEqual({ path: '/readyz', port: port['name'] });
+    expect(c['livenessProbe']['httpGet']).toEqual({ path: '/healthz', port: port['name'] });
+    for (const kind of ['requests', 'limits']) expect(Object.keys(c['resources'][kind]).sort()).toEqual(['cpu', 'memory']);
+    expect(pod['terminationGracePeriodSeconds']).toBeGreaterThanOrEqual(30);
+  });
+
+  it('gives every container only fields Kubernetes knows, and a locked-down security context', () => {
+    for (const { c, pod } of containers) {
+      expect(Object.keys(c).filter((k) => !CONTAINER_FIELDS.has(k))).toEqual([]);
+      expect(c['securityContext']).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+      expect(pod['securityContext']).toMatchObject({ runAsNonRoot: true });
+    }
+  });
+
+  it('sets only variables the services read, and every required one', () => {
+    for (const { c, service } of containers) {
+      expect({ container: c['name'], service }).toEqual({ container: c['name'], service: expect.any(String) });
+      if (!service) continue;
+      const vars = variables(c);
+      expect({ container: c['name'], unknown: [...vars.keys()].filter((v) => !isReadBy(service, v)) }).toEqual({ container: c['name'], unknown: [] });
+      for (const key of REQUIRED[service]) expect({ container: c['name'], key, set: vars.has(key) || vars.has(`${key}_FILE`) }).toEqual({ container: c['name'], key, set: true });
+    }
+  });
+
+  it('references only ConfigMaps and Secrets that exist, and reads each <NAME>_FILE from a mounted Secret key', () => {
+    for (const { c, pod } of containers) {
+      for (const from of c['envFrom'] ?? []) {
+        if (from['configMapRef']) expect(byName('ConfigMap', from['configMapRef']['name'])).toBeDefined();
+        if (from['secretRef']) expect(byName('Secret', from['secretRef']['name'])).toBeDefined();
+      }
+      for (const e of c['env'] ?? []) {
+        const ref = e['valueFrom']?.['secretKeyRef'] ?? e['valueFrom']?.['configMapKeyRef'];
+        if (ref) expect(byName(e['valueFrom']['secretKeyRef'] ? 'Secret' : 'ConfigMap', ref['name'])?.[e['valueFrom']['secretKeyRef'] ? 'stringData' : 'data']?.[ref['key']]).toBeDefined();
+        if (!String(e['name']).endsWith('_FILE')) continue;
+        const path = String(e['value']);
+        const mount = (c['volumeMounts'] ?? []).find((m: Obj) => path.startsWith(`${m['mountPath']}/`));
+        const volume = (pod['volumes'] ?? []).find((v: Obj) => v['name'] === mount?.['name']);
+        const secret = byName('Secret', volume?.['secret']?.['secretName']);
+        const key = path.slice(String(mount?.['mountPath']).length + 1);
+        expect({ env: e['name'], key, found: secret?.['stringData']?.[key] !== undefined }).toEqual({ env: e['name'], key, found: true });
+        // Files of a Secret volume belong to root: a mode without "other" read needs fsGroup.
+        if (((volume?.['secret']?.['defaultMode'] ?? 0o644) & 0o004) === 0) expect(pod['securityContext']['fsGroup']).toBe(pod['securityContext']['runAsGroup']);
+      }
+    }
+  });
+
+  it('autoscales and protects every Deployment (autoscaling/v2 HPA, PodDisruptionBudget)', () => {
+    for (const d of ofKind('Deployment')) {
+      const name = d['metadata']['name'];
+      const labels = d['spec']['template']['metadata']['labels'];
+      const hpas = ofKind('HorizontalPodAutoscaler').filter((h) => h['spec']['scaleTargetRef']['kind'] === 'Deployment' && h['spec']['scaleTargetRef']['name'] === name);
+      expect({ name, hpas: hpas.length }).toEqual({ name, hpas: 1 });
+      const hpa = hpas[0] ?? {};
+      expect(hpa['spec']['scaleTargetRef']['apiVersion']).toBe('apps/v1');
+      expect(hpa['spec']['minReplicas']).toBeGreaterThanOrEqual(1);
+      expect(hpa['spec']['maxReplicas']).toBeGreaterThanOrEqual(hpa['spec']['minReplicas']);
+      expect(hpa['spec']['metrics'].length).toBeGreaterThan(0);
+      const pdbs = ofKind('PodDisruptionBudget').filter((p) => matches(p['spec']['selector']['matchLabels'], labels));
+      expect({ name, pdbs: pdbs.length }).toEqual({ name, pdbs: 1 });
+    }
+    for (const pdb of ofKind('PodDisruptionBudget')) {
+      const targets = ofKind('Deployment').filter((d) => matches(pdb['spec']['selector']['matchLabels'], d['spec']['template']['metadata']['labels']));
+      expect(targets).toHaveLength(1);
+      // maxUnavailable keeps a single-replica Deployment drainable; minAvailable: 1 would block drains.
+      expect(pdb['spec']['maxUnavailable']).toBe(1);
+    }
+  });
+
+  it('routes each Service to a Deployment port that exists', () => {
+    for (const s of ofKind('Service')) {
+      const d = ofKind('Deployment').find((x) => matches(s['spec']['selector'], x['spec']['template']['metadata']['labels']));
+      expect(d).toBeDefined();
+      const ports = d?.['spec']['template']['spec']['containers'][0]['ports'] as Obj[];
+      for (const p of s['spec']['ports']) expect(ports.some((cp) => cp['name'] === p['targetPort'] || cp['containerPort'] === p['targetPort'])).toBe(true);
+    }
+  });
+
+  it('migrates with a Job: identity bootstrap, then secrets migrate, through CLI commands that exist', () => {
+    const jobs = ofKind('Job');
+    expect(jobs).toHaveLength(1);
+    const pod = jobs[0]?.['spec']['template']['spec'];
+    expect(['OnFailure', 'Never']).toContain(pod['restartPolicy']);
+    const steps = [...(pod['initContainers'] ?? []), ...pod['containers']].map((c: Obj) => ({ service: serviceOfImage(c['image']), command: c['command'] as string[] }));
+    expect(steps.map((s) => `${s.service} ${s.command.slice(2).join(' ')}`)).toEqual(['identity bootstrap', 'secrets migrate']);
+    for (const { service, command } of steps) {
+      if (!service || !implemented(service)) continue;
+      expect(command.slice(0, 2)).toEqual(['node', 'dist/src/cli/main.js']);
+      expect(existsSync(sourceOf(service, command[1] ?? ''))).toBe(true);
+      expect(cliCommands(service).has(command[2] ?? '')).toBe(true);
+    }
+  });
+
+  it('wires secrets to identity: public issuer, in-cluster JWKS, registered audience, one queue prefix', () => {
+    const job = ofKind('Job')[0]?.['spec']['template']['spec'];
+    const bootstrap = variables(job['initContainers'][0]);
+    expect(containerVar('secrets', 'IDENTITY_ISSUER')).toBe(`${containerVar('identity', 'AUTH_URL')}/auth/realms/public`);
+    expect(bootstrap.get('SECRETS_API_AUDIENCE')).toBe(containerVar('secrets', 'API_AUDIENCE') ?? `${containerVar('secrets', 'BASE_URL')}/api/v1`);
+    const identityService = byName('Service', 'identity');
+    expect(containerVar('secrets', 'IDENTITY_JWKS_URL')).toBe(`http://identity:${identityService?.['spec']['ports'][0]['port']}/auth/realms/public/protocol/openid-connect/certs`);
+    expect(containerVar('secrets', 'QUEUE_PREFIX')).toBe(containerVar('mailer', 'QUEUE_PREFIX'));
+    expect(containerVar('identity', 'WEB_CONCURRENCY')).toBe('1');
+  });
+});
