@@ -1,51 +1,66 @@
 #!/usr/bin/env node
-// Runs a Hush service or admin CLI locally, with the same entry points and environment variables
-// as the containers. On first use it writes `.env` (git-ignored) with a random MASTER_KEY and
-// local database URLs, and creates the databases on the local PostgreSQL.
+// Runs Hush locally with the same entry points and environment variables as the containers.
+// On first use it writes `.env` (git-ignored) with random master keys and local URLs, and creates
+// the databases on the local PostgreSQL.
 //
-//   node scripts/local.mjs identity          migrate + bootstrap, then start identity (:8080)
-//   node scripts/local.mjs identity-cli ...  the identity admin CLI
+//   node scripts/local.mjs                 everything: identity :8080, secrets :3000, mailer, and a
+//                                          mail catcher (:1025/:8025) unless SMTP_URL is set;
+//                                          demo credentials on first start; prints a curl session
+//   node scripts/local.mjs identity        migrate + bootstrap, then identity alone
+//   node scripts/local.mjs secrets         migrate, then secrets alone
+//   node scripts/local.mjs identity-cli …  the identity admin CLI (same for secrets-cli)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const envFile = join(root, '.env');
+const demoFile = join(root, '.hush-demo.json');
 
-const DEFAULTS = () => `# Local development settings, written by scripts/local.mjs. Never commit this file.
-MASTER_KEY=${randomBytes(32).toString('hex')}
-IDENTITY_DATABASE_URL=postgres://postgres@127.0.0.1:5432/hush_identity
-SECRETS_DATABASE_URL=postgres://postgres@127.0.0.1:5432/hush_secrets
-REDIS_URL=redis://127.0.0.1:6379
-AUTH_URL=http://localhost:8080
-BASE_URL=http://localhost:3000
-`;
+const DEFAULTS = {
+  IDENTITY_MASTER_KEY: () => randomBytes(32).toString('hex'),
+  SECRETS_MASTER_KEY: () => randomBytes(32).toString('hex'),
+  IDENTITY_DATABASE_URL: () => 'postgres://postgres@127.0.0.1:5432/hush_identity',
+  SECRETS_DATABASE_URL: () => 'postgres://postgres@127.0.0.1:5432/hush_secrets',
+  REDIS_URL: () => 'redis://127.0.0.1:6379',
+  AUTH_URL: () => 'http://localhost:8080',
+  BASE_URL: () => 'http://localhost:3000',
+};
 
 function loadEnv() {
-  if (!existsSync(envFile)) {
-    writeFileSync(envFile, DEFAULTS(), { mode: 0o600 });
-    process.stderr.write(`wrote ${envFile} with a new random MASTER_KEY\n`);
+  if (!existsSync(envFile)) writeFileSync(envFile, '# Local development settings, written by scripts/local.mjs. Never commit this file.\n', { mode: 0o600 });
+  const parse = () => {
+    const env = {};
+    for (const line of readFileSync(envFile, 'utf8').split('\n')) {
+      const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+      if (m) env[m[1]] = m[2];
+    }
+    return env;
+  };
+  const fileEnv = parse();
+  const missing = Object.keys(DEFAULTS).filter((k) => !fileEnv[k]);
+  if (missing.length) {
+    appendFileSync(envFile, missing.map((k) => `${k}=${DEFAULTS[k]()}\n`).join(''));
+    log('local', `wrote ${missing.join(', ')} to ${envFile}`);
   }
-  const env = {};
-  for (const line of readFileSync(envFile, 'utf8').split('\n')) {
-    const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*)\s*$/.exec(line);
-    if (m) env[m[1]] = m[2];
-  }
-  // Real environment variables win over .env.
-  return { ...env, ...process.env };
+  return { ...parse(), ...process.env }; // real environment variables win over .env
+}
+
+function log(name, line) {
+  process.stdout.write(`${`[${name}]`.padEnd(11)} ${line}\n`);
 }
 
 async function ensureDatabase(url) {
   const target = new URL(url);
-  const name = target.pathname.slice(1);
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
+    const name = target.pathname.slice(1);
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
   } finally {
@@ -53,32 +68,177 @@ async function ensureDatabase(url) {
   }
 }
 
-function run(entry, args, env) {
+const children = new Set();
+function run(name, entry, args, env, { quiet = false, capture = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: 'inherit' });
-    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-    child.on('exit', (code) => resolve(code ?? 1));
+    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'inherit'] : quiet ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let out = '';
+    if (!quiet) {
+      for (const stream of capture ? [child.stdout] : [child.stdout, child.stderr]) {
+        let buffer = '';
+        stream.on('data', (chunk) => {
+          if (capture) {
+            out += chunk;
+            return;
+          }
+          buffer += chunk;
+          const lines = buffer.split('\n');
+          buffer = lines.pop();
+          for (const line of lines) log(name, line);
+        });
+      }
+    }
+    child.on('exit', (code) => {
+      children.delete(child);
+      resolve({ code: code ?? 1, out });
+    });
   });
 }
 
-const [target, ...args] = process.argv.slice(2);
-const env = loadEnv();
-const identityEnv = { ...env, DATABASE_URL: env.IDENTITY_DATABASE_URL, PORT: env.IDENTITY_PORT ?? '8080', SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1` };
-const IDENTITY_CLI = 'services/identity/dist/src/cli/main.js';
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 15_000).unref();
+    if (children.size === 0) process.exit(0);
+  });
+}
 
-switch (target) {
-  case 'identity': {
-    await ensureDatabase(identityEnv.DATABASE_URL);
-    const code = await run(IDENTITY_CLI, ['bootstrap'], identityEnv);
-    if (code !== 0) process.exit(code);
-    process.exit(await run('services/identity/dist/src/main.js', args, identityEnv));
-    break;
+const ENTRY = {
+  identity: 'services/identity/dist/src/main.js',
+  identityCli: 'services/identity/dist/src/cli/main.js',
+  secrets: 'services/secrets/dist/src/main.js',
+  secretsCli: 'services/secrets/dist/src/cli/main.js',
+  mailer: 'services/mailer/dist/src/main.js',
+};
+
+function environments(env) {
+  return {
+    identity: { ...env, MASTER_KEY: env.IDENTITY_MASTER_KEY, DATABASE_URL: env.IDENTITY_DATABASE_URL, PORT: env.IDENTITY_PORT ?? '8080', SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1` },
+    secrets: {
+      ...env,
+      MASTER_KEY: env.SECRETS_MASTER_KEY,
+      DATABASE_URL: env.SECRETS_DATABASE_URL,
+      PORT: env.SECRETS_PORT ?? '3000',
+      IDENTITY_ISSUER: `${env.AUTH_URL}/auth/realms/public`,
+    },
+    mailer: { ...env, PORT: env.MAILER_PORT ?? '3002', SMTP_URL: env.SMTP_URL ?? 'smtp://127.0.0.1:1025' },
+  };
+}
+
+async function cli(name, entry, args, env) {
+  const r = await run(name, entry, [...args, '--json'], env, { capture: true });
+  if (r.code !== 0) throw new Error(`${name} ${args.join(' ')} failed`);
+  return JSON.parse(r.out);
+}
+
+async function waitHealthy(url) {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
   }
-  case 'identity-cli':
-    await ensureDatabase(identityEnv.DATABASE_URL);
-    process.exit(await run(IDENTITY_CLI, args, identityEnv));
-    break;
-  default:
-    process.stderr.write('usage: node scripts/local.mjs identity | identity-cli <args>\n');
-    process.exit(2);
+  throw new Error(`${url} did not become healthy`);
+}
+
+/** Demo organization, user, client and API token: made once, kept in .hush-demo.json (git-ignored). */
+async function demo(envs) {
+  if (existsSync(demoFile)) return JSON.parse(readFileSync(demoFile, 'utf8'));
+  await cli('identity', ENTRY.identityCli, ['orgs', 'create', 'demo'], envs.identity).catch(() => undefined);
+  const password = randomBytes(12).toString('base64url');
+  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', '--password', password, '--org', 'demo'], envs.identity);
+  const client = await cli(
+    'identity',
+    ENTRY.identityCli,
+    ['clients', 'create', '--id', `demo-cli-${randomBytes(3).toString('hex')}`, '--name', 'Demo CLI', '--org', 'demo', '--grants', 'client_credentials,refresh_token', '--scopes', 'secrets:read,secrets:write'],
+    envs.identity,
+  );
+  const token = await cli('secrets', ENTRY.secretsCli, ['tokens', 'create', 'demo', '--label', 'demo'], envs.secrets);
+  const data = { user: 'demo', password, client_id: client.client_id, client_secret: client.client_secret, custid: 'demo', api_token: token.api_token };
+  writeFileSync(demoFile, JSON.stringify(data, null, 2), { mode: 0o600 });
+  return data;
+}
+
+async function all(env) {
+  const envs = environments(env);
+  await Promise.all([ensureDatabase(envs.identity.DATABASE_URL), ensureDatabase(envs.secrets.DATABASE_URL)]);
+  if ((await run('identity', ENTRY.identityCli, ['bootstrap'], envs.identity, { quiet: true })).code !== 0) throw new Error('identity bootstrap failed');
+  if ((await run('secrets', ENTRY.secretsCli, ['migrate'], envs.secrets, { quiet: true })).code !== 0) throw new Error('secrets migrate failed');
+  let inbox = 'your SMTP server';
+  if (!env.SMTP_URL) {
+    const { startMailCatcher } = await import('./mail-catcher.mjs');
+    await startMailCatcher();
+    inbox = 'http://127.0.0.1:8025';
+    log('mail', 'no SMTP_URL: local mail catcher on smtp://127.0.0.1:1025, inbox http://127.0.0.1:8025');
+  }
+  const services = [
+    ['identity', ENTRY.identity, envs.identity, `http://127.0.0.1:${envs.identity.PORT}/healthz`],
+    ['secrets', ENTRY.secrets, envs.secrets, `http://127.0.0.1:${envs.secrets.PORT}/healthz`],
+    ['mailer', ENTRY.mailer, envs.mailer, `http://127.0.0.1:${envs.mailer.PORT}/healthz`],
+  ];
+  for (const [name, entry, e] of services) {
+    void run(name, entry, [], { ...e, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' }).then(({ code }) => log(name, `exited (${code})`));
+  }
+  await Promise.all(services.map(([, , , health]) => waitHealthy(health)));
+  const d = await demo(envs);
+  const token = `${env.AUTH_URL}/auth/realms/public/protocol/openid-connect/token`;
+  process.stdout.write(`
+Hush is running.
+  identity   ${env.AUTH_URL}/auth/realms/public/.well-known/openid-configuration
+  secrets    ${env.BASE_URL}/api/v1/status
+  e-mail     ${inbox}
+  demo user  ${d.user} / ${d.password} (organization demo)
+
+Try it (copy-paste into another terminal):
+
+  TOKEN=$(curl -s ${token} -d grant_type=client_credentials -d scope=secrets:write \\
+    -d client_id=${d.client_id} -d client_secret=${d.client_secret} | jq -r .access_token)
+  curl -s -H "Authorization: Bearer $TOKEN" ${env.BASE_URL}/api/v1/share \\
+    -d secret='the database password' -d ttl=3600 -d recipient=friend@example.com | tee share.json | jq
+  curl -s -X POST ${env.BASE_URL}/api/v1/secret/$(jq -r .secret_key share.json) | jq     # the value, once
+  curl -s -X POST ${env.BASE_URL}/api/v1/secret/$(jq -r .secret_key share.json) | jq     # 404 now
+  curl -s -u ${d.custid}:${d.api_token} ${env.BASE_URL}/api/v1/private/$(jq -r .metadata_key share.json) | jq
+
+Stop with Ctrl-C.
+`);
+}
+
+const [target = 'all', ...args] = process.argv.slice(2);
+const env = loadEnv();
+const envs = environments(env);
+try {
+  switch (target) {
+    case 'all':
+      await all(env);
+      break;
+    case 'identity':
+    case 'secrets': {
+      const e = envs[target];
+      await ensureDatabase(e.DATABASE_URL);
+      const setup = target === 'identity' ? ['bootstrap'] : ['migrate'];
+      const cliEntry = target === 'identity' ? ENTRY.identityCli : ENTRY.secretsCli;
+      if ((await run(target, cliEntry, setup, e)).code !== 0) process.exit(1);
+      process.exit((await run(target, ENTRY[target], args, e)).code);
+      break;
+    }
+    case 'identity-cli':
+    case 'secrets-cli': {
+      const name = target.replace('-cli', '');
+      const e = envs[name];
+      await ensureDatabase(e.DATABASE_URL);
+      const child = spawn(process.execPath, [join(root, name === 'identity' ? ENTRY.identityCli : ENTRY.secretsCli), ...args], { env: e, stdio: 'inherit' });
+      child.on('exit', (code) => process.exit(code ?? 1));
+      break;
+    }
+    default:
+      process.stderr.write('usage: node scripts/local.mjs [all | identity | secrets | identity-cli … | secrets-cli …]\n');
+      process.exit(2);
+  }
+} catch (err) {
+  process.stderr.write(`local: ${err.message}\n`);
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(1);
 }

@@ -71,6 +71,7 @@ export async function startSecrets(overrides: Record<string, string> = {}): Prom
   const appDb = createDb(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const db = createDb(config.DATABASE_URL, 2);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => {}); // outages are logged by the app; some tests cut Redis on purpose
   await once(redis, 'ready');
   const secrets = createSecretsApp(config, { db: appDb, redis, logger });
   server.on('request', secrets.app);
