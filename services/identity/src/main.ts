@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { ConfigError } from '@hush/common';
+import { closeGracefully, ConfigError } from '@hush/common';
 import { createIdentityApp } from './app.js';
 import { readConfig } from './config.js';
 import { connect, disconnect } from './infrastructure.js';
@@ -47,11 +47,7 @@ async function main(): Promise<void> {
     stopping = true;
     infra.logger.info({ signal }, 'shutting down');
     identity.stop();
-    server.close();
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    force.unref();
-    await once(server, 'close');
+    await closeGracefully(server, 10_000);
     await disconnect(infra);
     process.exit(0);
   };

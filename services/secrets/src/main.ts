@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { ConfigError } from '@hush/common';
+import { closeGracefully, ConfigError } from '@hush/common';
 import { createSecretsApp } from './app.js';
 import { readConfig } from './config.js';
 import { connect, disconnect } from './infrastructure.js';
@@ -21,11 +21,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     infra.logger.info({ signal }, 'shutting down');
-    server.close();
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    force.unref();
-    await once(server, 'close');
+    await closeGracefully(server, 10_000);
     await secrets.close();
     await disconnect(infra);
     process.exit(0);

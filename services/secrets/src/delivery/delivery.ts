@@ -123,9 +123,15 @@ export class Delivery {
     return this.queue.count();
   }
 
-  async close(): Promise<void> {
+  /** Bounded: BullMQ's close waits forever for a Redis that is gone, and shutdown must not. */
+  async close(timeoutMs = 5000): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
-    await Promise.allSettled([this.statusWorker.close(), this.queue.close()]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.allSettled([this.statusWorker.close(), this.queue.close()]), timeout]);
+    clearTimeout(timer);
   }
 }

@@ -1,0 +1,20 @@
+import type { Server } from 'node:http';
+
+/**
+ * Stops an HTTP server gracefully: no new connections; requests in flight finish; keep-alive
+ * connections are closed as soon as they are idle (checked every 100 ms, since a connection that
+ * finishes its request after close() would otherwise linger until its keep-alive timeout); after
+ * `timeoutMs` whatever is left is cut.
+ */
+export async function closeGracefully(server: Server, timeoutMs = 10_000): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(idle);
+    clearTimeout(force);
+  }
+}

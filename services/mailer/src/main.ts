@@ -1,0 +1,43 @@
+import { ConfigError, createLogger } from '@hush/common';
+import { readConfig } from './config.js';
+import { startMailer } from './mailer.js';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger({ name: 'mailer', level: config.LOG_LEVEL });
+  const mailer = await startMailer(config, { logger });
+
+  // Graceful shutdown: stop taking jobs, let the in-flight ones finish, close HTTP and Redis.
+  // The orchestrator's grace period (Kubernetes terminationGracePeriodSeconds) must exceed
+  // SHUTDOWN_TIMEOUT; a job cut off by the hard exit is retried by another worker once its lock
+  // expires.
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error({ timeout: config.SHUTDOWN_TIMEOUT }, 'shutdown timed out; exiting with jobs in flight');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT * 1000);
+    force.unref();
+    mailer.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`mailer: ${err.message}\n`);
+  } else {
+    process.stderr.write(`mailer: failed to start: ${(err as Error).stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

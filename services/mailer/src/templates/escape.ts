@@ -1,0 +1,16 @@
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
+}
+
+/**
+ * The sender is a user-chosen name shown in a header and a body: control characters (CR/LF could
+ * fold headers, others confuse clients) become spaces, and overly long names are cut.
+ */
+export function displayName(sender: string, max = 100): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = sender.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean || 'Someone';
+}

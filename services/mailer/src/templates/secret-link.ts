@@ -1,0 +1,69 @@
+import type { SecretLinkJob } from '@hush/queue';
+import { displayName, escapeHtml } from './escape.js';
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt'>;
+
+const expiryFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  dateStyle: 'full',
+  timeStyle: 'short',
+});
+
+/** "Tuesday 14 January 2025 at 12:00 UTC": absolute, as the mail may be read much later than sent. */
+export function formatExpiry(expiresAt: number): string {
+  return `${expiryFormat.format(new Date(expiresAt * 1000))} UTC`;
+}
+
+/**
+ * The e-mail that carries a secret's link (spec 1.6). It names the sender, holds the link, says the
+ * link works once and until when, and whether a passphrase is needed; it never holds the value or
+ * the passphrase (the job has neither). Opening the link reveals nothing until the button is
+ * pressed, so link scanners do not burn it; the text says so, to keep people from worrying.
+ */
+export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
+  const sender = displayName(view.sender);
+  const expires = formatExpiry(view.expiresAt);
+  const passphraseText = view.passphraseRequired
+    ? `You need a passphrase to read it. ${sender} will give it to you separately; it is not in this e-mail.`
+    : 'No passphrase is needed to read it.';
+
+  const subject = `${sender} sent you a secret`;
+
+  const text = [
+    `${sender} sent you a secret.`,
+    '',
+    'Open this link to read it:',
+    view.link,
+    '',
+    `The link works only once: after you read the secret, it is deleted. It expires on ${expires}.`,
+    passphraseText,
+    'Opening the link does not reveal the secret yet; you will press a button to see it.',
+    '',
+    'If you did not expect this e-mail, you can ignore it.',
+    '',
+  ].join('\n');
+
+  const s = escapeHtml(sender);
+  const link = escapeHtml(view.link);
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; color: #1a1a1a; line-height: 1.5; max-width: 560px; margin: 0 auto; padding: 24px;">
+<p><strong>${s}</strong> sent you a secret.</p>
+<p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 6px;">Open the secret</a></p>
+<p style="font-size: 14px;">Or copy this link into your browser:<br><a href="${link}">${link}</a></p>
+<p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${escapeHtml(expires)}.</p>
+<p>${escapeHtml(passphraseText)}</p>
+<p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
+<p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
+</body>
+</html>
+`;
+  return { subject, text, html };
+}

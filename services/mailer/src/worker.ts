@@ -1,0 +1,152 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { z } from 'zod';
+import type { Logger } from '@hush/common';
+import { SECRET_LINK_QUEUE, obfuscateEmail, secretLinkJob, type SecretLinkJob } from '@hush/queue';
+import type { Config } from './config.js';
+import type { DeliveryStatus } from './delivery-status.js';
+import type { MailerMetrics } from './metrics.js';
+import { classifySendError } from './smtp/classify.js';
+import type { MailTransport } from './smtp/transport.js';
+import { renderSecretLinkEmail } from './templates/secret-link.js';
+
+/** A 4xx reply or a connection problem: thrown so BullMQ retries with the job's backoff. */
+export class TemporarySendError extends Error {
+  override name = 'TemporarySendError';
+}
+
+/** The e-mail left but the `sent` status could not be queued: the retry reports without sending. */
+export class StatusReportError extends Error {
+  override name = 'StatusReportError';
+}
+
+export interface WorkerDeps {
+  config: Config;
+  logger: Logger;
+  transport: MailTransport;
+  status: DeliveryStatus;
+  metrics: MailerMetrics;
+  /** Jobs being processed right now (read by close()). */
+  inFlight: { count: number };
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const isEmail = (value: string) => z.email().safeParse(value).success;
+
+/** The contract allows any URL; an e-mail only ever links to a web page. */
+const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
+
+function parseJob(data: unknown): SecretLinkJob | undefined {
+  const parsed = secretLinkJob.safeParse(data);
+  return parsed.success && isWebLink(parsed.data.link) ? parsed.data : undefined;
+}
+
+/**
+ * Processes one secret-link job: parse → send (once) → report.
+ * Errors carry only short, address-free messages: BullMQ stores them on the job (`failedReason`)
+ * and they become the `reason` of a `failed` status.
+ */
+export function createProcessor(deps: WorkerDeps) {
+  return async (job: Job): Promise<'sent'> => {
+    deps.inFlight.count++;
+    try {
+      return await processSecretLink(deps, job);
+    } finally {
+      deps.inFlight.count--;
+    }
+  };
+}
+
+async function processSecretLink({ logger, transport, status, metrics }: WorkerDeps, job: Job): Promise<'sent'> {
+  const data = parseJob(job.data);
+  if (!data) {
+    logger.warn({ jobId: job.id }, 'invalid secret-link job; dropping it');
+    throw new UnrecoverableError('invalid job payload');
+  }
+  const log = logger.child({ jobId: job.id, to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
+
+  // An earlier run may have sent the e-mail and then failed to report or to complete the job;
+  // SMTP has no idempotency, so this marker is what keeps a retry from sending it again.
+  let sentAt = await status.sentAt(data.deliveryId);
+  if (sentAt !== undefined) {
+    log.info('e-mail already sent by an earlier attempt; reporting only');
+  } else {
+    const email = renderSecretLinkEmail(data);
+    const stopTimer = metrics.sendDuration.startTimer();
+    try {
+      const info = await transport.sendMail({
+        to: data.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        replyTo: isEmail(data.sender) ? data.sender : undefined,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+      });
+      log.info({ messageId: info.messageId }, 'e-mail sent');
+    } catch (err) {
+      const failure = classifySendError(err);
+      log.warn({ reason: failure.reason, permanent: failure.permanent }, 'sending failed');
+      throw failure.permanent ? new UnrecoverableError(failure.reason) : new TemporarySendError(failure.reason);
+    } finally {
+      stopTimer();
+    }
+    metrics.sent.inc();
+    sentAt = nowSeconds();
+    try {
+      await status.markSent(data.deliveryId, sentAt);
+    } catch (err) {
+      // Not fatal: the job still completes below; only a retry of this job could resend.
+      log.error({ err }, 'could not record the sent marker');
+    }
+  }
+
+  try {
+    await status.report({ version: 1, deliveryId: data.deliveryId, status: 'sent', at: sentAt });
+  } catch (err) {
+    log.error({ err }, 'could not report the sent status; retrying without sending');
+    throw new StatusReportError('sent, but the status report failed');
+  }
+  return 'sent';
+}
+
+/**
+ * The BullMQ worker. The producer owns the job options (jobId = deliveryId, attempts, exponential
+ * backoff, removeOnComplete/removeOnFail); the worker reports the final failure of a job from its
+ * `failed` event, once BullMQ has decided not to retry it.
+ */
+export function createSecretLinkWorker(deps: WorkerDeps, track: (work: Promise<unknown>) => void): Worker {
+  const { config, logger, status, metrics } = deps;
+  const worker = new Worker(SECRET_LINK_QUEUE, createProcessor(deps), {
+    connection: { url: config.REDIS_URL },
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.CONCURRENCY,
+  });
+
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    const permanent = err.name === 'UnrecoverableError';
+    const attempts = job.opts.attempts ?? 1;
+    if (!permanent && job.attemptsMade < attempts) {
+      logger.info({ jobId: job.id, attempt: job.attemptsMade, attempts, reason: err.message }, 'attempt failed; will retry');
+      return;
+    }
+    if (err instanceof StatusReportError) {
+      logger.error({ jobId: job.id, attempts }, 'e-mail sent but its status was never reported');
+      return;
+    }
+    const kind = permanent ? 'permanent' : 'exhausted';
+    metrics.failed.inc({ kind });
+    const reason = (permanent ? err.message : `${err.message} (gave up after ${job.attemptsMade} attempts)`).slice(0, 300);
+    logger.warn({ jobId: job.id, kind, reason }, 'delivery failed');
+
+    const raw = job.data as { deliveryId?: unknown } | undefined;
+    const deliveryId = typeof raw?.deliveryId === 'string' && raw.deliveryId !== '' ? raw.deliveryId : job.id;
+    if (!deliveryId) return;
+    track(
+      status
+        .report({ version: 1, deliveryId: deliveryId.slice(0, 100), status: 'failed', at: nowSeconds(), reason })
+        .catch((reportErr: unknown) => logger.error({ jobId: job.id, err: reportErr }, 'could not report the failed status')),
+    );
+  });
+  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  return worker;
+}

@@ -1,0 +1,33 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig } from '../src/config.js';
+
+describe('mailer configuration', () => {
+  test('has working defaults for local development', () => {
+    expect(readConfig({})).toEqual({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: 'hush',
+      SMTP_URL: 'smtp://127.0.0.1:1025',
+      SMTP_TLS_REJECT_UNAUTHORIZED: true,
+      SMTP_REQUIRE_TLS: false,
+      MAIL_FROM: 'Hush <no-reply@localhost>',
+      CONCURRENCY: 4,
+      PORT: 3002,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT: 30,
+    });
+  });
+
+  test('reads SMTP_URL (with its password) from SMTP_URL_FILE', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mailer-config-'));
+    writeFileSync(join(dir, 'smtp'), 'smtps://user:pa%40ss@mail.example.com:465\n');
+    expect(readConfig({ SMTP_URL_FILE: join(dir, 'smtp') }).SMTP_URL).toBe('smtps://user:pa%40ss@mail.example.com:465');
+  });
+
+  test('names every bad variable', () => {
+    expect(() => readConfig({ SMTP_URL: 'http://mail', CONCURRENCY: '0', SMTP_REQUIRE_TLS: 'maybe' })).toThrow(
+      /SMTP_URL[\s\S]*SMTP_REQUIRE_TLS[\s\S]*CONCURRENCY/,
+    );
+  });
+});

@@ -1,0 +1,112 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Queue, type Job, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createLogger } from '@hush/common';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { testRedisUrl } from '@hush/testing';
+import { readConfig, type Config } from '../src/config.js';
+import { DeliveryStatus, statusJobId } from '../src/delivery-status.js';
+import { startMailer, type Mailer } from '../src/mailer.js';
+
+/** Test data builder for a secret-link job, unique per call. */
+export function aSecretLinkJob(overrides: Partial<SecretLinkJob> = {}): SecretLinkJob {
+  const id = randomUUID();
+  return {
+    version: 1,
+    deliveryId: `delivery-${id}`,
+    to: `rcpt-${id.slice(0, 8)}@example.com`,
+    sender: 'alice',
+    link: `https://hush.example/secret/${randomBytes(20).toString('hex')}`,
+    passphraseRequired: false,
+    expiresAt: Math.floor(Date.now() / 1000) + 7 * 24 * 3600,
+    ...overrides,
+  };
+}
+
+/** The options the producer (services/secrets' outbox relay) sets, with test-sized backoff. */
+export const producerJobOptions = (deliveryId: string, attempts = 3): JobsOptions => ({
+  jobId: deliveryId,
+  attempts,
+  backoff: { type: 'exponential', delay: 100 },
+  removeOnComplete: true,
+  removeOnFail: true,
+});
+
+export interface MailerHarness {
+  config: Config;
+  mailer: Mailer;
+  logs: string[];
+  url: string;
+  /** Adds a job as the producer would; `data` may be anything, to test bad payloads. */
+  add(data: unknown, options: JobsOptions): Promise<Job>;
+  getJob(jobId: string): Promise<Job | undefined>;
+  /** Waits for the status job the mailer reports for a delivery. */
+  waitForStatus(deliveryId: string, status: DeliveryStatusJob['status'], timeoutMs?: number): Promise<DeliveryStatusJob>;
+  statusJob(deliveryId: string, status: DeliveryStatusJob['status']): Promise<Job | undefined>;
+  /** Records a delivery as sent, as an earlier attempt that then failed to report would have. */
+  markSent(deliveryId: string, at: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Boots the real mailer in-process against the real Redis with a unique queue prefix. */
+export async function startTestMailer(smtpUrl: string, env: Record<string, string> = {}): Promise<MailerHarness> {
+  const prefix = `mailer-test-${randomBytes(6).toString('hex')}`;
+  const config = readConfig({
+    REDIS_URL: testRedisUrl,
+    QUEUE_PREFIX: prefix,
+    SMTP_URL: smtpUrl,
+    PORT: '0',
+    LOG_LEVEL: 'debug',
+    ...env,
+  });
+  const logs: string[] = [];
+  const logger = createLogger({
+    name: 'mailer-test',
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const mailer = await startMailer(config, { logger });
+  const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
+  const producer = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix });
+  const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix });
+  const statusJob = async (deliveryId: string, status: DeliveryStatusJob['status']) =>
+    (await statusQueue.getJob(statusJobId(deliveryId, status))) ?? undefined;
+
+  return {
+    config,
+    mailer,
+    logs,
+    url: `http://127.0.0.1:${mailer.port}`,
+    add: (data, options) => producer.add('secret-link', data, options),
+    getJob: async (jobId) => (await producer.getJob(jobId)) ?? undefined,
+    statusJob,
+    markSent: (deliveryId, at) => new DeliveryStatus(redis, prefix, statusQueue).markSent(deliveryId, at),
+    async waitForStatus(deliveryId, status, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const job = await statusJob(deliveryId, status);
+        if (job) return job.data as DeliveryStatusJob;
+        if (Date.now() > deadline) throw new Error(`timed out waiting for status ${status} of ${deliveryId}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async close() {
+      await mailer.close();
+      await producer.obliterate({ force: true });
+      await statusQueue.obliterate({ force: true });
+      const markers = await redis.keys(`${prefix}:*`);
+      if (markers.length > 0) await redis.del(...markers);
+      await producer.close();
+      await statusQueue.close();
+      redis.disconnect();
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,74 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createLogger } from '@hush/common';
+import { readConfig } from '../src/config.js';
+import { startMailer } from '../src/mailer.js';
+import { aSecretLinkJob, producerJobOptions, startTestMailer, type MailerHarness } from './harness.js';
+import { startSmtp, type TestSmtp } from './smtp.js';
+
+let smtp: TestSmtp;
+let h: MailerHarness;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  h = await startTestMailer(smtp.url);
+});
+
+afterAll(async () => {
+  await h.close();
+  await smtp.close();
+});
+
+test('GET /healthz answers 200 while the process runs', async () => {
+  const res = await fetch(`${h.url}/healthz`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('cache-control')).toBe('no-store');
+});
+
+test('GET /readyz answers 200 when Redis answers', async () => {
+  expect((await fetch(`${h.url}/readyz`)).status).toBe(200);
+});
+
+test('GET /metrics shows the sent counter, the failure counters, the send histogram, the queue gauge and process metrics', async () => {
+  const job = aSecretLinkJob();
+  await h.add(job, producerJobOptions(job.deliveryId));
+  await h.waitForStatus(job.deliveryId, 'sent');
+
+  const res = await fetch(`${h.url}/metrics`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+  const text = await res.text();
+  expect(text).toMatch(/^hush_mailer_emails_sent_total 1$/m);
+  expect(text).toContain('# TYPE hush_mailer_emails_failed_total counter');
+  expect(text).toMatch(/^hush_mailer_send_duration_seconds_count 1$/m);
+  expect(text).toMatch(/^hush_mailer_queue_waiting 0$/m);
+  expect(text).toContain('process_cpu_user_seconds_total');
+});
+
+test('unknown paths answer 404 and other methods 405', async () => {
+  expect((await fetch(`${h.url}/nope`)).status).toBe(404);
+  expect((await fetch(`${h.url}/healthz`, { method: 'POST' })).status).toBe(405);
+});
+
+test('GET /readyz answers 503 when Redis does not answer, and close() still returns', async () => {
+  // A "Redis" that accepts connections and never answers, like one that hangs.
+  const sockets = new Set<Socket>();
+  const blackHole = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  blackHole.listen(0, '127.0.0.1');
+  await once(blackHole, 'listening');
+  const redisUrl = `redis://127.0.0.1:${(blackHole.address() as AddressInfo).port}`;
+  const config = readConfig({ REDIS_URL: redisUrl, SMTP_URL: smtp.url, PORT: '0', QUEUE_PREFIX: 'mailer-test-unreachable' });
+  const mailer = await startMailer(config, { logger: createLogger({ name: 'mailer-test', level: 'silent' }) });
+  try {
+    const url = `http://127.0.0.1:${mailer.port}`;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+  } finally {
+    await mailer.close();
+    for (const socket of sockets) socket.destroy();
+    blackHole.close();
+  }
+});

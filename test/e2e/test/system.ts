@@ -1,0 +1,107 @@
+import { createServer, Socket, type Server } from 'node:net';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@hush/common';
+import { testRedisUrl } from '@hush/testing';
+import { startSecrets, type Harness } from '../../../services/secrets/test/harness.js';
+import { startSmtp, type TestSmtp, type TestSmtpOptions } from '../../../services/mailer/test/smtp.js';
+import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
+import { startMailer, type Mailer } from '../../../services/mailer/src/mailer.js';
+
+/**
+ * A TCP proxy in front of Redis that a test can cut and restore, to show what happens when Redis
+ * is unreachable (the real server keeps running for the other test files).
+ */
+export class RedisProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  async start(): Promise<void> {
+    const target = new URL(testRedisUrl);
+    this.server = createServer((client) => {
+      const upstream = new Socket();
+      upstream.connect(Number(target.port || 6379), target.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    this.server.listen(this.port, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Refuses new connections and drops the open ones. */
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+}
+
+export interface System {
+  secrets: Harness;
+  smtp: TestSmtp;
+  mailer: Mailer;
+  mailerLogs: string[];
+  startMailer(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The secrets service and the mailer, in-process, sharing a queue prefix, with a real SMTP server. */
+export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOptions; startMailer?: boolean } = {}): Promise<System> {
+  const prefix = `e2e-${randomBytes(5).toString('hex')}`;
+  const redisUrl = opts.redisUrl ?? testRedisUrl;
+  const smtp = await startSmtp(opts.smtp ?? {});
+  const secrets = await startSecrets({ QUEUE_PREFIX: prefix, REDIS_URL: redisUrl, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', MAIL_ATTEMPTS: '4' });
+  const mailerLogs: string[] = [];
+  const logger = createLogger({
+    name: 'mailer-e2e',
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        mailerLogs.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const config = readMailerConfig({ REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, PORT: '0', LOG_LEVEL: 'debug' });
+  const system: System = {
+    secrets,
+    smtp,
+    mailer: undefined as unknown as Mailer,
+    mailerLogs,
+    async startMailer() {
+      system.mailer = await startMailer(config, { logger });
+    },
+    async close() {
+      await system.mailer?.close();
+      await secrets.close();
+      await smtp.close();
+    },
+  };
+  if (opts.startMailer !== false) await system.startMailer();
+  return system;
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
