@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import { batched } from '../db/batch.js';
+import { batched } from '@hush/common';
 import { isUniqueViolation } from '../db/errors.js';
 import { alreadyExists } from '../errors.js';
 

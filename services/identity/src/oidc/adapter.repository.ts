@@ -1,7 +1,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
-import { batched } from '../db/batch.js';
+import { batched } from '@hush/common';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 

@@ -1,4 +1,4 @@
-import { batched } from '../../src/db/batch.js';
+import { batched } from './batch.js';
 
 describe('batched', () => {
   it('runs the calls of one turn together and hands each caller its own result', async () => {
