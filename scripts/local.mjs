@@ -11,7 +11,7 @@
 //   node scripts/local.mjs identity-cli …  the identity admin CLI (same for secrets-cli)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -53,7 +53,40 @@ function log(name, line) {
   process.stdout.write(`${`[${name}]`.padEnd(11)} ${line}\n`);
 }
 
+/** Can we reach the PostgreSQL server of this URL? */
+async function reachable(url) {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * No PostgreSQL here: an embedded one (PGlite, data in .data/pglite/<name>) behind a PostgreSQL
+ * wire-protocol socket, so the services use the very same pg/knex code path. PGlite is a single
+ * session: one connection at a time, so the services run with DATABASE_POOL_MAX=1 and every
+ * admin command runs before they start.
+ */
+async function embeddedPostgres(name, port) {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const dir = join(root, '.data', 'pglite', name);
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 });
+  await server.start();
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
 async function ensureDatabase(url) {
+  if (/:(5543[0-9])\//.test(url)) return; // embedded: its one database exists
   const target = new URL(url);
   const admin = new URL(url);
   admin.pathname = '/postgres';
@@ -71,7 +104,7 @@ async function ensureDatabase(url) {
 const children = new Set();
 function run(name, entry, args, env, { quiet = false, capture = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'inherit'] : quiet ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'ignore'] : quiet ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let out = '';
     if (!quiet) {
@@ -149,7 +182,10 @@ async function demo(envs) {
   if (existsSync(demoFile)) return JSON.parse(readFileSync(demoFile, 'utf8'));
   await cli('identity', ENTRY.identityCli, ['orgs', 'create', 'demo'], envs.identity).catch(() => undefined);
   const password = randomBytes(12).toString('base64url');
-  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', '--password', password, '--org', 'demo'], envs.identity);
+  // .hush-demo.json lost but the user kept: give it a new password.
+  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', '--password', password, '--org', 'demo'], envs.identity).catch(() =>
+    cli('identity', ENTRY.identityCli, ['users', 'set-password', 'demo', '--password', password], envs.identity),
+  );
   const client = await cli(
     'identity',
     ENTRY.identityCli,
@@ -163,10 +199,16 @@ async function demo(envs) {
 }
 
 async function all(env) {
+  if (!(await reachable(env.IDENTITY_DATABASE_URL)) && !process.env.IDENTITY_DATABASE_URL && !process.env.SECRETS_DATABASE_URL) {
+    log('postgres', `no PostgreSQL at ${new URL(env.IDENTITY_DATABASE_URL).host}: using embedded PGlite (data in .data/pglite)`);
+    env = { ...env, IDENTITY_DATABASE_URL: await embeddedPostgres('identity', 55432), SECRETS_DATABASE_URL: await embeddedPostgres('secrets', 55433), DATABASE_POOL_MAX: '1' };
+  }
   const envs = environments(env);
   await Promise.all([ensureDatabase(envs.identity.DATABASE_URL), ensureDatabase(envs.secrets.DATABASE_URL)]);
   if ((await run('identity', ENTRY.identityCli, ['bootstrap'], envs.identity, { quiet: true })).code !== 0) throw new Error('identity bootstrap failed');
   if ((await run('secrets', ENTRY.secretsCli, ['migrate'], envs.secrets, { quiet: true })).code !== 0) throw new Error('secrets migrate failed');
+  // Before the services start: with embedded PostgreSQL only one connection at a time exists.
+  const d = await demo(envs);
   let inbox = 'your SMTP server';
   if (!env.SMTP_URL) {
     const { startMailCatcher } = await import('./mail-catcher.mjs');
@@ -183,7 +225,6 @@ async function all(env) {
     void run(name, entry, [], { ...e, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' }).then(({ code }) => log(name, `exited (${code})`));
   }
   await Promise.all(services.map(([, , , health]) => waitHealthy(health)));
-  const d = await demo(envs);
   const token = `${env.AUTH_URL}/auth/realms/public/protocol/openid-connect/token`;
   process.stdout.write(`
 Hush is running.
@@ -194,13 +235,16 @@ Hush is running.
 
 Try it (copy-paste into another terminal):
 
-  TOKEN=$(curl -s ${token} -d grant_type=client_credentials -d scope=secrets:write \\
+  TOKEN=$(curl -s ${token} -d grant_type=client_credentials -d scope='secrets:read secrets:write' \\
     -d client_id=${d.client_id} -d client_secret=${d.client_secret} | jq -r .access_token)
   curl -s -H "Authorization: Bearer $TOKEN" ${env.BASE_URL}/api/v1/share \\
     -d secret='the database password' -d ttl=3600 -d recipient=friend@example.com | tee share.json | jq
   curl -s -X POST ${env.BASE_URL}/api/v1/secret/$(jq -r .secret_key share.json) | jq     # the value, once
   curl -s -X POST ${env.BASE_URL}/api/v1/secret/$(jq -r .secret_key share.json) | jq     # 404 now
-  curl -s -u ${d.custid}:${d.api_token} ${env.BASE_URL}/api/v1/private/$(jq -r .metadata_key share.json) | jq
+  curl -s -H "Authorization: Bearer $TOKEN" -X POST ${env.BASE_URL}/api/v1/private/$(jq -r .metadata_key share.json) | jq
+  curl -s -u ${d.custid}:${d.api_token} ${env.BASE_URL}/api/v1/share -d secret='Onetime Secret style, with an API token' | jq
+
+The e-mail to friend@example.com is in the inbox above; its link opens the reveal page.
 
 Stop with Ctrl-C.
 `);

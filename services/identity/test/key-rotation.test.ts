@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Redis } from 'ioredis';
+import { ConfigError, createLogger } from '@hush/common';
+import { createIdentityApp } from '../src/app.js';
+import { readConfig } from '../src/config.js';
+import { createDb } from '../src/db/knex.js';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
@@ -69,6 +75,22 @@ describe('signing key rotation without downtime', () => {
       }
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe('a wrong MASTER_KEY', () => {
+  it('refuses to start with a message naming MASTER_KEY, not a crypto stack trace', async () => {
+    const config = readConfig({ ...h.env, MASTER_KEY: randomBytes(32).toString('hex') });
+    const db = createDb(config.DATABASE_URL, 1);
+    const redis = new Redis(config.REDIS_URL, { lazyConnect: true });
+    try {
+      const starting = createIdentityApp(config, { db, redis, logger: createLogger({ name: 'test', level: 'silent' }) });
+      await expect(starting).rejects.toThrow(ConfigError);
+      await expect(starting).rejects.toThrow(/MASTER_KEY cannot decrypt signing key/);
+    } finally {
+      await db.destroy();
+      redis.disconnect();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { deriveKey, open, randomToken, seal } from '@hush/common';
+import { ConfigError, deriveKey, open, randomToken, seal } from '@hush/common';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { isUniqueViolation } from '../db/errors.js';
 import type { KeysRepository, SigningKeyRow } from './keys.repository.js';
@@ -58,6 +58,11 @@ export class SigningKeys {
   }
 
   private unseal(key: SigningKeyRow): JWK {
-    return JSON.parse(open(this.sealingKey, key.privateJwkSealed, `signing-key:${key.kid}`).toString('utf8')) as JWK;
+    try {
+      return JSON.parse(open(this.sealingKey, key.privateJwkSealed, `signing-key:${key.kid}`).toString('utf8')) as JWK;
+    } catch {
+      // AES-GCM authentication failed: not this database's key (or a tampered row).
+      throw new ConfigError(`MASTER_KEY cannot decrypt signing key ${key.kid}: it is not the key this database was set up with`);
+    }
   }
 }
