@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// The two commands of the README, runnable on a fresh clone with only Node and npm:
+//   npm start   install (pnpm and every dependency), build, start the whole system
+//   npm test    install, then lint, typecheck and the whole test suite (what CI runs)
+// pnpm is the one the project pins (packageManager); when it is not on PATH, npx fetches it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager; // pnpm@x.y.z
+const version = pinned.split('@')[1];
+
+function sh(command, args, extra = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...extra });
+  if (result.error) throw result.error;
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function pnpmCommand() {
+  const found = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
+  if (found.status === 0 && found.stdout.trim() === version) return ['pnpm', []];
+  return ['npx', ['-y', `pnpm@${version}`]];
+}
+
+const [command, prefix] = pnpmCommand();
+const pnpm = (...args) => sh(command, [...prefix, ...args]);
+
+pnpm('install', '--frozen-lockfile', '--prefer-offline');
+switch (process.argv[2]) {
+  case 'start':
+    pnpm('exec', 'tsc', '-b', 'services/identity', 'services/secrets', 'services/mailer');
+    // node_modules/.bin/node is the project's Node 22 (docs/adr/0001-node-runtime.md).
+    sh(join(root, 'node_modules', '.bin', 'node'), [join(root, 'scripts', 'local.mjs'), ...process.argv.slice(3)]);
+    break;
+  case 'test':
+    pnpm('run', 'check');
+    break;
+  default:
+    process.stderr.write('usage: node scripts/run.mjs start|test\n');
+    process.exit(2);
+}
