@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
 import { createHealthServer } from './http.js';
 import { createMetrics } from './metrics.js';
-import { createMailTransport } from './smtp/transport.js';
+import { createMailTransport } from '@hush/mail';
 import { createSecretLinkWorker } from './worker.js';
 
 export interface Mailer {
@@ -45,7 +45,7 @@ export async function startMailer(config: Config, options: { logger?: Logger } =
   }
 
   const metrics = createMetrics(() => within(linkQueue.getWaitingCount(), 1000).catch(() => undefined));
-  const transport = createMailTransport(config);
+  const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, maxConnections: config.CONCURRENCY, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED });
   const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
 
   // Failed-status reports run after the job left the worker; close() waits for them too.

@@ -1,13 +1,10 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { z } from 'zod';
 import type { Logger } from '@hush/common';
 import { SECRET_LINK_QUEUE, obfuscateEmail, secretLinkJob, type SecretLinkJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
-import { classifySendError } from './smtp/classify.js';
-import type { MailTransport } from './smtp/transport.js';
-import { renderSecretLinkEmail } from './templates/secret-link.js';
+import { SendError, sendSecretLink, type MailTransport } from '@hush/mail';
 
 /** A 4xx reply or a connection problem: thrown so BullMQ retries with the job's backoff. */
 export class TemporarySendError extends Error {
@@ -30,7 +27,6 @@ export interface WorkerDeps {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const isEmail = (value: string) => z.email().safeParse(value).success;
 
 /** The contract allows any URL; an e-mail only ever links to a web page. */
 const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
@@ -70,20 +66,13 @@ async function processSecretLink({ logger, transport, status, metrics }: WorkerD
   if (sentAt !== undefined) {
     log.info('e-mail already sent by an earlier attempt; reporting only');
   } else {
-    const email = renderSecretLinkEmail(data);
     const stopTimer = metrics.sendDuration.startTimer();
     try {
-      const info = await transport.sendMail({
-        to: data.to,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        replyTo: isEmail(data.sender) ? data.sender : undefined,
-        headers: { 'Auto-Submitted': 'auto-generated' },
-      });
+      const info = await sendSecretLink(transport, data);
       log.info({ messageId: info.messageId }, 'e-mail sent');
     } catch (err) {
-      const failure = classifySendError(err);
+      if (!(err instanceof SendError)) throw err;
+      const failure = err.failure;
       log.warn({ reason: failure.reason, permanent: failure.permanent }, 'sending failed');
       throw failure.permanent ? new UnrecoverableError(failure.reason) : new TemporarySendError(failure.reason);
     } finally {

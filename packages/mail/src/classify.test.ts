@@ -1,4 +1,4 @@
-import { classifySendError } from '../src/smtp/classify.js';
+import { classifySendError } from './classify.js';
 
 /** Errors shaped as nodemailer 10 builds them (see its errors.d.ts: NodemailerError). */
 const smtpError = (code: string, responseCode: number, command: string) =>

@@ -1,5 +1,5 @@
-import { displayName, escapeHtml } from '../src/templates/escape.js';
-import { formatExpiry, renderSecretLinkEmail } from '../src/templates/secret-link.js';
+import { displayName, escapeHtml } from './escape.js';
+import { formatExpiry, renderSecretLinkEmail } from './secret-link.js';
 
 const view = {
   sender: 'alice',

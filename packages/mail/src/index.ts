@@ -1,0 +1,5 @@
+export * from './classify.js';
+export * from './escape.js';
+export * from './secret-link.js';
+export * from './send.js';
+export * from './transport.js';
