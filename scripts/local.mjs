@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { connect } from 'node:net';
 import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,6 +52,22 @@ function loadEnv() {
 
 function log(name, line) {
   process.stdout.write(`${`[${name}]`.padEnd(11)} ${line}\n`);
+}
+
+/** Does a Redis answer PING at this URL? */
+function redisAnswers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 6379) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (d) => done(String(d).startsWith('+PONG') || String(d).startsWith('-NOAUTH')));
+  });
 }
 
 /** Can we reach the PostgreSQL server of this URL? */
@@ -221,8 +238,17 @@ async function all(env) {
     ['secrets', ENTRY.secrets, envs.secrets, `http://127.0.0.1:${envs.secrets.PORT}/healthz`],
     ['mailer', ENTRY.mailer, envs.mailer, `http://127.0.0.1:${envs.mailer.PORT}/healthz`],
   ];
+  if (!(await redisAnswers(env.REDIS_URL))) {
+    // Same code path for the e-mail (@hush/mail), sent by the secrets service from its outbox.
+    log('redis', `no Redis at ${env.REDIS_URL}: e-mail is sent in-process by the secrets service (DELIVERY_MODE=inline); the mailer is not started, and login/token rate limits are off`);
+    services.pop();
+    envs.secrets.DELIVERY_MODE = 'inline';
+    envs.secrets.SMTP_URL = envs.mailer.SMTP_URL;
+  }
   for (const [name, entry, e] of services) {
-    void run(name, entry, [], { ...e, LOG_LEVEL: env.LOG_LEVEL ?? 'warn' }).then(({ code }) => log(name, `exited (${code})`));
+    // Without Redis every reconnect attempt would log a warning: keep the terminal readable.
+    const level = env.LOG_LEVEL ?? (envs.secrets.DELIVERY_MODE === 'inline' ? 'error' : 'warn');
+    void run(name, entry, [], { ...e, LOG_LEVEL: level }).then(({ code }) => log(name, `exited (${code})`));
   }
   await Promise.all(services.map(([, , , health]) => waitHealthy(health)));
   const token = `${env.AUTH_URL}/auth/realms/public/protocol/openid-connect/token`;

@@ -40,7 +40,15 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const delivery = new Delivery(
     outbox,
     context.crypto,
-    { redisUrl: config.REDIS_URL, prefix: config.QUEUE_PREFIX, attempts: config.MAIL_ATTEMPTS, backoffMs: config.MAIL_BACKOFF_MS, relayIntervalMs: config.RELAY_INTERVAL_MS },
+    {
+      mode: config.DELIVERY_MODE,
+      redisUrl: config.REDIS_URL,
+      prefix: config.QUEUE_PREFIX,
+      attempts: config.MAIL_ATTEMPTS,
+      backoffMs: config.MAIL_BACKOFF_MS,
+      relayIntervalMs: config.RELAY_INTERVAL_MS,
+      smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
+    },
     logger,
   );
   delivery.start();

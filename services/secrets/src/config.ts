@@ -52,6 +52,16 @@ const schema = z.object({
   MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
   /** How often (ms) the outbox relay looks for e-mail requests to queue (it also runs right after a share). */
   RELAY_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /**
+   * `queue` (default): e-mail requests go through BullMQ to the mailer. `inline`: this service
+   * sends them itself over SMTP_URL with the mailer's code (a machine without Redis).
+   */
+  DELIVERY_MODE: z.enum(['queue', 'inline']).default('queue'),
+  /** Inline mode only: the SMTP server and sender, as the mailer's. */
+  SMTP_URL: z.url().default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().min(3).max(300).default('Hush <no-reply@localhost>'),
+  SMTP_REQUIRE_TLS: bool(false),
+  SMTP_TLS_REJECT_UNAUTHORIZED: bool(true),
   /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
   TRUST_PROXY: bool(false),
   LOG_LEVEL: logLevel(),

@@ -60,11 +60,19 @@ export interface System {
 }
 
 /** The secrets service and the mailer, in-process, sharing a queue prefix, with a real SMTP server. */
-export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOptions; startMailer?: boolean } = {}): Promise<System> {
+export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOptions; startMailer?: boolean; secretsEnv?: Record<string, string> } = {}): Promise<System> {
   const prefix = `e2e-${randomBytes(5).toString('hex')}`;
   const redisUrl = opts.redisUrl ?? testRedisUrl;
   const smtp = await startSmtp(opts.smtp ?? {});
-  const secrets = await startSecrets({ QUEUE_PREFIX: prefix, REDIS_URL: redisUrl, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', MAIL_ATTEMPTS: '4' });
+  const secrets = await startSecrets({
+    QUEUE_PREFIX: prefix,
+    REDIS_URL: redisUrl,
+    RELAY_INTERVAL_MS: '100',
+    MAIL_BACKOFF_MS: '100',
+    MAIL_ATTEMPTS: '4',
+    SMTP_URL: smtp.url,
+    ...opts.secretsEnv,
+  });
   const mailerLogs: string[] = [];
   const logger = createLogger({
     name: 'mailer-e2e',

@@ -1,32 +1,37 @@
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, secretLinkJob, type SecretLinkJob } from '@hush/queue';
+import { secretLinkJob } from '@hush/queue';
 import type { Logger } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
+import { InlineDispatcher, QueueDispatcher, type Dispatcher } from './dispatchers.js';
 import type { OutboxRepository } from './outbox.repository.js';
 
 export interface DeliveryOptions {
+  /** `queue`: BullMQ and the mailer (production). `inline`: straight to SMTP, for a machine without Redis. */
+  mode: 'queue' | 'inline';
   redisUrl: string;
   prefix: string;
-  /** Send attempts per e-mail and the first retry delay (then doubled each time), for the mailer. */
+  /** Send attempts per e-mail, and the first retry delay (doubled each time). */
   attempts: number;
   backoffMs: number;
   relayIntervalMs: number;
+  smtp: { url: string; from: string; requireTls: boolean; rejectUnauthorized: boolean };
 }
 
+/** Seconds a dispatcher has before an unfinished row is due again. */
+const LEASE_SECONDS = 60;
+
 /**
- * E-mail delivery, the producer's half (issue 4): the outbox relay moves e-mail requests from
- * PostgreSQL into BullMQ, and a worker records what the mailer reports on the metadata.
+ * E-mail delivery, the producer's half (issue 4): the relay moves e-mail requests from the
+ * outbox (written by the share's own statement) to a dispatcher, and statuses land on the
+ * metadata.
  *
- * - Nothing is lost: a row leaves the outbox only in the transaction that queued it. If Redis is
- *   down the add fails at once (no offline queue) and the row is retried later; shares never wait
- *   for Redis.
- * - Nothing is sent twice: the job id is the outbox row id, so BullMQ ignores a second add of a
- *   row that is still queued. (Should the database commit fail right after a successful add, the
- *   row would be relayed again once the first job is gone: a crash window of one statement.)
+ * - Nothing is lost: a row leaves the outbox only once dispatched; while Redis (or SMTP, inline)
+ *   is down it stays, and shares never wait for either.
+ * - Nothing is sent twice in the queue mode: the BullMQ job id is the row id. (A row whose lease
+ *   ran out after a successful add, but before its deletion, is queued again only if the first
+ *   job is already gone: a crash window of one statement.)
  */
 export class Delivery {
-  private readonly queue: Queue;
-  private readonly statusWorker: Worker;
+  private readonly dispatcher: Dispatcher;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -38,18 +43,14 @@ export class Delivery {
     private readonly options: DeliveryOptions,
     private readonly logger: Logger,
   ) {
-    const producer: ConnectionOptions = { url: options.redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
-    this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: options.prefix });
-    this.queue.on('error', (err) => this.warn('queue', err));
-    // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
-    this.statusWorker = new Worker(DELIVERY_STATUS_QUEUE, async (job) => this.record(job.data), {
-      connection: { url: options.redisUrl, maxRetriesPerRequest: null },
-      prefix: options.prefix,
-      concurrency: 4,
-      removeOnComplete: { count: 0 },
-      removeOnFail: { count: 1000 },
-    });
-    this.statusWorker.on('error', (err) => this.warn('status worker', err));
+    const onStatus = async (deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined) => {
+      await this.outbox.recordDelivery(deliveryId, status, at, reason);
+      this.logger.info({ deliveryId, status }, 'e-mail delivery status recorded');
+    };
+    this.dispatcher =
+      options.mode === 'inline'
+        ? new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus)
+        : new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
   }
 
   start(): void {
@@ -75,52 +76,41 @@ export class Delivery {
       });
   }
 
-  /** Relays every due row; resolves when the outbox has nothing due (tests await it). */
+  /** Relays every due row; resolves when nothing is due (tests await it). Returns rows dispatched. */
   async relayAll(): Promise<number> {
     let total = 0;
     for (;;) {
-      const moved = await this.outbox.relayDue(100, Math.ceil(this.options.relayIntervalMs / 1000) * 5, async (rows) => {
-        const done: string[] = [];
-        const failed: string[] = [];
-        for (const row of rows) {
-          try {
-            const job: SecretLinkJob = secretLinkJob.parse(JSON.parse(this.crypto.openOutbox(row.id, row.payloadSealed)));
-            await this.queue.add('secret-link', job, {
-              jobId: row.id,
-              attempts: this.options.attempts,
-              backoff: { type: 'exponential', delay: this.options.backoffMs },
-              removeOnComplete: true,
-              removeOnFail: true,
-            });
-            done.push(row.id);
-          } catch (err) {
-            failed.push(row.id);
-            this.warn('enqueue', err);
-          }
+      const rows = await this.outbox.lease(100, LEASE_SECONDS);
+      if (rows.length === 0) return total;
+      const done: string[] = [];
+      let progressed = false;
+      for (const row of rows) {
+        const job = secretLinkJob.parse(JSON.parse(this.crypto.openOutbox(row.id, row.payloadSealed)));
+        const outcome = await this.dispatcher.dispatch(job, row.attempts);
+        if (outcome.kind === 'retry') {
+          this.warn('dispatch', new Error(outcome.reason));
+          await this.outbox.retryIn(row.id, outcome.afterSeconds);
+          continue;
         }
-        return { done, failed };
-      });
-      total += moved;
-      if (moved === 0) return total;
+        done.push(row.id);
+        progressed = true;
+      }
+      await this.outbox.remove(done);
+      total += done.length;
+      if (!progressed) return total; // everything due is failing (Redis or SMTP down): wait
     }
   }
 
-  private async record(data: unknown): Promise<void> {
-    const status = deliveryStatusJob.parse(data);
-    await this.outbox.recordDelivery(status.deliveryId, status.status, new Date(status.at * 1000), status.reason);
-    this.logger.info({ deliveryId: status.deliveryId, status: status.status }, 'e-mail delivery status recorded');
-  }
-
-  /** Redis outages produce an error per command: log one line every 30 s at most. */
+  /** Outages produce an error per attempt: log one line every 30 s at most. */
   private warn(where: string, err: unknown): void {
     const now = Date.now();
     if (now - this.lastWarning < 30_000) return;
     this.lastWarning = now;
-    this.logger.warn({ err: (err as Error).message, where }, 'e-mail delivery: redis unavailable or failing; will retry');
+    this.logger.warn({ err: (err as Error).message, where }, 'e-mail delivery: dispatch failing; will retry');
   }
 
-  async queueDepth(): Promise<number> {
-    return this.queue.count();
+  queueDepth(): Promise<number> {
+    return this.dispatcher.queueDepth();
   }
 
   /** Bounded: BullMQ's close waits forever for a Redis that is gone, and shutdown must not. */
@@ -131,7 +121,7 @@ export class Delivery {
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     });
-    await Promise.race([Promise.allSettled([this.statusWorker.close(), this.queue.close()]), timeout]);
+    await Promise.race([this.dispatcher.close(), timeout]);
     clearTimeout(timer);
   }
 }

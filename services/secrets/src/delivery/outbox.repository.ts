@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 
 export interface OutboxRow {
   id: string;
   payloadSealed: Buffer;
+  /** Dispatch attempts before this one. */
   attempts: number;
 }
 
@@ -11,29 +11,31 @@ export class OutboxRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Runs `relay` on up to `limit` due rows, locked for this transaction only (SKIP LOCKED: every
-   * replica may relay at once without taking the same row). The rows `relay` returns as done are
-   * deleted in the same transaction; the others are postponed by `retryAfterSeconds`.
+   * Takes up to `limit` due rows for `leaseSeconds`: one statement pushes their next attempt past
+   * the lease (SKIP LOCKED, so every replica may relay at once without taking the same row) and
+   * counts the attempt. A row whose dispatcher dies is simply due again when the lease ends; no
+   * transaction stays open while Redis or SMTP is called.
    */
-  async relayDue(limit: number, retryAfterSeconds: number, relay: (rows: OutboxRow[]) => Promise<{ done: string[]; failed: string[] }>): Promise<number> {
-    return this.db.transaction(async (trx: Knex.Transaction) => {
-      const { rows } = await trx.raw<{ rows: { id: string; payload_sealed: Buffer; attempts: number }[] }>(
-        `SELECT id, payload_sealed, attempts FROM outbox
-         WHERE next_attempt_at <= now() AND expires_at > now()
-         ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`,
-        [limit],
-      );
-      if (rows.length === 0) return 0;
-      const { done, failed } = await relay(rows.map((r) => ({ id: r.id, payloadSealed: r.payload_sealed, attempts: r.attempts })));
-      if (done.length) await trx.raw(`DELETE FROM outbox WHERE id = ANY(?::uuid[])`, [done]);
-      if (failed.length) {
-        await trx.raw(`UPDATE outbox SET attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => ?) WHERE id = ANY(?::uuid[])`, [
-          retryAfterSeconds,
-          failed,
-        ]);
-      }
-      return done.length;
-    });
+  async lease(limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
+    const { rows } = await this.db.raw<{ rows: { id: string; payload_sealed: Buffer; attempts: number }[] }>(
+      `UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ?), attempts = attempts + 1
+       WHERE id IN (
+         SELECT id FROM outbox WHERE next_attempt_at <= now() AND expires_at > now()
+         ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED
+       )
+       RETURNING id, payload_sealed, attempts - 1 AS attempts`,
+      [leaseSeconds, limit],
+    );
+    return rows.map((r) => ({ id: r.id, payloadSealed: r.payload_sealed, attempts: r.attempts }));
+  }
+
+  /** Dispatched (queued, or sent inline): the row, with the address and link, is gone. */
+  async remove(ids: string[]): Promise<void> {
+    if (ids.length) await this.db.raw(`DELETE FROM outbox WHERE id = ANY(?::uuid[])`, [ids]);
+  }
+
+  async retryIn(id: string, seconds: number): Promise<void> {
+    await this.db.raw(`UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ?) WHERE id = ?::uuid`, [seconds, id]);
   }
 
   /** What the mailer reported; `sent` is final (a late `failed` from an earlier attempt never overrides it). */

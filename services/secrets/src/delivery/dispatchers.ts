@@ -1,0 +1,116 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { SendError, createMailTransport, sendSecretLink, type MailTransport } from '@hush/mail';
+
+/** What happened to one e-mail request taken from the outbox. */
+export type Outcome =
+  | { kind: 'done' } // queued for the mailer, or sent
+  | { kind: 'failed'; reason: string } // will not be delivered
+  | { kind: 'retry'; reason: string; afterSeconds: number }; // try again later
+
+/** Hands e-mail requests on: to the mailer through BullMQ, or straight to SMTP. */
+export interface Dispatcher {
+  dispatch(job: SecretLinkJob, attempt: number): Promise<Outcome>;
+  queueDepth(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * The normal mode: BullMQ, with the mailer as consumer. The job id is the outbox row id, so a
+ * row dispatched twice (a lease that ran out) is queued once while its job exists. Statuses
+ * come back on the status queue.
+ */
+export class QueueDispatcher implements Dispatcher {
+  private readonly queue: Queue;
+  private readonly statusWorker: Worker;
+
+  constructor(
+    o: { redisUrl: string; prefix: string; attempts: number; backoffMs: number },
+    private readonly onStatus: (deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined) => Promise<void>,
+    onError: (where: string, err: unknown) => void,
+  ) {
+    // Producers fail fast when Redis is down (no offline queue): the row stays in the outbox.
+    const producer: ConnectionOptions = { url: o.redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
+    this.queue = new Queue(SECRET_LINK_QUEUE, {
+      connection: producer,
+      prefix: o.prefix,
+      defaultJobOptions: { attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoffMs }, removeOnComplete: true, removeOnFail: true },
+    });
+    this.queue.on('error', (err) => onError('queue', err));
+    // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
+    this.statusWorker = new Worker(
+      DELIVERY_STATUS_QUEUE,
+      async (job) => {
+        const s = deliveryStatusJob.parse(job.data);
+        await this.onStatus(s.deliveryId, s.status, new Date(s.at * 1000), s.reason);
+      },
+      { connection: { url: o.redisUrl, maxRetriesPerRequest: null }, prefix: o.prefix, concurrency: 4, removeOnComplete: { count: 0 }, removeOnFail: { count: 1000 } },
+    );
+    this.statusWorker.on('error', (err) => onError('status worker', err));
+  }
+
+  async dispatch(job: SecretLinkJob): Promise<Outcome> {
+    try {
+      await this.queue.add('secret-link', job, { jobId: job.deliveryId });
+      return { kind: 'done' };
+    } catch (err) {
+      // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.
+      return { kind: 'retry', reason: `queue unavailable: ${(err as Error).message}`, afterSeconds: 5 };
+    }
+  }
+
+  queueDepth(): Promise<number> {
+    return this.queue.count();
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.statusWorker.close(), this.queue.close()]);
+  }
+}
+
+/**
+ * No Redis (the local quickstart without one): the same rendering and sending code as the
+ * mailer (@hush/mail), called here; retries are the outbox's own (exponential backoff from
+ * `backoffMs`, at most `attempts`), and the outcome is recorded directly.
+ */
+export class InlineDispatcher implements Dispatcher {
+  private readonly transport: MailTransport;
+
+  constructor(
+    o: { smtpUrl: string; from: string; requireTls: boolean; rejectUnauthorized: boolean; attempts: number; backoffMs: number },
+    private readonly onStatus: (deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined) => Promise<void>,
+  ) {
+    this.attempts = o.attempts;
+    this.backoffMs = o.backoffMs;
+    this.transport = createMailTransport({ smtpUrl: o.smtpUrl, from: o.from, maxConnections: 2, requireTls: o.requireTls, rejectUnauthorized: o.rejectUnauthorized });
+  }
+
+  private readonly attempts: number;
+  private readonly backoffMs: number;
+
+  async dispatch(job: SecretLinkJob, attempt: number): Promise<Outcome> {
+    try {
+      await sendSecretLink(this.transport, job);
+      await this.onStatus(job.deliveryId, 'sent', new Date(), undefined);
+      return { kind: 'done' };
+    } catch (err) {
+      if (!(err instanceof SendError)) throw err;
+      const last = attempt + 1 >= this.attempts;
+      if (err.failure.permanent || last) {
+        const reason = last && !err.failure.permanent ? `${err.failure.reason} (gave up after ${this.attempts} attempts)` : err.failure.reason;
+        await this.onStatus(job.deliveryId, 'failed', new Date(), reason);
+        return { kind: 'failed', reason };
+      }
+      // Exponential backoff from MAIL_BACKOFF_MS, as the mailer's BullMQ jobs have; capped at 5 min.
+      return { kind: 'retry', reason: err.failure.reason, afterSeconds: Math.min(300, Math.max(1, Math.ceil((this.backoffMs * 2 ** attempt) / 1000))) };
+    }
+  }
+
+  async queueDepth(): Promise<number> {
+    return 0;
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
