@@ -183,14 +183,14 @@ async function rawCeiling(url) {
   pool.on('error', () => undefined); // idle clients killed by the final DROP DATABASE
   const ciphertext = randomBytes(1 + 12 + 16 + SECRET.length);
   const insertSql = `WITH m AS (
-      INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, recipient_sealed, secret_key_sealed, secret_expires_at, expires_at)
-      VALUES ($1, $2, $3, $4, false, NULL, NULL, $5, now() + make_interval(secs => $8), now() + make_interval(secs => $9))
+      INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed, secret_expires_at, expires_at)
+      VALUES ($1, $2, $3, $4, false, NULL, $5, now() + make_interval(secs => $8), now() + make_interval(secs => $9))
       RETURNING metadata_hash, secret_expires_at)
     INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, expires_at)
     SELECT $6, m.metadata_hash, $7, NULL, m.secret_expires_at FROM m RETURNING created_at`;
   const claimSql = `WITH s AS (
       DELETE FROM secrets WHERE secret_hash = $1 AND expires_at > now() AND passphrase_hash IS NULL RETURNING metadata_hash, ciphertext),
-    m AS (UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL, recipient_sealed = NULL
+    m AS (UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL
       FROM s WHERE metadata.metadata_hash = s.metadata_hash RETURNING metadata.metadata_hash)
     SELECT s.ciphertext FROM s`;
   const hashes = [];

@@ -92,7 +92,9 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const api = express.Router();
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
   api.use((_req, res, next) => {
-    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
   api.get(['/status', '/authcheck'], (_req, res) => {

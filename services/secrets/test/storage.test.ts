@@ -86,6 +86,16 @@ describe('the one-time read is atomic', () => {
     expect(results.filter((r) => r.status === 404)).toHaveLength(199);
   });
 
+  it('100 parallel shares, then 100 parallel reads: every reader gets exactly its own value', async () => {
+    const values = Array.from({ length: 100 }, (_, i) => `value ${i} ${Math.random()}`);
+    const created = await Promise.all(values.map((secret, i) => share(i % 3 === 0 ? { secret, recipient: `r${i}@example.com`, ttl: 600 } : { secret, ttl: 600 })));
+    expect(created.map((r) => r.status)).toEqual(values.map(() => 200));
+    const reads = await Promise.all(created.map((r) => h.http.post(`/api/v1/secret/${r.body.secret_key}`)));
+    expect(reads.map((r) => r.body.value)).toEqual(values);
+    const metadata = await Promise.all(created.map((r) => h.http.post(`/api/v1/private/${r.body.metadata_key}`).set('Authorization', alice.auth)));
+    expect(metadata.map((m) => m.body.state)).toEqual(values.map(() => 'received'));
+  });
+
   it('with a passphrase too: 50 parallel correct reads, exactly one value', async () => {
     const limited = await startSecrets({ PASSPHRASE_MAX_ATTEMPTS: '100' });
     try {

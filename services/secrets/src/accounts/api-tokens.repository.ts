@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { batchedPerItem } from '../db/batch.js';
 import type { Db } from '../db/knex.js';
 
 export interface ApiToken {
@@ -27,15 +29,21 @@ export class ApiTokensRepository {
     return toToken(row as Row);
   }
 
-  async findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
-    const row = await this.db('api_tokens as t')
-      .join('accounts as a', 'a.custid', 't.custid')
-      .select('t.id', 't.custid', 'a.plan')
-      .where('t.token_hash', tokenHash)
-      .whereNull('t.revoked_at')
-      .first();
-    return row ? { tokenId: row.id as string, custid: row.custid as string, plan: row.plan as string } : undefined;
+  /** On every Basic-authenticated request the cache misses: concurrent lookups share one `= ANY` query. */
+  findOwner(tokenHash: Buffer): Promise<TokenOwner | undefined> {
+    return this.findOwners(tokenHash);
   }
+
+  private readonly findOwners = batchedPerItem(async (hashes: Buffer[]): Promise<(TokenOwner | undefined)[]> => {
+    const distinct = [...new Map(hashes.map((h) => [h.toString('hex'), h])).values()];
+    const { rows } = await this.db.raw<{ rows: { id: string; custid: string; plan: string; token_hash: Buffer }[] }>(
+      `SELECT t.id, t.custid, a.plan, t.token_hash FROM api_tokens t JOIN accounts a ON a.custid = t.custid
+       WHERE t.token_hash = ANY(?::bytea[]) AND t.revoked_at IS NULL`,
+      [distinct] as unknown as readonly Knex.RawBinding[],
+    );
+    const owners = new Map(rows.map((r) => [r.token_hash.toString('hex'), { tokenId: r.id, custid: r.custid, plan: r.plan }]));
+    return hashes.map((h) => owners.get(h.toString('hex')));
+  });
 
   async find(id: string): Promise<ApiToken | undefined> {
     const row = (await this.db('api_tokens').select(COLUMNS).where({ id }).first()) as Row | undefined;

@@ -1,5 +1,4 @@
 import type { NextFunction, Request, Response } from 'express';
-import passportModule from 'passport';
 import { BasicStrategy } from 'passport-http';
 import type { AccountsService } from '../accounts/accounts.js';
 import type { TokenOwner } from '../accounts/api-tokens.repository.js';
@@ -15,23 +14,27 @@ import { SCOPES, type Principal, type Scope } from './principal.js';
  * Reading a secret needs neither (a recipient has no account); everything else names its scope.
  */
 export function createAuthenticator(accounts: AccountsService, verifier: AccessTokenVerifier) {
-  const passport = new passportModule.Passport();
-  passport.use(
-    new BasicStrategy((username, password, done) => {
-      accounts.authenticate(username, password).then((owner) => done(null, owner ?? false), done);
-    }),
-  );
+  const strategy = new BasicStrategy((username, password, done) => {
+    accounts.authenticate(username, password).then((owner) => done(null, owner ?? false), done);
+  });
 
-  const basic = (req: Request, res: Response) =>
+  /**
+   * passport-http's Basic strategy, driven the way passport drives a strategy (a per-request
+   * object created from it, with its success / fail / error actions), without passport's
+   * per-request middleware machinery, which we do not use (no sessions, no redirects).
+   */
+  const basic = (req: Request) =>
     new Promise<TokenOwner | undefined>((resolve, reject) => {
-      passport.authenticate('basic', { session: false }, (err: unknown, owner: TokenOwner | false) => (err ? reject(err) : resolve(owner || undefined)))(
-        req,
-        res,
-        reject,
-      );
+      const attempt = Object.create(strategy) as BasicStrategy & StrategyActions;
+      attempt.success = (owner) => resolve(owner as TokenOwner);
+      attempt.fail = () => resolve(undefined);
+      attempt.error = reject;
+      attempt.redirect = () => resolve(undefined);
+      attempt.pass = () => resolve(undefined);
+      attempt.authenticate(req);
     });
 
-  async function principalOf(req: Request, res: Response): Promise<Principal> {
+  async function principalOf(req: Request): Promise<Principal> {
     const header = req.get('authorization');
     if (!header) throw new CredentialsRequiredError();
     const scheme = header.slice(0, header.indexOf(' ') >>> 0).toLowerCase();
@@ -41,7 +44,7 @@ export function createAuthenticator(accounts: AccountsService, verifier: AccessT
       return principal;
     }
     if (scheme === 'basic') {
-      const owner = await basic(req, res);
+      const owner = await basic(req);
       if (!owner) throw new InvalidCredentialsError();
       return { custid: owner.custid, scopes: new Set(Object.values(SCOPES)), via: 'api_token', plan: owner.plan };
     }
@@ -51,7 +54,7 @@ export function createAuthenticator(accounts: AccountsService, verifier: AccessT
   /** Middleware: authenticate, require every scope, put the caller in res.locals.principal. */
   function require(...scopes: Scope[]) {
     return async (req: Request, res: Response, next: NextFunction) => {
-      const principal = await principalOf(req, res);
+      const principal = await principalOf(req);
       const missing = scopes.find((s) => !principal.scopes.has(s));
       if (missing) throw new InsufficientScopeError(missing);
       res.locals['principal'] = principal;
@@ -70,6 +73,15 @@ export function createAuthenticator(accounts: AccountsService, verifier: AccessT
   }
 
   return { require, requireUser };
+}
+
+/** The actions passport gives a strategy for one request (passport-strategy's interface). */
+interface StrategyActions {
+  success(user: unknown): void;
+  fail(): void;
+  error(err: unknown): void;
+  redirect(): void;
+  pass(): void;
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -79,7 +79,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
 
   const config = readConfig(env);
-  const db = createDb(config.DATABASE_URL, 2);
+  const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
   try {
     const result = await handler(createContext(config, db), rest, values as Values);
     return { code: 0, stdout: values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };

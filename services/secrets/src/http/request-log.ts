@@ -18,9 +18,11 @@ export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
     const id = incoming && /^[A-Za-z0-9._-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-    res.set('X-Request-Id', id);
+    res.setHeader('X-Request-Id', id);
     const start = process.hrtime.bigint();
     res.on('finish', () => {
+      // Below LOG_LEVEL=debug only failures are logged: build nothing for the other requests.
+      if (res.statusCode < 500 && !logger.isLevelEnabled('debug')) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const line = { reqId: id, method: req.method, path: logPath(req.originalUrl.split('?')[0] ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
       if (res.statusCode >= 500) logger.error(line, 'request failed');

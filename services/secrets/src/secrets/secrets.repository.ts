@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { batchedPerItem } from '../db/batch.js';
 import type { Db } from '../db/knex.js';
 
 /** A metadata row as the presenter needs it (hashes and sealed blobs stay opaque). */
@@ -74,71 +76,112 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
 });
 
-/** What the secret reveals to its one reader: the ciphertext, nothing else. */
+/**
+ * THE one-time read, for every claim of one event-loop turn: a single DELETE ... RETURNING that
+ * also marks the metadata received. A row is deleted (and returned) by one statement only, so a
+ * key is revealed at most once whatever the concurrency; an expired row is never returned.
+ */
 const CLAIM = (extraCondition: string) => `
   WITH s AS (
-    DELETE FROM secrets WHERE secret_hash = ? AND expires_at > now() ${extraCondition}
-    RETURNING metadata_hash, ciphertext
+    DELETE FROM secrets WHERE secret_hash = ANY(?::bytea[]) AND expires_at > now() ${extraCondition}
+    RETURNING secret_hash, metadata_hash, ciphertext
   ), m AS (
     UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL
     FROM s WHERE metadata.metadata_hash = s.metadata_hash
     RETURNING metadata.metadata_hash
   )
-  SELECT s.ciphertext FROM s`;
+  SELECT s.secret_hash, s.ciphertext FROM s`;
+const CLAIM_PLAIN = CLAIM('AND passphrase_hash IS NULL');
+const CLAIM_ANY = CLAIM('');
+
+/**
+ * Metadata, secret and (with a recipient) outbox row of every share of one event-loop turn, in
+ * ONE statement: all the rows of a share exist, or none (and when the statement fails, each share
+ * is retried alone, see db/batch.ts). Times come from the database clock.
+ */
+const INSERT = `
+  WITH input AS (
+    SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[])
+      AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+           outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash)
+  ), m AS (
+    INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+                          delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
+    SELECT metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+           outbox_id, CASE WHEN outbox_id IS NULL THEN NULL ELSE 'queued' END, CASE WHEN outbox_id IS NULL THEN NULL ELSE now() END,
+           now() + make_interval(secs => ttl), now() + make_interval(secs => 2 * ttl)
+    FROM input
+    RETURNING metadata_hash, secret_expires_at
+  ), o AS (
+    INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at)
+    SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at
+    FROM input JOIN m ON m.metadata_hash = input.metadata_hash WHERE input.outbox_id IS NOT NULL
+  )
+  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, expires_at)
+  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, m.secret_expires_at
+  FROM input JOIN m ON m.metadata_hash = input.metadata_hash
+  RETURNING secret_hash, created_at`;
 
 export class SecretsRepository {
   constructor(private readonly db: Db) {}
 
   /** Metadata and secret in one statement: both rows exist, or neither. Times come from the database clock. */
-  async insert(s: NewSecret): Promise<{ createdAt: Date }> {
-    const { rows } = await this.db.raw<{ rows: { created_at: Date }[] }>(
-      `WITH m AS (
-         INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-                               delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?::uuid, CASE WHEN ?::uuid IS NULL THEN NULL ELSE 'queued' END, CASE WHEN ?::uuid IS NULL THEN NULL ELSE now() END,
-                 now() + make_interval(secs => ?), now() + make_interval(secs => ?))
-         RETURNING metadata_hash, secret_expires_at
-       ), o AS (
-         INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at)
-         SELECT ?::uuid, m.metadata_hash, ?, m.secret_expires_at FROM m WHERE ?::uuid IS NOT NULL
-       )
-       INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, expires_at)
-       SELECT ?, m.metadata_hash, ?, ?, m.secret_expires_at FROM m
-       RETURNING created_at`,
-      [
-        s.metadataHash,
-        s.metadataShortkey,
-        s.custid,
-        s.ttl,
-        s.passphraseHash !== null,
-        s.recipientObfuscated,
-        s.secretKeySealed,
-        s.outbox?.id ?? null,
-        s.outbox?.id ?? null,
-        s.outbox?.id ?? null,
-        s.ttl,
-        2 * s.ttl,
-        s.outbox?.id ?? null,
-        s.outbox?.payloadSealed ?? null,
-        s.outbox?.id ?? null,
-        s.secretHash,
-        s.ciphertext,
-        s.passphraseHash,
-      ],
-    );
-    return { createdAt: (rows[0] as { created_at: Date }).created_at };
+  insert(s: NewSecret): Promise<{ createdAt: Date }> {
+    return this.insertBatched(s);
   }
+
+  private readonly insertBatched = batchedPerItem(async (items: NewSecret[]): Promise<{ createdAt: Date }[]> => {
+    const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; created_at: Date }[] }>(INSERT, [
+      items.map((s) => s.metadataHash),
+      items.map((s) => s.metadataShortkey),
+      items.map((s) => s.custid),
+      items.map((s) => s.ttl),
+      items.map((s) => s.passphraseHash !== null),
+      items.map((s) => s.recipientObfuscated),
+      items.map((s) => s.secretKeySealed),
+      items.map((s) => s.outbox?.id ?? null),
+      items.map((s) => s.outbox?.payloadSealed ?? null),
+      items.map((s) => s.secretHash),
+      items.map((s) => s.ciphertext),
+      items.map((s) => s.passphraseHash),
+    ] as unknown as readonly Knex.RawBinding[]);
+    const created = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r.created_at]));
+    return items.map((s) => {
+      const createdAt = created.get(s.secretHash.toString('hex'));
+      if (!createdAt) throw new Error('a share of the batch was not stored');
+      return { createdAt };
+    });
+  });
 
   /**
    * THE one-time read: a single DELETE ... RETURNING that also marks the metadata received.
    * Under any number of concurrent calls for one key, exactly one gets the row; an expired row
    * is never returned, whether or not the sweeper has run. `withoutPassphrase` restricts it to
    * secrets that have none (passphrase secrets are claimed only after their passphrase checked out).
+   * The claims of one event-loop turn share one statement; a key claimed twice in it goes to the
+   * first caller only (the others see no secret, as they would have one statement later).
    */
-  async claim(secretHash: Buffer, withoutPassphrase: boolean): Promise<Buffer | undefined> {
-    const { rows } = await this.db.raw<{ rows: { ciphertext: Buffer }[] }>(CLAIM(withoutPassphrase ? 'AND passphrase_hash IS NULL' : ''), [secretHash]);
-    return rows[0]?.ciphertext;
+  claim(secretHash: Buffer, withoutPassphrase: boolean): Promise<Buffer | undefined> {
+    return withoutPassphrase ? this.claimPlain(secretHash) : this.claimAny(secretHash);
   }
+
+  private claimMany(sql: string) {
+    return async (hashes: Buffer[]): Promise<(Buffer | undefined)[]> => {
+      // Distinct keys in one (byte) order: concurrent batches lock their rows in the same order.
+      const distinct = [...new Map(hashes.map((h) => [h.toString('hex'), h])).values()].sort(Buffer.compare);
+      const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; ciphertext: Buffer }[] }>(sql, [distinct] as unknown as readonly Knex.RawBinding[]);
+      const claimed = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r.ciphertext]));
+      return hashes.map((h) => {
+        const key = h.toString('hex');
+        const ciphertext = claimed.get(key);
+        claimed.delete(key); // one row, one caller
+        return ciphertext;
+      });
+    };
+  }
+
+  private readonly claimPlain = batchedPerItem(this.claimMany(CLAIM_PLAIN));
+  private readonly claimAny = batchedPerItem(this.claimMany(CLAIM_ANY));
 
   /** Whether a live secret with this hash exists and needs a passphrase (undefined: no live secret). */
   async needsPassphrase(secretHash: Buffer): Promise<boolean | undefined> {
