@@ -112,10 +112,16 @@ describe('401: missing or bad credentials', () => {
   it.each([
     ['recent', () => h.http.get('/api/v1/private/recent')],
     ['generate', () => h.http.post('/api/v1/generate')],
-    ['metadata', () => h.http.post(`/api/v1/private/${'a'.repeat(31)}`)],
-    ['burn', () => h.http.post(`/api/v1/private/${'a'.repeat(31)}/burn`)],
   ])('%s needs credentials', async (_name, send) => {
     await expectError(send, 401, 'credentials_required');
+  });
+
+  it.each([
+    ['metadata', () => h.http.post(`/api/v1/private/${'a'.repeat(31)}`)],
+    ['burn', () => h.http.post(`/api/v1/private/${'a'.repeat(31)}/burn`)],
+  ])('%s takes the metadata key alone, but credentials that are sent must be right', async (_name, send) => {
+    await expectError(send, 404, 'unknown_secret');
+    await expectError(() => send().set('Authorization', 'Basic ' + Buffer.from(`${alice.custid}:wrong`).toString('base64')), 401, 'invalid_credentials');
   });
 });
 

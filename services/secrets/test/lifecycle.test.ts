@@ -114,12 +114,19 @@ describe('retrieve, metadata, burn, recent: the life of a secret (spec 3)', () =
     expect(res.body.code).toBe('unknown_secret');
   });
 
-  it("another account cannot see or burn someone's metadata", async () => {
-    const bob = await h.account();
-    const created = (await share({ secret: 'x' })).body;
-    expect((await h.http.post(`/api/v1/private/${created.metadata_key}`).set('Authorization', bob.auth)).status).toBe(404);
-    expect((await h.http.post(`/api/v1/private/${created.metadata_key}/burn`).set('Authorization', bob.auth)).status).toBe(404);
-    expect((await h.http.post(`/api/v1/secret/${created.secret_key}`)).body.value).toBe('x');
+  it('the metadata key is the capability: metadata and burn need no account, as in Onetime Secret', async () => {
+    const created = (await share({ secret: 'x', recipient: 'bob@example.com' })).body;
+    const anonymous = await h.http.post(`/api/v1/private/${created.metadata_key}`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body).toMatchObject({ custid: alice.custid, metadata_key: created.metadata_key, secret_key: created.secret_key, state: 'new' });
+    const other = await h.account();
+    expect((await h.http.post(`/api/v1/private/${created.metadata_key}`).set('Authorization', other.auth)).body.state).toBe('viewed');
+    const burned = await h.http.post(`/api/v1/private/${created.metadata_key}/burn`);
+    expect(burned.status).toBe(200);
+    expect(burned.body).toMatchObject({ state: 'burned', status: 'burned', secret_key: null });
+    expect((await h.http.post(`/api/v1/secret/${created.secret_key}`)).status).toBe(404);
+    // ... while the account's list stays the account's: the other account's recent does not show it.
+    expect((await h.http.get('/api/v1/private/recent').set('Authorization', other.auth)).body).toEqual([]);
   });
 
   it('the Onetime Secret aliases work (/create, /metadata/...)', async () => {

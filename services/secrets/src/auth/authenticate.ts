@@ -62,6 +62,15 @@ export function createAuthenticator(accounts: AccountsService, verifier: AccessT
     };
   }
 
+  /** Where a key in the path is the capability: no credentials is fine; sent ones must be valid and hold the scopes. */
+  function optional(...scopes: Scope[]) {
+    const inner = require(...scopes);
+    return async (req: Request, res: Response, next: NextFunction) => {
+      if (req.get('authorization') === undefined) return next();
+      await inner(req, res, next);
+    };
+  }
+
   /** Only a person's own access token may manage that person's API tokens. */
   function requireUser(...scopes: Scope[]) {
     const inner = require(...scopes);
@@ -72,7 +81,7 @@ export function createAuthenticator(accounts: AccountsService, verifier: AccessT
     };
   }
 
-  return { require, requireUser };
+  return { require, optional, requireUser };
 }
 
 /** The actions passport gives a strategy for one request (passport-strategy's interface). */

@@ -36,6 +36,8 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
     .map((p) => `${p.name} ${p.maxSecretLength}`)
     .join(', ');
   const scoped = (scope: string) => [{ basicAuth: [] }, { bearerAuth: [scope] }];
+  /** The metadata key is the capability: no credentials, or credentials that hold the scope. */
+  const byKey = (scope: string) => [{}, ...scoped(scope)];
   const keyParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
   const authErrors = { '401': error('Missing or invalid credentials'), '403': error('The access token lacks the scope'), '429': error('Rate limited') };
 
@@ -63,23 +65,23 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
       parameters: [keyParam('metadata_key', 'The metadata key returned at creation')],
       post: {
         operationId: base === '/private' ? 'showMetadata' : 'showMetadataAlias',
-        summary: 'Metadata of a secret; marks it `viewed` after the first call while unread.',
-        security: scoped('secrets:read'),
-        responses: { '200': json(ref('Metadata'), 'Metadata'), '404': error('Unknown, expired, or another account’s metadata'), ...authErrors },
+        summary: 'Metadata of a secret; marks it `viewed` after the first call while unread. The metadata key is the credential; others are optional.',
+        security: byKey('secrets:read'),
+        responses: { '200': json(ref('Metadata'), 'Metadata'), '404': error('Unknown or expired metadata key'), ...authErrors },
       },
       get: {
         operationId: base === '/private' ? 'peekMetadata' : 'peekMetadataAlias',
-        summary: 'Metadata of a secret, without side effects.',
-        security: scoped('secrets:read'),
-        responses: { '200': json(ref('Metadata'), 'Metadata'), '404': error('Unknown, expired, or another account’s metadata'), ...authErrors },
+        summary: 'Metadata of a secret, without side effects. The metadata key is the credential; others are optional.',
+        security: byKey('secrets:read'),
+        responses: { '200': json(ref('Metadata'), 'Metadata'), '404': error('Unknown or expired metadata key'), ...authErrors },
       },
     },
     [`${base}/{metadata_key}/burn`]: {
       parameters: [keyParam('metadata_key', 'The metadata key returned at creation')],
       post: {
         operationId: base === '/private' ? 'burnSecret' : 'burnSecretAlias',
-        summary: 'Destroys an unread secret.',
-        security: scoped('secrets:write'),
+        summary: 'Destroys an unread secret. The metadata key is the credential; others are optional.',
+        security: byKey('secrets:write'),
         responses: { '200': json(ref('BurnResult'), 'The metadata, state and status burned'), '404': error('Unknown, read, burned or expired'), ...authErrors },
       },
     },

@@ -54,6 +54,11 @@ export class RateLimiter {
     return this.middleware((_req, res) => `acct:${principalOf(res).custid}`);
   }
 
+  /** The caller's account when it sent credentials, else its address. */
+  byAccountOrIp() {
+    return this.middleware((req, res) => (res.locals['principal'] ? `acct:${principalOf(res).custid}` : `ip:${req.ip ?? 'unknown'}`));
+  }
+
   byIp() {
     return this.middleware((req) => `ip:${req.ip ?? 'unknown'}`);
   }

@@ -5,7 +5,7 @@ import { ApiError, PassphraseIncorrectError, PassphraseRequiredError, UnknownSec
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { hashKey, isKey } from '../secrets/keys.js';
-import { burnByKey, receiptByKey } from '../secrets/metadata.js';
+import { burnSecret, showMetadata } from '../secrets/metadata.js';
 import { revealSecret } from '../secrets/reveal.js';
 import { gonePage, page, escapeHtml, receiptPage, revealedPage, waitingPage } from './views.js';
 
@@ -67,7 +67,7 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
   router.get('/private/:key', async (req, res) => {
     try {
       const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
-      res.send(receiptPage(await receiptByKey(deps, key(req)), `/private/${key(req)}/burn`, nonce(res), notice));
+      res.send(receiptPage(await showMetadata(deps, key(req), false), `/private/${key(req)}/burn`, nonce(res), notice));
     } catch (err) {
       if (!(err instanceof UnknownSecretError)) throw err;
       res.status(404).send(page('Receipt not found', '<h1>Receipt not found</h1><p>It has expired or the address is wrong.</p>', nonce(res)));
@@ -76,7 +76,7 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
 
   router.post('/private/:key/burn', limiter.byIp(), async (req, res) => {
     try {
-      await burnByKey(deps, key(req));
+      await burnSecret(deps, key(req));
     } catch (err) {
       if (!(err instanceof UnknownSecretError)) throw err;
     }

@@ -7,11 +7,12 @@ import { presentMetadata, stateOf, type MetadataResponse } from './presenter.js'
 import type { MetadataRecord } from './secrets.repository.js';
 
 /**
- * Metadata is private to the account that created the secret: another account, like an unknown
- * or expired key, gets the same 404.
+ * The metadata key is the capability, as in Onetime Secret: whoever holds it (the creator: the
+ * key is handed out once, by share and generate, and never listed) sees the metadata and may
+ * burn, through the API or the receipt page alike. An unknown or expired key gets the 404.
  */
-async function load(deps: SecretsDeps, principal: Principal, metadataKey: string): Promise<MetadataRecord> {
-  const record = isKey(metadataKey) ? await deps.secrets.findMetadata(hashKey(metadataKey), principal.custid) : undefined;
+async function load(deps: SecretsDeps, metadataKey: string): Promise<MetadataRecord> {
+  const record = isKey(metadataKey) ? await deps.secrets.findMetadata(hashKey(metadataKey)) : undefined;
   if (!record) throw new UnknownSecretError();
   return record;
 }
@@ -27,15 +28,15 @@ function secretKeyOf(deps: SecretsDeps, record: MetadataRecord, metadataKey: str
  * Show metadata. `markViewed` (POST, the spec's method) records that the creator looked, as
  * Onetime Secret does: the first view reports `new`, later ones `viewed`. GET has no side effect.
  */
-export async function showMetadata(deps: SecretsDeps, principal: Principal, metadataKey: string, markViewed: boolean): Promise<MetadataResponse> {
-  const record = await load(deps, principal, metadataKey);
+export async function showMetadata(deps: SecretsDeps, metadataKey: string, markViewed: boolean): Promise<MetadataResponse> {
+  const record = await load(deps, metadataKey);
   if (markViewed && stateOf(record) === 'new') await deps.secrets.markViewed(record.metadataHash);
   return presentMetadata(record, { metadataKey, secretKey: secretKeyOf(deps, record, metadataKey) });
 }
 
 /** Burn an unread secret (state table 3); read, burned or expired secrets give the 404. */
-export async function burnSecret(deps: SecretsDeps, principal: Principal, metadataKey: string): Promise<MetadataResponse & { status: 'burned' }> {
-  const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey), principal.custid) : undefined;
+export async function burnSecret(deps: SecretsDeps, metadataKey: string): Promise<MetadataResponse & { status: 'burned' }> {
+  const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey)) : undefined;
   if (!record) throw new UnknownSecretError();
   deps.events.burned();
   return { ...presentMetadata(record, { metadataKey, secretKey: null }), status: 'burned' };
@@ -68,21 +69,4 @@ function decodeCursor(cursor: string): number {
   const match = /^m(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (!match) throw new InvalidParameterError('before is not a cursor this service handed out');
   return Number(match[1]);
-}
-
-/**
- * The receipt page (GET /private/<metadata_key>): the metadata key is itself the capability, as
- * in Onetime Secret, so no account is needed. Never marks the metadata viewed (GET is safe).
- */
-export async function receiptByKey(deps: SecretsDeps, metadataKey: string): Promise<MetadataResponse> {
-  const record = isKey(metadataKey) ? await deps.secrets.findMetadata(hashKey(metadataKey), undefined) : undefined;
-  if (!record) throw new UnknownSecretError();
-  return presentMetadata(record, { metadataKey, secretKey: secretKeyOf(deps, record, metadataKey) });
-}
-
-/** Burn from the receipt page, by the metadata key alone. */
-export async function burnByKey(deps: SecretsDeps, metadataKey: string): Promise<void> {
-  const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey), undefined) : undefined;
-  if (!record) throw new UnknownSecretError();
-  deps.events.burned();
 }

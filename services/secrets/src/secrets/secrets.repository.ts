@@ -215,11 +215,8 @@ export class SecretsRepository {
   }
 
   /** `custid` undefined: by the metadata key alone (the receipt page, where the key is the capability). */
-  async findMetadata(metadataHash: Buffer, custid: string | undefined): Promise<MetadataRecord | undefined> {
-    const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
-      `SELECT ${METADATA_COLUMNS} FROM metadata WHERE metadata_hash = ? AND (?::text IS NULL OR custid = ?) AND expires_at > now()`,
-      [metadataHash, custid ?? null, custid ?? null],
-    );
+  async findMetadata(metadataHash: Buffer): Promise<MetadataRecord | undefined> {
+    const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(`SELECT ${METADATA_COLUMNS} FROM metadata WHERE metadata_hash = ? AND expires_at > now()`, [metadataHash]);
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
@@ -230,20 +227,19 @@ export class SecretsRepository {
     ]);
   }
 
-  /** Burns an unread, unexpired secret of this account in one statement; undefined if there was none. */
-  async burn(metadataHash: Buffer, custid: string | undefined): Promise<MetadataRecord | undefined> {
+  /** Burns an unread, unexpired secret in one statement; undefined if there was none. */
+  async burn(metadataHash: Buffer): Promise<MetadataRecord | undefined> {
     const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
       `WITH s AS (
-         DELETE FROM secrets USING metadata m
-         WHERE secrets.metadata_hash = ? AND m.metadata_hash = secrets.metadata_hash AND (?::text IS NULL OR m.custid = ?) AND secrets.expires_at > now()
-         RETURNING secrets.metadata_hash
+         DELETE FROM secrets WHERE metadata_hash = ? AND expires_at > now()
+         RETURNING metadata_hash
        )
        UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
        FROM s WHERE metadata.metadata_hash = s.metadata_hash
        RETURNING ${METADATA_COLUMNS.split(',')
          .map((c) => `metadata.${c.trim()}`)
          .join(', ')}`,
-      [metadataHash, custid ?? null, custid ?? null],
+      [metadataHash],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
   }

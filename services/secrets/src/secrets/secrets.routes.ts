@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { principalOf, type Authenticator } from '../auth/authenticate.js';
-import { SCOPES } from '../auth/principal.js';
+import { SCOPES, type Scope } from '../auth/principal.js';
 import { collectParams } from '../http/params.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from './deps.js';
@@ -16,6 +16,9 @@ export function secretsRoutes(deps: SecretsDeps, auth: Authenticator, limiter: R
   const router = express.Router();
   const write = [auth.require(SCOPES.write), limiter.byAccount()];
   const read = [auth.require(SCOPES.read), limiter.byAccount()];
+  // Metadata and burn: the metadata key in the path is the capability (as in Onetime Secret, whose
+  // clients call them without credentials). Credentials, when sent, must be valid and hold the scope.
+  const byKey = (scope: Scope) => [auth.optional(scope), limiter.byAccountOrIp()];
   const key = (req: Request) => String(req.params['key']);
 
   const share = async (req: Request, res: Response) => {
@@ -42,14 +45,14 @@ export function secretsRoutes(deps: SecretsDeps, auth: Authenticator, limiter: R
       }
       res.json(items);
     });
-    router.get(`${base}/:key`, ...read, async (req, res) => {
-      res.json(await showMetadata(deps, principalOf(res), key(req), false));
+    router.get(`${base}/:key`, ...byKey(SCOPES.read), async (req, res) => {
+      res.json(await showMetadata(deps, key(req), false));
     });
-    router.post(`${base}/:key`, ...read, async (req, res) => {
-      res.json(await showMetadata(deps, principalOf(res), key(req), true));
+    router.post(`${base}/:key`, ...byKey(SCOPES.read), async (req, res) => {
+      res.json(await showMetadata(deps, key(req), true));
     });
-    router.post(`${base}/:key/burn`, ...write, async (req, res) => {
-      res.json(await burnSecret(deps, principalOf(res), key(req)));
+    router.post(`${base}/:key/burn`, ...byKey(SCOPES.write), async (req, res) => {
+      res.json(await burnSecret(deps, key(req)));
     });
   }
   return router;
