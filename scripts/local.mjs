@@ -99,6 +99,10 @@ async function embeddedPostgres(name, port) {
   const db = await PGlite.create(dir);
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 });
   await server.start();
+  closers.push(async () => {
+    await server.stop();
+    await db.close();
+  });
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }
 
@@ -142,15 +146,22 @@ function run(name, entry, args, env, { quiet = false, capture = false } = {}) {
     child.on('exit', (code) => {
       children.delete(child);
       resolve({ code: code ?? 1, out });
+      // Stopping: once the services have drained, the mail catcher and embedded database go too.
+      if (stopping && children.size === 0) void closeAll().then(() => process.exit(0));
     });
   });
 }
 
+let stopping = false;
+/** What must close cleanly before the launcher exits (the embedded databases flush to disk). */
+const closers = [];
+const closeAll = () => Promise.allSettled(closers.splice(0).map((close) => close()));
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    stopping = true;
     for (const child of children) child.kill('SIGTERM');
     setTimeout(() => process.exit(0), 15_000).unref();
-    if (children.size === 0) process.exit(0);
+    if (children.size === 0) void closeAll().then(() => process.exit(0));
   });
 }
 
