@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Logger } from './logger.js';
 
 /**
  * Stops an HTTP server gracefully: no new connections; requests in flight finish; keep-alive
@@ -16,5 +17,22 @@ export async function closeGracefully(server: Server, timeoutMs = 10_000): Promi
   } finally {
     clearInterval(idle);
     clearTimeout(force);
+  }
+}
+
+/**
+ * Runs `stop` on the first SIGTERM or SIGINT, after logging which one came; later signals are
+ * ignored while it runs (an impatient second Ctrl-C must not start a second shutdown). `stop`
+ * drains the service and ends the process itself.
+ */
+export function onShutdownSignal(logger: Logger, stop: () => void | Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      void stop();
+    });
   }
 }

@@ -1,10 +1,3 @@
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
-}
-
 /**
  * The sender is a user-chosen name shown in a header and a body: control characters (CR/LF could
  * fold headers, others confuse clients) become spaces, and overly long names are cut.

@@ -1,5 +1,6 @@
 import type { SecretLinkJob } from '@hush/queue';
-import { displayName, escapeHtml } from './escape.js';
+import { escapeHtml } from '@hush/common';
+import { displayName } from './escape.js';
 
 export interface RenderedEmail {
   subject: string;

@@ -1,5 +1,3 @@
-import type { Redis } from 'ioredis';
-import type { Logger } from '@hush/common';
 import { OrganizationsRepository } from './accounts/organizations.repository.js';
 import { UsersRepository } from './accounts/users.repository.js';
 import { UsersService } from './accounts/users.js';
@@ -36,4 +34,4 @@ export function createContext(config: Config, db: Db) {
 }
 
 export type Context = ReturnType<typeof createContext>;
-export type Infrastructure = { db: Db; redis: Redis; logger: Logger };
+export type { Infrastructure } from '@hush/common';

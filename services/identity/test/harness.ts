@@ -1,11 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { createLogger } from '@hush/common';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
 import { createIdentityApp, type IdentityApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
@@ -30,10 +25,7 @@ export interface Harness {
  */
 export async function startIdentity(overrides: Record<string, string> = {}): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('identity');
-  const server: Server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await listenOnFreePort();
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: database.url,
     REDIS_URL: testRedisUrl,
@@ -45,26 +37,15 @@ export async function startIdentity(overrides: Record<string, string> = {}): Pro
     ...overrides,
   };
   const config = readConfig(env);
-  const migrated = await runCli(['migrate', '--json'], env);
-  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+  const { cli, cliRaw } = cliDriver(runCli, env);
+  await cli('migrate');
 
-  const logs: string[] = [];
-  const logger = createLogger({
-    name: 'identity-test',
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _enc, cb) {
-        logs.push(String(chunk));
-        cb();
-      },
-    }),
-  });
+  const { logger, logs } = capturingLogger('identity-test');
   const db = createDb(config.DATABASE_URL, 10);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   const identity = await createIdentityApp(config, { db, redis, logger });
   server.on('request', identity.app);
 
-  const cliRaw = (...args: string[]) => runCli(args, env);
   return {
     url,
     issuer: config.issuer,
@@ -73,11 +54,7 @@ export async function startIdentity(overrides: Record<string, string> = {}): Pro
     identity,
     logs,
     cliRaw,
-    async cli<T>(...args: string[]) {
-      const result = await cliRaw(...args, '--json');
-      if (result.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
-      return JSON.parse(result.stdout) as T;
-    },
+    cli,
     async close() {
       identity.stop();
       server.closeAllConnections();

@@ -1,4 +1,4 @@
-import { ConfigError, createLogger } from '@hush/common';
+import { createLogger, onShutdownSignal, runMain } from '@hush/common';
 import { readConfig } from './config.js';
 import { startMailer } from './mailer.js';
 
@@ -11,11 +11,7 @@ async function main(): Promise<void> {
   // The orchestrator's grace period (Kubernetes terminationGracePeriodSeconds) must exceed
   // SHUTDOWN_TIMEOUT; a job cut off by the hard exit is retried by another worker once its lock
   // expires.
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
+  onShutdownSignal(logger, () => {
     const force = setTimeout(() => {
       logger.error({ timeout: config.SHUTDOWN_TIMEOUT }, 'shutdown timed out; exiting with jobs in flight');
       process.exit(1);
@@ -28,16 +24,7 @@ async function main(): Promise<void> {
         process.exit(1);
       },
     );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  });
 }
 
-main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`mailer: ${err.message}\n`);
-  } else {
-    process.stderr.write(`mailer: failed to start: ${(err as Error).stack ?? String(err)}\n`);
-  }
-  process.exit(1);
-});
+runMain('mailer', main);

@@ -1,10 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createLogger } from '@hush/common';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
-import { testRedisUrl } from '@hush/testing';
+import { capturingLogger, testRedisUrl } from '@hush/testing';
 import { readConfig, type Config } from '../src/config.js';
 import { DeliveryStatus, statusJobId } from '../src/delivery-status.js';
 import { startMailer, type Mailer } from '../src/mailer.js';
@@ -60,17 +58,7 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     LOG_LEVEL: 'debug',
     ...env,
   });
-  const logs: string[] = [];
-  const logger = createLogger({
-    name: 'mailer-test',
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _enc, cb) {
-        logs.push(String(chunk));
-        cb();
-      },
-    }),
-  });
+  const { logger, logs } = capturingLogger('mailer-test');
   const mailer = await startMailer(config, { logger });
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   const producer = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix });

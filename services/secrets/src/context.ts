@@ -1,5 +1,3 @@
-import type { Redis } from 'ioredis';
-import type { Logger } from '@hush/common';
 import { AccountsRepository } from './accounts/accounts.repository.js';
 import { AccountsService } from './accounts/accounts.js';
 import { ApiTokensRepository } from './accounts/api-tokens.repository.js';
@@ -24,4 +22,4 @@ export function createContext(config: Config, db: Db) {
 }
 
 export type Context = ReturnType<typeof createContext>;
-export type Infrastructure = { db: Db; redis: Redis; logger: Logger };
+export type { Infrastructure } from '@hush/common';

@@ -4,89 +4,70 @@
  * shown to the caller, so it never contains a secret, key, passphrase, token or e-mail address.
  */
 export abstract class ApiError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  /** Extra response headers (WWW-Authenticate, Retry-After). */
-  headers: Record<string, string> = {};
-}
-
-// 400
-export class InvalidParameterError extends ApiError {
-  readonly status = 400;
-  readonly code = 'invalid_parameter';
-}
-export class SecretRequiredError extends ApiError {
-  readonly status = 400;
-  readonly code = 'secret_required';
-  constructor() {
-    super('You did not provide anything to share');
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers (WWW-Authenticate, Retry-After). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
   }
 }
+
+/** The base class of a failure that always answers the same: `new UnknownSecretError()`. */
+function fixed(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  return class extends ApiError {
+    constructor() {
+      super(status, code, message, headers);
+    }
+  };
+}
+
+/** The base class of a failure whose message the thrower words: `new MalformedBodyError('...')`. */
+function worded(status: number, code: string) {
+  return class extends ApiError {
+    constructor(message: string) {
+      super(status, code, message);
+    }
+  };
+}
+
+const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="hush", Bearer realm="hush"' };
+
+// 400
+export class InvalidParameterError extends worded(400, 'invalid_parameter') {}
+export class MalformedBodyError extends worded(400, 'malformed_body') {}
+export class SecretRequiredError extends fixed(400, 'secret_required', 'You did not provide anything to share') {}
 export class InvalidTtlError extends ApiError {
-  readonly status = 400;
-  readonly code = 'invalid_ttl';
   constructor(min: number, max: number) {
-    super(`ttl must be a whole number of seconds from ${min} to ${max}`);
+    super(400, 'invalid_ttl', `ttl must be a whole number of seconds from ${min} to ${max}`);
   }
 }
 export class InvalidRecipientError extends ApiError {
-  readonly status = 400;
-  readonly code = 'invalid_recipient';
   constructor(detail = 'recipient must be one valid e-mail address') {
-    super(detail);
+    super(400, 'invalid_recipient', detail);
   }
 }
 export class InvalidLengthError extends ApiError {
-  readonly status = 400;
-  readonly code = 'invalid_length';
   constructor(min: number, max: number) {
-    super(`length must be a whole number from ${min} to ${max}`);
+    super(400, 'invalid_length', `length must be a whole number from ${min} to ${max}`);
   }
-}
-export class MalformedBodyError extends ApiError {
-  readonly status = 400;
-  readonly code = 'malformed_body';
 }
 
 // 401
-const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="hush", Bearer realm="hush"' };
-export class CredentialsRequiredError extends ApiError {
-  readonly status = 401;
-  readonly code = 'credentials_required';
-  override headers = CHALLENGE;
-  constructor() {
-    super('Not authorized: send HTTP Basic username:api_token or a Bearer access token');
-  }
-}
-export class InvalidCredentialsError extends ApiError {
-  readonly status = 401;
-  readonly code = 'invalid_credentials';
-  override headers = CHALLENGE;
-  constructor() {
-    super('Not authorized');
-  }
-}
-export class InvalidTokenError extends ApiError {
-  readonly status = 401;
-  readonly code = 'invalid_token';
-  override headers = { 'WWW-Authenticate': 'Bearer realm="hush", error="invalid_token"' };
-  constructor() {
-    super('Not authorized: the access token is invalid or expired');
-  }
-}
+export class CredentialsRequiredError extends fixed(401, 'credentials_required', 'Not authorized: send HTTP Basic username:api_token or a Bearer access token', CHALLENGE) {}
+export class InvalidCredentialsError extends fixed(401, 'invalid_credentials', 'Not authorized', CHALLENGE) {}
+export class InvalidTokenError extends fixed(401, 'invalid_token', 'Not authorized: the access token is invalid or expired', {
+  'WWW-Authenticate': 'Bearer realm="hush", error="invalid_token"',
+}) {}
 /** Passphrase errors are 401 with their own codes (the key is a 160-bit capability: saying so leaks nothing). */
-export class PassphraseRequiredError extends ApiError {
-  readonly status = 401;
-  readonly code = 'passphrase_required';
-  constructor() {
-    super('This secret requires a passphrase');
-  }
-}
+export class PassphraseRequiredError extends fixed(401, 'passphrase_required', 'This secret requires a passphrase') {}
 export class PassphraseIncorrectError extends ApiError {
-  readonly status = 401;
-  readonly code = 'passphrase_incorrect';
   constructor(readonly attemptsLeft: number) {
     super(
+      401,
+      'passphrase_incorrect',
       attemptsLeft > 0
         ? `Incorrect passphrase (${attemptsLeft} attempt${attemptsLeft === 1 ? '' : 's'} left before the secret is destroyed)`
         : 'Incorrect passphrase: too many failed attempts, the secret has been destroyed',
@@ -96,75 +77,45 @@ export class PassphraseIncorrectError extends ApiError {
 
 // 403
 export class InsufficientScopeError extends ApiError {
-  readonly status = 403;
-  readonly code = 'insufficient_scope';
   constructor(scope: string) {
-    super(`Forbidden: this operation needs the scope ${scope}`);
-    this.headers = { 'WWW-Authenticate': `Bearer realm="hush", error="insufficient_scope", scope="${scope}"` };
+    super(403, 'insufficient_scope', `Forbidden: this operation needs the scope ${scope}`, {
+      'WWW-Authenticate': `Bearer realm="hush", error="insufficient_scope", scope="${scope}"`,
+    });
   }
 }
-export class UserTokenRequiredError extends ApiError {
-  readonly status = 403;
-  readonly code = 'user_token_required';
-  constructor() {
-    super("Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)");
-  }
-}
+export class UserTokenRequiredError extends fixed(403, 'user_token_required', "Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)") {}
 
 // 404: unknown, already read, burned and expired are deliberately indistinguishable.
-export class UnknownSecretError extends ApiError {
-  readonly status = 404;
-  readonly code = 'unknown_secret';
-  constructor() {
-    super('Unknown secret');
-  }
-}
-export class UnknownTokenError extends ApiError {
-  readonly status = 404;
-  readonly code = 'unknown_token';
-  constructor() {
-    super('Unknown API token');
-  }
-}
-export class RouteNotFoundError extends ApiError {
-  readonly status = 404;
-  readonly code = 'not_found';
-  constructor() {
-    super('Not Found');
-  }
-}
+export class UnknownSecretError extends fixed(404, 'unknown_secret', 'Unknown secret') {}
+export class UnknownTokenError extends fixed(404, 'unknown_token', 'Unknown API token') {}
+export class RouteNotFoundError extends fixed(404, 'not_found', 'Not Found') {}
 
 // 413
 export class SecretTooLongError extends ApiError {
-  readonly status = 413;
-  readonly code = 'secret_too_long';
   constructor(length: number, limit: number, plan: string) {
-    super(`Secret is ${length} characters; the ${plan} plan allows at most ${limit} characters`);
+    super(413, 'secret_too_long', `Secret is ${length} characters; the ${plan} plan allows at most ${limit} characters`);
   }
 }
 export class PayloadTooLargeError extends ApiError {
-  readonly status = 413;
-  readonly code = 'payload_too_large';
   constructor(limit: string) {
-    super(`Request body exceeds ${limit}`);
+    super(413, 'payload_too_large', `Request body exceeds ${limit}`);
   }
 }
 
 // 415
-export class UnsupportedMediaTypeError extends ApiError {
-  readonly status = 415;
-  readonly code = 'unsupported_media_type';
-}
+export class UnsupportedMediaTypeError extends worded(415, 'unsupported_media_type') {}
 
 // 429
 export class RateLimitedError extends ApiError {
-  readonly status = 429;
-  readonly code = 'rate_limited';
   constructor(retryAfter: number) {
-    super(`Rate limit exceeded; retry in ${retryAfter} seconds`);
-    this.headers = { 'Retry-After': String(retryAfter) };
+    super(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} seconds`, { 'Retry-After': String(retryAfter) });
   }
 }
+
+// 503
+export class IdentityUnavailableError extends fixed(503, 'identity_unavailable', 'Cannot verify access tokens right now (the identity service is unreachable); retry shortly', {
+  'Retry-After': '5',
+}) {}
 
 /** Admin (CLI) failures that are not HTTP-shaped. */
 export class AdminError extends Error {
@@ -173,15 +124,5 @@ export class AdminError extends Error {
     message: string,
   ) {
     super(message);
-  }
-}
-
-// 503
-export class IdentityUnavailableError extends ApiError {
-  readonly status = 503;
-  readonly code = 'identity_unavailable';
-  constructor() {
-    super('Cannot verify access tokens right now (the identity service is unreachable); retry shortly');
-    this.headers = { 'Retry-After': '5' };
   }
 }

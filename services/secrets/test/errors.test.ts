@@ -1,11 +1,8 @@
-import { rowCounts, startSecrets, type Harness } from './harness.js';
+import { rowCounts, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
 let h: Harness;
-let alice: Awaited<ReturnType<Harness['account']>>;
-beforeAll(async () => {
-  h = await startSecrets();
-  alice = await h.account();
-});
+let alice: Account;
+beforeAll(async () => ({ h, alice } = await startSecretsWithAccount()));
 afterAll(() => h.close());
 
 /** Every failing request must answer `{ message, code }` with no stack and leave the tables as they were. */

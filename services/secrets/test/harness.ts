@@ -1,12 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { createLogger } from '@hush/common';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
 import { createSecretsApp, type SecretsApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
@@ -35,10 +31,7 @@ export interface Harness {
  */
 export async function startSecrets(overrides: Record<string, string> = {}): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('secrets');
-  const server: Server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await listenOnFreePort();
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: database.url,
     REDIS_URL: testRedisUrl,
@@ -54,20 +47,10 @@ export async function startSecrets(overrides: Record<string, string> = {}): Prom
     ...overrides,
   };
   const config = readConfig(env);
-  const migrated = await runCli(['migrate', '--json'], env);
-  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+  const { cli, cliRaw } = cliDriver(runCli, env);
+  await cli('migrate');
 
-  const logs: string[] = [];
-  const logger = createLogger({
-    name: 'secrets-test',
-    level: config.LOG_LEVEL,
-    destination: new Writable({
-      write(chunk, _enc, cb) {
-        logs.push(String(chunk));
-        cb();
-      },
-    }),
-  });
+  const { logger, logs } = capturingLogger('secrets-test', config.LOG_LEVEL);
   const appDb = createDb(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const db = createDb(config.DATABASE_URL, 2);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
@@ -76,12 +59,6 @@ export async function startSecrets(overrides: Record<string, string> = {}): Prom
   const secrets = createSecretsApp(config, { db: appDb, redis, logger });
   server.on('request', secrets.app);
 
-  const cliRaw = (...args: string[]) => runCli(args, env);
-  const cli = async <T>(...args: string[]) => {
-    const result = await cliRaw(...args, '--json');
-    if (result.code !== 0) throw new Error(`cli ${args.join(' ')} failed: ${result.stdout}${result.stderr}`);
-    return JSON.parse(result.stdout) as T;
-  };
   return {
     url,
     env,
@@ -107,6 +84,19 @@ export async function startSecrets(overrides: Record<string, string> = {}): Prom
       await database.drop();
     },
   };
+}
+
+export type Account = Awaited<ReturnType<Harness['account']>>;
+
+/** The usual set-up of a test file: the service, and a first account (alice) with an API token. */
+export async function startSecretsWithAccount(overrides: Record<string, string> = {}): Promise<{ h: Harness; alice: Account }> {
+  const h = await startSecrets(overrides);
+  try {
+    return { h, alice: await h.account() };
+  } catch (err) {
+    await h.close();
+    throw err;
+  }
 }
 
 export const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

@@ -1,11 +1,8 @@
-import { expectSecretObject, startSecrets, type Harness } from './harness.js';
+import { expectSecretObject, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
 let h: Harness;
-let alice: Awaited<ReturnType<Harness['account']>>;
-beforeAll(async () => {
-  h = await startSecrets();
-  alice = await h.account();
-});
+let alice: Account;
+beforeAll(async () => ({ h, alice } = await startSecretsWithAccount()));
 afterAll(() => h.close());
 
 const share = (fields: Record<string, string>) => h.http.post('/api/v1/share').set('Authorization', alice.auth).type('form').send(fields);

@@ -1,13 +1,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sha256 } from '@hush/common';
-import { startSecrets, type Harness } from './harness.js';
+import { startSecrets, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
 let h: Harness;
-let alice: Awaited<ReturnType<Harness['account']>>;
-beforeAll(async () => {
-  h = await startSecrets({ PASSPHRASE_MAX_ATTEMPTS: '3' });
-  alice = await h.account();
-});
+let alice: Account;
+beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ PASSPHRASE_MAX_ATTEMPTS: '3' })));
 afterAll(() => h.close());
 
 async function shareWith(passphrase: string, secret = 'behind a passphrase') {

@@ -1,12 +1,9 @@
 import { deriveKey, open, sha256 } from '@hush/common';
-import { startSecrets, type Harness } from './harness.js';
+import { startSecrets, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
 let h: Harness;
-let alice: Awaited<ReturnType<Harness['account']>>;
-beforeAll(async () => {
-  h = await startSecrets({ TTL_MIN: '1', SWEEP_INTERVAL: '3600' });
-  alice = await h.account();
-});
+let alice: Account;
+beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ TTL_MIN: '1', SWEEP_INTERVAL: '3600' })));
 afterAll(() => h.close());
 
 const share = (fields: Record<string, unknown>) => h.http.post('/api/v1/share').set('Authorization', alice.auth).send(fields);

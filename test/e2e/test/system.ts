@@ -1,10 +1,8 @@
 import { createServer, Socket, type Server } from 'node:net';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '@hush/common';
-import { testRedisUrl } from '@hush/testing';
+import { capturingLogger, testRedisUrl } from '@hush/testing';
 import { startSecrets, type Harness } from '../../../services/secrets/test/harness.js';
 import { startSmtp, type TestSmtp, type TestSmtpOptions } from '../../../services/mailer/test/smtp.js';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
@@ -73,17 +71,7 @@ export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOpti
     SMTP_URL: smtp.url,
     ...opts.secretsEnv,
   });
-  const mailerLogs: string[] = [];
-  const logger = createLogger({
-    name: 'mailer-e2e',
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _enc, cb) {
-        mailerLogs.push(String(chunk));
-        cb();
-      },
-    }),
-  });
+  const { logger, logs: mailerLogs } = capturingLogger('mailer-e2e');
   const config = readMailerConfig({ REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, PORT: '0', LOG_LEVEL: 'debug' });
   const system: System = {
     secrets,

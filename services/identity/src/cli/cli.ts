@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { runCommand, type CliCommand, type CliResult } from '@hush/common';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
@@ -28,15 +28,6 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-type Handler = (ctx: Context, positionals: string[], values: Values) => Promise<unknown>;
-
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -47,7 +38,7 @@ const need = (v: string | undefined, what: string): string => {
 
 export const SECRETS_SCOPES = ['secrets:read', 'secrets:write'];
 
-const commands: Record<string, Handler> = {
+const commands: Record<string, CliCommand<Context>> = {
   migrate: async (ctx) => {
     const applied = await migrateLatest(ctx.db);
     await ctx.signingKeys.ensureActive();
@@ -131,15 +122,12 @@ function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & objec
 }
 
 /** Runs one command; never exits the process, so tests drive the CLI exactly as a shell does. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
+export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+  return runCommand(
+    {
+      usage: USAGE,
+      commands,
       options: {
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
         password: { type: 'string' },
         email: { type: 'string' },
         name: { type: 'string' },
@@ -154,41 +142,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
       },
-    });
-  } catch (err) {
-    return { code: 2, stdout: '', stderr: `${(err as Error).message}\n\n${USAGE}\n` };
-  }
-  const { positionals, values } = parsed;
-  const twoWord = `${positionals[0] ?? ''} ${positionals[1] ?? ''}`;
-  const [name, rest] = commands[twoWord] ? [twoWord, positionals.slice(2)] : [positionals[0] ?? '', positionals.slice(1)];
-  const handler = commands[name];
-  if (values.help || !handler) {
-    return { code: values.help ? 0 : 2, stdout: values.help ? `${USAGE}\n` : '', stderr: values.help ? '' : `${USAGE}\n` };
-  }
-
-  const config = readConfig(env);
-  const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
-  try {
-    const result = await handler(createContext(config, db), rest, values as Values);
-    return { code: 0, stdout: values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };
-  } catch (err) {
-    if (err instanceof DomainError) {
-      const out = { error: err.code, message: err.message };
-      return { code: 1, stdout: values.json ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
-    }
-    throw err;
-  } finally {
-    await db.destroy();
-  }
-}
-
-function human(result: unknown): string {
-  const rows = Array.isArray(result) ? result : [result];
-  return `${rows
-    .map((row) =>
-      Object.entries(row as Record<string, unknown>)
-        .map(([k, v]) => `${k}: ${v instanceof Date ? v.toISOString() : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
-        .join('\n'),
-    )
-    .join('\n\n')}\n`;
+      open: (env) => {
+        const config = readConfig(env);
+        const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
+        return { ctx: createContext(config, db), close: () => db.destroy() };
+      },
+      operatorError: DomainError,
+    },
+    argv,
+    env,
+  );
 }

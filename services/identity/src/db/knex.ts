@@ -1,18 +1,7 @@
-import knexFactory, { type Knex } from 'knex';
+import { applyMigrations, rollbackMigrations, type Db } from '@hush/common';
 import { migrationSource } from './migrations.js';
 
-export type Db = Knex;
+export { createDb, type Db } from '@hush/common';
 
-export function createDb(url: string, poolMax = 20): Db {
-  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
-}
-
-/** Migrations are imported statically (not found on disk) so the same list runs from src under Jest and from dist. */
-export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
-}
-
-export async function migrateDown(db: Db): Promise<void> {
-  await db.migrate.rollback({ migrationSource }, true);
-}
+export const migrateLatest = (db: Db): Promise<string[]> => applyMigrations(db, migrationSource);
+export const migrateDown = (db: Db): Promise<void> => rollbackMigrations(db, migrationSource);

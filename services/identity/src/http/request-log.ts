@@ -1,23 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from '@hush/common';
-
-/**
- * A request id on every response (X-Request-Id, taken from the caller when it is sane) and one
- * log line per request. Only the path is logged: query strings can carry codes and tokens.
+/*
+ * One log line and a request id per request (see @hush/common). Identity's paths carry nothing
+ * secret; query strings, which can carry codes and tokens, are never logged.
  */
-export function requestLog(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get('x-request-id');
-    const id = incoming && /^[A-Za-z0-9._-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-    res.set('X-Request-Id', id);
-    const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const line = { reqId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.error(line, 'request failed');
-      else logger.debug(line, 'request');
-    });
-    next();
-  };
-}
+export { requestLog } from '@hush/common';

@@ -1,10 +1,9 @@
-/**
+import { escapeHtml } from '@hush/common';
+
+/*
  * Server-rendered pages: plain HTML forms (keyboard usable, no JavaScript), one stylesheet
  * inlined under the page's CSP nonce, nothing loaded from third parties.
  */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1d2330}

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { runCommand, type CliCommand, type CliResult } from '@hush/common';
 import { PLANS } from '../accounts/plans.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
@@ -19,15 +19,6 @@ export const USAGE = `Usage: hush-secrets <command> [options] [--json]
 
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-type Values = Record<string, string | boolean | undefined>;
-type Handler = (ctx: Context, positionals: string[], values: Values) => Promise<unknown>;
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const need = (v: string | undefined, what: string): string => {
   if (!v) throw new AdminError('invalid_input', `${what} is required`);
@@ -35,7 +26,7 @@ const need = (v: string | undefined, what: string): string => {
 };
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-const commands: Record<string, Handler> = {
+const commands: Record<string, CliCommand<Context>> = {
   migrate: async (ctx) => ({ migrations: await migrateLatest(ctx.db) }),
   'accounts create': async (ctx, p, v) => {
     const a = await ctx.accountsService.createAccount(need(p[0], 'custid'), str(v['plan']));
@@ -59,48 +50,20 @@ const commands: Record<string, Handler> = {
 };
 
 /** Runs one command; never exits the process, so tests drive the CLI exactly as a shell does. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, plan: { type: 'string' }, label: { type: 'string' } },
-    });
-  } catch (err) {
-    return { code: 2, stdout: '', stderr: `${(err as Error).message}\n\n${USAGE}\n` };
-  }
-  const { positionals, values } = parsed;
-  const twoWord = `${positionals[0] ?? ''} ${positionals[1] ?? ''}`;
-  const [name, rest] = commands[twoWord] ? [twoWord, positionals.slice(2)] : [positionals[0] ?? '', positionals.slice(1)];
-  const handler = commands[name];
-  if (values.help || !handler) {
-    return { code: values.help ? 0 : 2, stdout: values.help ? `${USAGE}\n` : '', stderr: values.help ? '' : `${USAGE}\n` };
-  }
-
-  const config = readConfig(env);
-  const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
-  try {
-    const result = await handler(createContext(config, db), rest, values as Values);
-    return { code: 0, stdout: values.json ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };
-  } catch (err) {
-    if (err instanceof AdminError) {
-      const out = { error: err.code, message: err.message };
-      return { code: 1, stdout: values.json ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
-    }
-    throw err;
-  } finally {
-    await db.destroy();
-  }
-}
-
-function human(result: unknown): string {
-  const rows = Array.isArray(result) ? result : [result];
-  return `${rows
-    .map((row) =>
-      Object.entries(row as Record<string, unknown>)
-        .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
-        .join('\n'),
-    )
-    .join('\n\n')}\n`;
+export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
+  return runCommand(
+    {
+      usage: USAGE,
+      commands,
+      options: { plan: { type: 'string' }, label: { type: 'string' } },
+      open: (env) => {
+        const config = readConfig(env);
+        const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
+        return { ctx: createContext(config, db), close: () => db.destroy() };
+      },
+      operatorError: AdminError,
+    },
+    argv,
+    env,
+  );
 }

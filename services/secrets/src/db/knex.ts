@@ -1,22 +1,12 @@
-import knexFactory, { type Knex } from 'knex';
-import pg from 'pg';
+import { applyMigrations, createDb as createPool, rollbackMigrations, type Db, type DbOptions } from '@hush/common';
 import { migrationSource } from './migrations.js';
 
-export type Db = Knex;
+export type { Db } from '@hush/common';
 
-// bigint (int8) ids come back as strings by default; ours stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+/** How every pool of this service talks to its database: bigint (int8) ids come back as numbers; ours stay far below 2^53. */
+export const dbOptions: DbOptions = { int8AsNumber: true };
 
-export function createDb(url: string, poolMax = 20): Db {
-  return knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: poolMax } });
-}
+export const createDb = (url: string, poolMax?: number): Db => createPool(url, poolMax, dbOptions);
 
-/** Migrations are imported statically (not found on disk) so the same list runs from src under Jest and from dist. */
-export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
-}
-
-export async function migrateDown(db: Db): Promise<void> {
-  await db.migrate.rollback({ migrationSource }, true);
-}
+export const migrateLatest = (db: Db): Promise<string[]> => applyMigrations(db, migrationSource);
+export const migrateDown = (db: Db): Promise<void> => rollbackMigrations(db, migrationSource);

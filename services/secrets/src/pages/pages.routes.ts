@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Logger } from '@hush/common';
+import { escapeHtml, type Logger } from '@hush/common';
 import { ApiError, PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { hashKey, isKey } from '../secrets/keys.js';
 import { burnSecret, showMetadata } from '../secrets/metadata.js';
 import { revealSecret } from '../secrets/reveal.js';
-import { gonePage, page, escapeHtml, receiptPage, revealedPage, waitingPage } from './views.js';
+import { gonePage, page, receiptPage, revealedPage, waitingPage } from './views.js';
 
 /**
  * The pages behind the links (issue 4). GET never changes anything, so link unfurlers and mail

@@ -1,12 +1,10 @@
+import { escapeHtml } from '@hush/common';
 import type { MetadataResponse } from '../secrets/presenter.js';
 
-/**
+/*
  * The pages a person sees: plain HTML forms that work without JavaScript, one stylesheet and one
  * small script (copy to clipboard) allowed by the page's CSP nonce, nothing from third parties.
  */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1d2330}

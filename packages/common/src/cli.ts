@@ -1,0 +1,94 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError } from './config.js';
+
+/** What one CLI command printed and its exit code; the process wrapper (`cliMain`) writes it out. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export type CliValues = Record<string, string | boolean | string[] | undefined>;
+
+/** A command's handler: its positionals (after the command words) and options; returns what to print. */
+export type CliCommand<C> = (ctx: C, positionals: string[], values: CliValues) => Promise<unknown>;
+
+/** The operator's mistakes (a missing argument, an unknown name): printed, exit code 1, no stack. */
+type OperatorError = abstract new (...args: never[]) => Error & { code: string };
+
+export interface CliProgram<C> {
+  usage: string;
+  /** Options beyond --json and --help. */
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Keyed by one or two words ("migrate", "users create"). */
+  commands: Record<string, CliCommand<C>>;
+  /** Opens what a command runs against; `close` runs after it, whether it failed or not. */
+  open(env: NodeJS.ProcessEnv): { ctx: C; close(): Promise<void> };
+  operatorError: OperatorError;
+}
+
+/**
+ * Runs one command of an admin CLI; never exits the process, so tests drive the CLI exactly as a
+ * shell does. Usage errors exit 2; operator errors exit 1 with `error: <message>` on stderr (and
+ * `{ "error": code, "message" }` on stdout with --json); anything else is thrown to the caller.
+ */
+export async function runCommand<C>(program: CliProgram<C>, argv: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const { usage, commands } = program;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...program.options },
+    });
+  } catch (err) {
+    return { code: 2, stdout: '', stderr: `${(err as Error).message}\n\n${usage}\n` };
+  }
+  const { positionals } = parsed;
+  const values = parsed.values as CliValues;
+  const twoWord = `${positionals[0] ?? ''} ${positionals[1] ?? ''}`;
+  const [name, rest] = commands[twoWord] ? [twoWord, positionals.slice(2)] : [positionals[0] ?? '', positionals.slice(1)];
+  const handler = commands[name];
+  if (values['help'] || !handler) {
+    return { code: values['help'] ? 0 : 2, stdout: values['help'] ? `${usage}\n` : '', stderr: values['help'] ? '' : `${usage}\n` };
+  }
+
+  const { ctx, close } = program.open(env);
+  try {
+    const result = await handler(ctx, rest, values);
+    return { code: 0, stdout: values['json'] ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };
+  } catch (err) {
+    if (err instanceof program.operatorError) {
+      const out = { error: err.code, message: err.message };
+      return { code: 1, stdout: values['json'] ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
+    }
+    throw err;
+  } finally {
+    await close();
+  }
+}
+
+/** `key: value` lines, a blank line between rows; dates in ISO 8601, objects as JSON. */
+function human(result: unknown): string {
+  const rows = Array.isArray(result) ? result : [result];
+  return `${rows
+    .map((row) =>
+      Object.entries(row as Record<string, unknown>)
+        .map(([k, v]) => `${k}: ${v instanceof Date ? v.toISOString() : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+        .join('\n'),
+    )
+    .join('\n\n')}\n`;
+}
+
+/** The bin script: runs the command with the process's arguments and sets the exit code. */
+export async function cliMain(bin: string, run: (argv: string[]) => Promise<CliResult>): Promise<void> {
+  try {
+    const result = await run(process.argv.slice(2));
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.code;
+  } catch (err) {
+    process.stderr.write(err instanceof ConfigError ? `${bin}: ${err.message}\n` : `${bin}: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}

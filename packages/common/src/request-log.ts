@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from './logger.js';
+
+/** Express's request: Node's, plus the URL as received (Express rewrites `url` under routers). */
+type Request = IncomingMessage & { originalUrl: string };
+
+/**
+ * Express middleware: a request id on every response (X-Request-Id, taken from the caller when it
+ * is sane) and one log line per request: method, path, status, duration; failures (5xx) at error
+ * level, the rest at debug. No query string (codes, tokens and parameters travel there), no body.
+ * `logPath` rewrites the path first, for services whose paths carry capabilities.
+ */
+export function requestLog(logger: Logger, logPath: (path: string) => string = (path) => path) {
+  return (req: Request, res: ServerResponse, next: () => void) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', id);
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      // Below LOG_LEVEL=debug only failures are logged: build nothing for the other requests.
+      if (res.statusCode < 500 && !logger.isLevelEnabled('debug')) return;
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const line = { reqId: id, method: req.method, path: logPath(req.originalUrl.split('?')[0] ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      if (res.statusCode >= 500) logger.error(line, 'request failed');
+      else logger.debug(line, 'request');
+    });
+    next();
+  };
+}
