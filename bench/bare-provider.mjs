@@ -25,3 +25,4 @@ const provider = new Provider(`http://127.0.0.1:${port}`, {
   clientDefaults: { id_token_signed_response_alg: 'ES256' },
 });
 provider.listen(port, '127.0.0.1', () => process.send?.('ready'));
+process.on('SIGTERM', () => process.exit(0));

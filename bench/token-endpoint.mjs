@@ -17,18 +17,22 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const admin = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function withAdmin(sql) {
+async function withAdmin(sql, params) {
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
   try {
-    await c.query(sql);
+    return (await c.query(sql, params)).rows;
   } finally {
     await c.end();
   }
 }
 
+// BENCH_PROFILE=dir writes a CPU profile of each server (node --cpu-prof) into dir.
+const profileDir = process.env.BENCH_PROFILE;
+
 function start(script, env) {
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return child;
 }
 
@@ -47,10 +51,10 @@ async function waitHttp(url) {
 
 async function load(name, url, body) {
   // Warm-up (JIT, pools), then the measured run.
-  await autocannon({ url, method: 'POST', connections, duration: 2, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const warm = await autocannon({ url, method: 'POST', connections, duration: 2, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
   const r = await autocannon({ url, method: 'POST', connections, duration: seconds, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
   const ok = r['2xx'];
-  return { name, rps: ok / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return { name, rps: ok / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, requests: warm.requests.total + r.requests.total };
 }
 
 const dbName = `bench_identity_${randomBytes(4).toString('hex')}`;
@@ -87,7 +91,12 @@ try {
   const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: client.client_id, client_secret: client.client_secret }).toString();
   const probe = await (await fetch(`${issuer}/protocol/openid-connect/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json();
   if (!probe.access_token || !probe.refresh_token) throw new Error(`identity did not issue both tokens: ${JSON.stringify(probe)}`);
+  // Transactions (one per statement outside BEGIN) the service runs per token, as PostgreSQL counts them.
+  const xacts = async () => Number((await withAdmin('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [dbName]))[0].n);
+  const before = await xacts();
   const hush = await load('identity (PostgreSQL, refresh tokens, Redis limiter)', `${issuer}/protocol/openid-connect/token`, body);
+  await new Promise((r) => setTimeout(r, 600)); // statistics reach pg_stat_database within 500 ms
+  const perToken = (await xacts()) - before;
   identity.kill('SIGTERM');
   await once(identity, 'exit');
 
@@ -99,13 +108,15 @@ try {
   const bareBody = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: 'bench', client_secret: secret }).toString();
   const ceiling = await load('bare oidc-provider (memory adapter, no refresh tokens)', `http://127.0.0.1:${barePort}/token`, bareBody);
   bare.kill('SIGTERM');
+  await once(bare, 'exit');
 
   const rows = [hush, ceiling];
   console.log(`\ntoken endpoint, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
   console.log('| server | tokens/s | p50 ms | p99 ms | non-2xx | errors |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
-  console.log(`\nratio identity / bare oidc-provider: ${(hush.rps / ceiling.rps).toFixed(2)}`);
+  console.log(`\nidentity: ${(perToken / hush.requests).toFixed(2)} SQL statements per token`);
+  console.log(`ratio identity / bare oidc-provider: ${(hush.rps / ceiling.rps).toFixed(2)}`);
 } finally {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await withAdmin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);

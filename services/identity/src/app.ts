@@ -1,19 +1,23 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { createHttpMetrics, deriveKey } from '@hush/common';
 import { Counter, Gauge } from 'prom-client';
 import { ApiCatalog } from './apis/api-catalog.js';
+import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
 import { requestLog } from './http/request-log.js';
 import { interactionRoutes } from './interactions/interactions.routes.js';
 import { sweepExpired } from './oidc/adapter.repository.js';
+import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { buildProvider } from './oidc/provider.js';
 import { FailureLimiter } from './ratelimit/failure-limiter.js';
 import type { Config } from './config.js';
 
 export interface IdentityApp {
-  app: express.Express;
+  /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
   context: Context;
   /** Rebuilds the provider when the published key set changed; true if it did. */
   reloadKeys(): Promise<boolean>;
@@ -27,13 +31,14 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   const { db, redis, logger } = infra;
   const context = createContext(config, db);
   const apis = new ApiCatalog(context.apis);
+  const clients = new ClientCache(context.clients, config.DATABASE_URL, logger);
   const limiter = new FailureLimiter(redis, `${config.REDIS_PREFIX}fail:`, config.RATE_LIMIT_WINDOW, logger);
   const cookieKeys = [deriveKey(config.MASTER_KEY, 'hush identity cookies v1').toString('base64url')];
 
   await context.signingKeys.ensureActive();
   let fingerprint = await context.keysRepository.fingerprint();
   const makeProvider = async () =>
-    buildProvider({ config, db, clients: context.clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys });
+    buildProvider({ config, db, clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys });
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.
@@ -73,8 +78,9 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(requestLog(logger));
-  app.use(metrics.middleware);
+  // Every request, including the protocol routes that skip Express (see directDispatch below).
+  const everyRequest: EveryRequest[] = [requestLog(logger), metrics.middleware];
+  app.use(...everyRequest);
   app.get('/metrics', metrics.handler);
 
   app.get('/healthz', (_req, res) => {
@@ -112,6 +118,8 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
     res.status(status).json(status === 500 ? { error: 'server_error', error_description: 'internal error' } : { error: 'invalid_request', error_description: err.message });
   });
 
+  // Started last: nothing above may fail and leave its connection open.
+  await clients.start();
   const timers = [
     setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
     setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
@@ -119,10 +127,13 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   timers.forEach((t) => t.unref());
 
   return {
-    app,
+    app: directDispatch({ express: app, before: everyRequest, provider: () => handler }),
     context,
     reloadKeys,
     sweep: () => sweepExpired(db),
-    stop: () => timers.forEach(clearInterval),
+    stop: () => {
+      timers.forEach(clearInterval);
+      clients.stop();
+    },
   };
 }

@@ -22,6 +22,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             implicit, refresh_token; prints the secret once
   clients list
   clients rotate-secret <client_id>         prints the new secret once; the old one stops working
+  clients delete <client_id>                its secret and refresh tokens stop working at once
   keys list
   keys rotate                               one safe step: add next key, or promote it, retire old
   keys add-next | keys promote | keys retire [--force]
@@ -95,6 +96,11 @@ const commands: Record<string, CliCommand<Context>> = {
   'clients rotate-secret': async (ctx, p) => {
     const { clientId, clientSecret } = await ctx.clientsService.rotateSecret(need(p[0], 'client id'));
     return { client_id: clientId, client_secret: clientSecret };
+  },
+  'clients delete': async (ctx, p) => {
+    const clientId = need(p[0], 'client id');
+    await ctx.clientsService.delete(clientId);
+    return { client_id: clientId, deleted: true };
   },
   'keys list': async (ctx) =>
     (await ctx.signingKeys.list()).map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt, retireAfter: k.retireAfter })),

@@ -51,6 +51,13 @@ const toClient = (r: Row): Client => ({
   secretRotatedAt: r.secret_rotated_at,
 });
 
+/**
+ * Every change to a client is announced on this channel by a trigger (migration
+ * 20261122010000_clients_notify), with the client id as payload (`*` for all, when an
+ * organization changes); each replica's ClientCache drops its copy (client-cache.ts).
+ */
+export const CLIENTS_CHANNEL = 'hush_identity_clients';
+
 export type NewClient = Omit<Client, 'createdAt' | 'secretRotatedAt' | 'organizationName'>;
 
 export class ClientsRepository {
@@ -104,5 +111,10 @@ export class ClientsRepository {
   async setSecretHash(clientId: string, secretHash: string): Promise<boolean> {
     const updated = await this.db('clients').where({ client_id: clientId }).update({ secret_hash: secretHash, secret_rotated_at: this.db.fn.now() });
     return updated === 1;
+  }
+
+  async delete(clientId: string): Promise<boolean> {
+    const deleted = await this.db('clients').where({ client_id: clientId }).delete();
+    return deleted === 1;
   }
 }

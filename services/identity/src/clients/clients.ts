@@ -98,6 +98,11 @@ export class ClientsService {
     return { clientId, clientSecret: secret.secret };
   }
 
+  /** Deletes the client; its secret stops working on every replica at once (see client-cache.ts). */
+  async delete(clientId: string): Promise<void> {
+    if (!(await this.clients.delete(clientId))) throw notFound(`client ${clientId}`);
+  }
+
   private async assertScopesExist(scopes: string[]): Promise<void> {
     const apiScopes = scopes.filter((s) => !OIDC_SCOPES.includes(s));
     const owners = await this.apis.findOwnersOfScopes(apiScopes);

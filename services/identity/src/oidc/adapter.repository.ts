@@ -70,25 +70,30 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
 
 type UpsertRow = { model: string; id: string; payload: AdapterPayload; expiresIn: number | undefined };
 
-/** One INSERT for every upsert of an event-loop turn (a token response saves a grant and a refresh token). */
+/**
+ * One INSERT for every upsert of an event-loop turn (a token response saves a grant and a refresh
+ * token). The rows travel as one JSON document: as text arrays, every payload would be escaped
+ * again, quote by quote, into an array literal.
+ */
 async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
   // ON CONFLICT cannot touch one row twice in a statement: the last write of a key wins.
   const unique = [...new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r])).values()];
+  const records = unique.map((r) => ({
+    m: r.model,
+    i: r.id,
+    p: r.payload,
+    g: r.payload.grantId ?? null,
+    u: r.payload.uid ?? null,
+    c: r.payload.userCode ?? null,
+    e: r.expiresIn ?? null,
+  }));
   await db.raw(
     `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
      SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END
-     FROM unnest(?::text[], ?::text[], ?::jsonb[], ?::text[], ?::text[], ?::text[], ?::float8[]) AS t(m, i, p, g, u, c, e)
+     FROM jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8)
      ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
        uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
-    [
-      unique.map((r) => r.model),
-      unique.map((r) => r.id),
-      unique.map((r) => JSON.stringify(r.payload)),
-      unique.map((r) => r.payload.grantId ?? null),
-      unique.map((r) => r.payload.uid ?? null),
-      unique.map((r) => r.payload.userCode ?? null),
-      unique.map((r) => r.expiresIn ?? null),
-    ] as unknown as readonly string[],
+    [JSON.stringify(records)],
   );
   return rows.map(() => undefined);
 }

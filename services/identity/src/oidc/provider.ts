@@ -1,7 +1,8 @@
 import Provider, { errors, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
 import type { JWK } from 'jose';
 import type { ApiCatalog } from '../apis/api-catalog.js';
-import type { ClientsRepository, Client } from '../clients/clients.repository.js';
+import type { Client } from '../clients/clients.repository.js';
+import type { ClientLookup } from '../clients/client-cache.js';
 import { clientSecretMatches } from '../clients/client-secret.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
@@ -9,6 +10,7 @@ import { REALM_PATH, type Config } from '../config.js';
 import { SIGNING_ALG } from '../keys/keys.js';
 import { ID_TOKEN_TTL } from '../keys/rotation.js';
 import type { Db } from '../db/knex.js';
+import { clientMetadata } from './client-metadata.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { assertClientNotBlocked, clientAuthLimiter } from './rate-limits.js';
@@ -18,7 +20,7 @@ import { logoutPage, errorPage, loggedOutPage } from '../interactions/views.js';
 export interface ProviderDeps {
   config: Config;
   db: Db;
-  clients: ClientsRepository;
+  clients: ClientLookup;
   users: UsersRepository;
   apis: ApiCatalog;
   limiter: FailureLimiter;
@@ -36,7 +38,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   const findClient = async (id: string): Promise<AdapterPayload | undefined> => {
     const client = await clients.find(id);
-    return client && clientMetadata(client, Provider.ctx);
+    return client && adapterPayload(client, Provider.ctx);
   };
 
   const configuration: Configuration = {
@@ -102,7 +104,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
         getResourceServerInfo: async (ctx, identifier, client) => {
           const api = await apis.byId(identifier);
           if (!api) throw new errors.InvalidTarget();
-          const allowed = new Set((client.metadata()['api_scopes'] as string[] | undefined) ?? []);
+          const allowed = new Set((clientMetadata(client)['api_scopes'] as string[] | undefined) ?? []);
           const requested = String(ctx.oidc.params?.scope ?? '')
             .split(' ')
             .filter((s) => s && !OIDC_SCOPES.includes(s));
@@ -137,7 +139,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       if (token.kind !== 'AccessToken' && token.kind !== 'ClientCredentials') return undefined;
       const accountId = 'accountId' in token ? (token.accountId as string | undefined) : undefined;
       if (token.kind === 'ClientCredentials' || accountId === token.clientId) {
-        const meta: Record<string, unknown> = ctx.oidc.client?.metadata() ?? {};
+        const meta: Readonly<Record<string, unknown>> = ctx.oidc.client ? clientMetadata(ctx.oidc.client) : {};
         return meta['organization_name'] ? { organization: meta['organization_name'], organization_id: meta['organization_id'] } : undefined;
       }
       if (!accountId) return undefined;
@@ -170,12 +172,22 @@ export function buildProvider(deps: ProviderDeps): Provider {
   return provider;
 }
 
+/** Both variants of a client record's payload, built once per record (the ClientCache keeps records). */
+const payloads = new WeakMap<Client, { basic?: AdapterPayload; post?: AdapterPayload }>();
+
 /**
  * A client may send its secret with HTTP Basic or in the form body (spec 4.1 shows the body);
  * oidc-provider accepts one registered method per client, so the method is the one this request uses.
  */
-function clientMetadata(client: Client, ctx: KoaContextWithOIDC | undefined): AdapterPayload {
+function adapterPayload(client: Client, ctx: KoaContextWithOIDC | undefined): AdapterPayload {
   const basic = /^basic /i.test(ctx?.get('authorization') ?? '');
+  let built = payloads.get(client);
+  if (!built) payloads.set(client, (built = {}));
+  const variant = basic ? 'basic' : 'post';
+  return (built[variant] ??= Object.freeze(buildPayload(client, basic)));
+}
+
+function buildPayload(client: Client, basic: boolean): AdapterPayload {
   const oidcScopes = client.scopes.filter((s) => OIDC_SCOPES.includes(s));
   return {
     client_id: client.clientId,
@@ -216,7 +228,7 @@ async function resourceForScopes(ctx: KoaContextWithOIDC, apis: ApiCatalog): Pro
   return [...owners][0];
 }
 
-async function findAccount(id: string, users: UsersRepository, clients: ClientsRepository): Promise<Account | undefined> {
+async function findAccount(id: string, users: UsersRepository, clients: ClientLookup): Promise<Account | undefined> {
   if (UUID.test(id)) {
     const user = await users.findById(id);
     if (!user) return undefined;

@@ -1,0 +1,176 @@
+import pg from 'pg';
+import { createLogger } from '@hush/common';
+import { ClientCache } from '../src/clients/client-cache.js';
+import { CLIENTS_CHANNEL, type Client } from '../src/clients/clients.repository.js';
+import { createContext } from '../src/context.js';
+import { hashClientSecret, newClientSecret } from '../src/clients/client-secret.js';
+import { createDb, type Db } from '../src/db/knex.js';
+import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+
+// Client records are cached in the service's memory (src/clients/client-cache.ts). These tests
+// change clients the way another process or replica would (the CLI, another connection pool, raw
+// SQL) and prove that the service stops accepting the old secret at once.
+
+let h: Harness;
+let tokenUrl: string;
+let other: Db;
+
+beforeAll(async () => {
+  h = await startIdentity();
+  tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
+  other = createDb(h.config.DATABASE_URL, 2);
+});
+afterAll(async () => {
+  await other.destroy();
+  await h.close();
+});
+
+const token = (c: { read: string; clientId: string }, secret: string) =>
+  postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: secret });
+
+/** Polls until the request fails; returns how long that took. Successes are not failures, so the rate limiter stays quiet. */
+async function msUntilRejected(request: () => ReturnType<typeof token>, deadlineMs = 2000): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const res = await request();
+    if (res.status === 401) {
+      expect(res.body['error']).toBe('invalid_client');
+      return Date.now() - start;
+    }
+    expect(res.status).toBe(200);
+    if (Date.now() - start > deadlineMs) throw new Error(`still accepted after ${deadlineMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('ClientCache', () => {
+  const record = (clientId: string) => ({ clientId }) as unknown as Client;
+  const counting = () => {
+    const calls: string[] = [];
+    return { calls, find: async (id: string) => (calls.push(id), record(id)) };
+  };
+  const silent = createLogger({ name: 'test', level: 'silent' });
+
+  it('serves a second lookup from memory, and reads through while its listener is down', async () => {
+    const source = counting();
+    const cache = new ClientCache(source, h.config.DATABASE_URL, silent, { reconnectMs: 60_000 });
+    await cache.start();
+    try {
+      await cache.find('a');
+      await cache.find('a');
+      expect(source.calls).toEqual(['a']);
+
+      await other.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'identity client cache'`);
+      // Reconnection is a minute away: only dropping everything at the loss explains a read-through.
+      for (let i = 0; i < 50 && source.calls.length < 2; i++) {
+        await cache.find('a');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(source.calls.length).toBeGreaterThanOrEqual(2);
+      const before = source.calls.length;
+      await cache.find('a');
+      expect(source.calls.length).toBe(before + 1);
+    } finally {
+      cache.stop();
+    }
+  });
+
+  it('does not keep a lookup that was in flight when a change was announced', async () => {
+    let release: (() => void) | undefined;
+    const calls: string[] = [];
+    const source = {
+      find: async (id: string) => {
+        calls.push(id);
+        if (calls.length === 1) await new Promise<void>((r) => (release = r));
+        return record(id);
+      },
+    };
+    const cache = new ClientCache(source, h.config.DATABASE_URL, silent);
+    await cache.start();
+    try {
+      const first = cache.find('b');
+      await other.raw('SELECT pg_notify(?, ?)', [CLIENTS_CHANNEL, 'b']);
+      await new Promise((r) => setTimeout(r, 200)); // the notification reaches the listener
+      release?.();
+      await first;
+      await cache.find('b');
+      expect(calls).toEqual(['b', 'b']);
+      await cache.find('b');
+      expect(calls).toEqual(['b', 'b']);
+    } finally {
+      cache.stop();
+    }
+  });
+});
+
+describe('client records cached in memory', () => {
+  it('when the secret is rotated by the admin CLI, then the old secret is refused within a second and the new one works', async () => {
+    const c = await createApiAndClient(h);
+    expect((await token(c, c.clientSecret)).status).toBe(200); // now cached
+
+    const rotated = await h.cli<{ client_secret: string }>('clients', 'rotate-secret', c.clientId);
+    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    const res = await token(c, rotated.client_secret);
+    expect(res.status).toBe(200);
+    expect(res.body['refresh_token']).toEqual(expect.any(String));
+  });
+
+  it('when the client is deleted through another connection pool (another replica), then its secret is refused within a second', async () => {
+    const c = await createApiAndClient(h);
+    expect((await token(c, c.clientSecret)).status).toBe(200);
+
+    await createContext(h.config, other).clientsService.delete(c.clientId);
+    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+  });
+
+  it('when an operator changes the secret by hand in SQL, then the database itself announces it and the old secret is refused within a second', async () => {
+    const c = await createApiAndClient(h);
+    expect((await token(c, c.clientSecret)).status).toBe(200);
+
+    await other.raw('UPDATE clients SET secret_hash = ? WHERE client_id = ?', [newClientSecret().hash, c.clientId]);
+    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+  });
+
+  it('when the client is deleted with the admin CLI, then its secret is refused within a second', async () => {
+    const c = await createApiAndClient(h);
+    expect((await token(c, c.clientSecret)).status).toBe(200);
+
+    expect(await h.cli('clients', 'delete', c.clientId)).toEqual({ client_id: c.clientId, deleted: true });
+    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+  });
+
+  it('when the listening connection is lost, then a change made without notification applies as soon as the service reconnects', async () => {
+    const c = await createApiAndClient(h);
+    expect((await token(c, c.clientSecret)).status).toBe(200);
+
+    const { rows } = await other.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'identity client cache'`);
+    expect(rows).toHaveLength(1);
+    // Raw SQL, no NOTIFY: only the dropped cache (or, much later, the entry's maximum age) can reveal it.
+    await other('clients').where({ client_id: c.clientId }).update({ secret_hash: newClientSecret().hash });
+    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+  });
+
+  it('after the listening connection is back, a rotation is again noticed at once', async () => {
+    const c = await createApiAndClient(h);
+    // The previous test cut the connection; wait until the listener has reconnected.
+    const admin = new pg.Client({ connectionString: h.config.DATABASE_URL });
+    await admin.connect();
+    try {
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await admin.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'identity client cache'`);
+        if (rows.length === 1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await admin.end();
+    }
+    expect((await token(c, c.clientSecret)).status).toBe(200);
+    expect((await token(c, c.clientSecret)).status).toBe(200);
+
+    const next = newClientSecret();
+    await createContext(h.config, other).clients.setSecretHash(c.clientId, next.hash);
+    expect(hashClientSecret(next.secret)).toBe(next.hash);
+    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    expect((await token(c, next.secret)).status).toBe(200);
+  });
+});
