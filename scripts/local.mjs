@@ -88,7 +88,8 @@ async function reachable(url) {
 /**
  * No PostgreSQL here: an embedded one (PGlite, data in .data/pglite/<name>) behind a PostgreSQL
  * wire-protocol socket, so the services use the very same pg/knex code path. PGlite is a single
- * session: one connection at a time, so the services run with DATABASE_POOL_MAX=1 and every
+ * session: one connection at a time, so the services run with DATABASE_POOL_MAX=1 (and identity
+ * without its LISTEN connection, CLIENT_CACHE=false) and every
  * admin command runs before they start.
  */
 async function embeddedPostgres(name, port) {
@@ -229,7 +230,7 @@ async function demo(envs) {
 async function all(env) {
   if (!(await reachable(env.IDENTITY_DATABASE_URL)) && !process.env.IDENTITY_DATABASE_URL && !process.env.SECRETS_DATABASE_URL) {
     log('postgres', `no PostgreSQL at ${new URL(env.IDENTITY_DATABASE_URL).host}: using embedded PGlite (data in .data/pglite)`);
-    env = { ...env, IDENTITY_DATABASE_URL: await embeddedPostgres('identity', 55432), SECRETS_DATABASE_URL: await embeddedPostgres('secrets', 55433), DATABASE_POOL_MAX: '1' };
+    env = { ...env, IDENTITY_DATABASE_URL: await embeddedPostgres('identity', 55432), SECRETS_DATABASE_URL: await embeddedPostgres('secrets', 55433), DATABASE_POOL_MAX: '1', CLIENT_CACHE: 'false' };
   }
   const envs = environments(env);
   await Promise.all([ensureDatabase(envs.identity.DATABASE_URL), ensureDatabase(envs.secrets.DATABASE_URL)]);

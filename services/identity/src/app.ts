@@ -31,7 +31,8 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   const { db, redis, logger } = infra;
   const context = createContext(config, db);
   const apis = new ApiCatalog(context.apis);
-  const clients = new ClientCache(context.clients, config.DATABASE_URL, logger);
+  const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
+  const clients = cache ?? context.clients;
   const limiter = new FailureLimiter(redis, `${config.REDIS_PREFIX}fail:`, config.RATE_LIMIT_WINDOW, logger);
   const cookieKeys = [deriveKey(config.MASTER_KEY, 'hush identity cookies v1').toString('base64url')];
 
@@ -119,7 +120,7 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   });
 
   // Started last: nothing above may fail and leave its connection open.
-  await clients.start();
+  await cache?.start();
   const timers = [
     setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
     setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
@@ -133,7 +134,7 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
     sweep: () => sweepExpired(db),
     stop: () => {
       timers.forEach(clearInterval);
-      clients.stop();
+      cache?.stop();
     },
   };
 }

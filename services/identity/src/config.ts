@@ -17,6 +17,12 @@ const schema = z.object({
   LOG_LEVEL: logLevel(),
   /** Worker processes (node:cluster) sharing the port; 1 runs in-process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Keep client records in memory, invalidated through PostgreSQL LISTEN/NOTIFY on one extra
+   * connection per process (src/clients/client-cache.ts). Off: every token request reads its
+   * client row (for a database that allows a single connection, such as the embedded one).
+   */
+  CLIENT_CACHE: bool(true),
   /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
   TRUST_PROXY: bool(false),
   /** How often (seconds) each process reloads signing keys from the database. */

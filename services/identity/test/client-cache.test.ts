@@ -174,3 +174,24 @@ describe('client records cached in memory', () => {
     expect((await token(c, next.secret)).status).toBe(200);
   });
 });
+
+describe('CLIENT_CACHE=false (a database with a single connection, such as the embedded one)', () => {
+  it('opens no listening connection and reads the client on every request: a rotation applies to the very next one', async () => {
+    const uncached = await startIdentity({ CLIENT_CACHE: 'false' });
+    try {
+      const { rows } = await other.raw(`SELECT 1 FROM pg_stat_activity WHERE datname = ? AND application_name = 'identity client cache'`, [
+        new URL(uncached.config.DATABASE_URL).pathname.slice(1),
+      ]);
+      expect(rows).toEqual([]);
+      const c = await createApiAndClient(uncached);
+      const url = `${uncached.issuer}/protocol/openid-connect/token`;
+      const request = (secret: string) => postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: secret });
+      expect((await request(c.clientSecret)).status).toBe(200);
+      const rotated = await uncached.cli<{ client_secret: string }>('clients', 'rotate-secret', c.clientId);
+      expect((await request(c.clientSecret)).status).toBe(401);
+      expect((await request(rotated.client_secret)).status).toBe(200);
+    } finally {
+      await uncached.close();
+    }
+  });
+});
