@@ -126,13 +126,20 @@ describe('retrieve, metadata, burn, recent: the life of a secret (spec 3)', () =
     expect((await h.http.get('/api/v1/private/recent').set('Authorization', other.auth)).body).toEqual([]);
   });
 
-  it('the Onetime Secret aliases work (/create, /metadata/...)', async () => {
+  it('the Onetime Secret v1 aliases work (/create, /metadata/...)', async () => {
     const created = await h.http.post('/api/v1/create').set('Authorization', alice.auth).type('form').send({ secret: 'alias' });
     expect(created.status).toBe(200);
     const meta = await h.http.post(`/api/v1/metadata/${created.body.metadata_key}`).set('Authorization', alice.auth);
     expect(meta.body.state).toBe('new');
     const recent = await h.http.get('/api/v1/metadata/recent').set('Authorization', alice.auth);
     expect(recent.status).toBe(200);
+  });
+
+  it("and current Onetime Secret's /receipt/... aliases (its Ruby client uses them)", async () => {
+    const created = (await share({ secret: 'receipt alias' })).body;
+    expect((await h.http.get(`/api/v1/receipt/${created.metadata_key}`)).body.state).toBe('new');
+    expect((await h.http.get('/api/v1/receipt/recent').set('Authorization', alice.auth)).body[0].metadata_shortkey).toBe(created.metadata_key.slice(0, 6));
+    expect((await h.http.post(`/api/v1/receipt/${created.metadata_key}/burn`)).body.status).toBe('burned');
   });
 });
 

@@ -41,10 +41,12 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
   const keyParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
   const authErrors = { '401': error('Missing or invalid credentials'), '403': error('The access token lacks the scope'), '429': error('Rate limited') };
 
+  /** `showMetadata` at /private; `showMetadataAtMetadata`, `showMetadataAtReceipt` at the aliases. */
+  const opId = (name: string, base: string) => (base === '/private' ? name : `${name}At${base[1]?.toUpperCase()}${base.slice(2)}`);
   const metadataOps = (base: string) => ({
     [`${base}/recent`]: {
       get: {
-        operationId: base === '/private' ? 'recentMetadata' : 'recentMetadataAlias',
+        operationId: opId('recentMetadata', base),
         summary: `Recent metadata of the caller, newest first (${RECENT_DEFAULT_LIMIT} per page by default, at most ${RECENT_MAX_LIMIT}); keys are null.`,
         security: scoped('secrets:read'),
         parameters: [
@@ -64,13 +66,13 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
     [`${base}/{metadata_key}`]: {
       parameters: [keyParam('metadata_key', 'The metadata key returned at creation')],
       post: {
-        operationId: base === '/private' ? 'showMetadata' : 'showMetadataAlias',
+        operationId: opId('showMetadata', base),
         summary: 'Metadata of a secret; marks it `viewed` after the first call while unread. The metadata key is the credential; others are optional.',
         security: byKey('secrets:read'),
         responses: { '200': json(ref('Metadata'), 'Metadata'), '404': error('Unknown or expired metadata key'), ...authErrors },
       },
       get: {
-        operationId: base === '/private' ? 'peekMetadata' : 'peekMetadataAlias',
+        operationId: opId('peekMetadata', base),
         summary: 'Metadata of a secret, without side effects. The metadata key is the credential; others are optional.',
         security: byKey('secrets:read'),
         responses: { '200': json(ref('Metadata'), 'Metadata'), '404': error('Unknown or expired metadata key'), ...authErrors },
@@ -79,7 +81,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
     [`${base}/{metadata_key}/burn`]: {
       parameters: [keyParam('metadata_key', 'The metadata key returned at creation')],
       post: {
-        operationId: base === '/private' ? 'burnSecret' : 'burnSecretAlias',
+        operationId: opId('burnSecret', base),
         summary: 'Destroys an unread secret. The metadata key is the credential; others are optional.',
         security: byKey('secrets:write'),
         responses: { '200': json(ref('BurnResult'), 'The metadata, state and status burned'), '404': error('Unknown, read, burned or expired'), ...authErrors },
@@ -149,6 +151,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
       },
       ...metadataOps('/private'),
       ...metadataOps('/metadata'),
+      ...metadataOps('/receipt'),
       '/account/api-token': {
         post: {
           operationId: 'mintApiToken',

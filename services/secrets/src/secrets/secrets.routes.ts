@@ -10,7 +10,7 @@ import { generateSecret, shareSecret } from './share.js';
 
 /**
  * The six operations of spec 4.2 under /api/v1, plus Onetime Secret v1's aliases
- * (`/create`, `/metadata/...`) so its existing clients work unchanged.
+ * (`/create`, `/metadata/...`, and the current `/receipt/...`) so its existing clients work unchanged.
  */
 export function secretsRoutes(deps: SecretsDeps, auth: Authenticator, limiter: RateLimiter): express.Router {
   const router = express.Router();
@@ -35,7 +35,7 @@ export function secretsRoutes(deps: SecretsDeps, auth: Authenticator, limiter: R
     res.json(await revealSecret(deps, key(req), collectParams(req)));
   });
 
-  for (const base of ['/private', '/metadata']) {
+  for (const base of ['/private', '/metadata', '/receipt']) {
     router.get(`${base}/recent`, ...read, async (req, res) => {
       const { items, next } = await recentMetadata(deps, principalOf(res), collectParams(req));
       if (next) {
