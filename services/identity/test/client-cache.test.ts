@@ -145,8 +145,11 @@ describe('client records cached in memory', () => {
 
     const { rows } = await other.raw(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'identity client cache'`);
     expect(rows).toHaveLength(1);
-    // Raw SQL, no NOTIFY: only the dropped cache (or, much later, the entry's maximum age) can reveal it.
-    await other('clients').where({ client_id: c.clientId }).update({ secret_hash: newClientSecret().hash });
+    // Raw SQL with triggers off, so no NOTIFY: only the dropped cache (or, much later, the entry's maximum age) can reveal it.
+    await other.transaction(async (trx) => {
+      await trx.raw('SET LOCAL session_replication_role = replica');
+      await trx('clients').where({ client_id: c.clientId }).update({ secret_hash: newClientSecret().hash });
+    });
     expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
   });
 
