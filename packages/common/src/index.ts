@@ -10,3 +10,4 @@ export * from './infrastructure.js';
 export * from './request-log.js';
 export * from './cli.js';
 export * from './html.js';
+export * from './errors.js';

@@ -1,0 +1,103 @@
+/**
+ * The one error model of Hush (docs/adr/0007-service-style-and-errors.md).
+ *
+ * Rules:
+ * - A failure our own code can name is a `DomainError` subclass: one class per failure, with a
+ *   stable `code`, an HTTP `status` and a message that is safe to show (never a secret, key,
+ *   passphrase, token or e-mail address).
+ * - Each surface maps errors in exactly one place: the secrets API to `{ message, code }`,
+ *   identity's JSON routes to RFC 6749's `{ error, error_description }`, pages to an error page,
+ *   the admin CLIs to `error: <message>` and an exit code (`cliExitCode`).
+ * - Anything that is not a `DomainError` after `toDomainError` is a real fault: a generic 500
+ *   whose detail goes to the log only.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers (WWW-Authenticate, Retry-After). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+type DomainErrorClass<A extends unknown[]> = new (...args: A) => DomainError;
+
+/** Base class of a failure that always answers the same: `class Gone extends fixedError(404, 'gone', 'Gone') {}`. */
+export function fixedError(status: number, code: string, message: string, headers: Record<string, string> = {}): DomainErrorClass<[]> {
+  return class extends DomainError {
+    constructor() {
+      super(status, code, message, headers);
+    }
+  };
+}
+
+/** Base class of a failure whose message the thrower words: `new MalformedBodyError('...')`. */
+export function wordedError(status: number, code: string): DomainErrorClass<[message: string]> {
+  return class extends DomainError {
+    constructor(message: string) {
+      super(status, code, message);
+    }
+  };
+}
+
+// Failures every surface shares.
+export class InvalidInputError extends wordedError(400, 'invalid_input') {}
+export class MalformedBodyError extends wordedError(400, 'malformed_body') {}
+export class MalformedPathError extends fixedError(400, 'malformed_path', 'The request path is not valid') {}
+export class NotFoundError extends DomainError {
+  constructor(what: string) {
+    super(404, 'not_found', `${what} not found`);
+  }
+}
+export class RouteNotFoundError extends fixedError(404, 'not_found', 'Not Found') {}
+export class AlreadyExistsError extends DomainError {
+  constructor(what: string) {
+    super(409, 'already_exists', `${what} already exists`);
+  }
+}
+export class PayloadTooLargeError extends DomainError {
+  constructor(limit: string) {
+    super(413, 'payload_too_large', `Request body exceeds ${limit}`);
+  }
+}
+export class UnsupportedMediaTypeError extends wordedError(415, 'unsupported_media_type') {}
+
+/**
+ * Turns what a parser or the platform throws at bad input into the caller's 4xx: body-parser's
+ * typed errors, multer's (matched by name: only secrets depends on multer), busboy's and the
+ * URIError of a malformed percent-escape in a path. Undefined means "a real fault".
+ */
+export function toDomainError(err: unknown, bodyLimit = 'the size limit'): DomainError | undefined {
+  if (err instanceof DomainError) return err;
+  if (err instanceof URIError) return new MalformedPathError();
+  const e = err as { type?: string; status?: number; name?: string; code?: string; message?: string } | null;
+  if (e?.name === 'MulterError') {
+    return e.code === 'LIMIT_FIELD_VALUE' || e.code === 'LIMIT_FIELD_SIZE'
+      ? new PayloadTooLargeError(bodyLimit)
+      : new MalformedBodyError(`multipart form rejected: ${e.message ?? 'unreadable'} (files are not accepted)`);
+  }
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new MalformedBodyError('the request body is not valid JSON');
+    case 'entity.too.large':
+      return new PayloadTooLargeError(bodyLimit);
+    case 'parameters.too.many':
+      return new PayloadTooLargeError('the number of form fields allowed');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new UnsupportedMediaTypeError('unsupported body encoding or charset');
+  }
+  // Any other client error raised by a parser (aborted request, bad multipart boundary...).
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new MalformedBodyError('the request body could not be read');
+  if (err instanceof Error && /^(Multipart|Malformed part header|Unexpected end of form)/i.test(err.message)) return new MalformedBodyError('the multipart body is malformed');
+  return undefined;
+}
+
+/** Exit code of an admin CLI for a failure: 1 for the operator's mistakes (any DomainError), else 70 (EX_SOFTWARE). */
+export function cliExitCode(err: unknown): number {
+  return err instanceof DomainError ? 1 : 70;
+}
