@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from './config.js';
+import { cliExitCode, DomainError } from './errors.js';
 
 /** What one CLI command printed and its exit code; the process wrapper (`cliMain`) writes it out. */
 export interface CliResult {
@@ -10,11 +11,24 @@ export interface CliResult {
 
 export type CliValues = Record<string, string | boolean | string[] | undefined>;
 
+/** A required argument or option the operator left out: their mistake, so exit 1, no stack. */
+export class MissingArgumentError extends DomainError {
+  constructor(what: string) {
+    super(400, 'invalid_input', `${what} is required`);
+  }
+}
+
+/** An option's value when it is a string (parseArgs gives booleans and arrays too). */
+export const stringArg = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The argument, or a `MissingArgumentError` naming it. */
+export function requiredArg(v: string | undefined, what: string): string {
+  if (!v) throw new MissingArgumentError(what);
+  return v;
+}
+
 /** A command's handler: its positionals (after the command words) and options; returns what to print. */
 export type CliCommand<C> = (ctx: C, positionals: string[], values: CliValues) => Promise<unknown>;
-
-/** The operator's mistakes (a missing argument, an unknown name): printed, exit code 1, no stack. */
-type OperatorError = abstract new (...args: never[]) => Error & { code: string };
 
 export interface CliProgram<C> {
   usage: string;
@@ -24,13 +38,13 @@ export interface CliProgram<C> {
   commands: Record<string, CliCommand<C>>;
   /** Opens what a command runs against; `close` runs after it, whether it failed or not. */
   open(env: NodeJS.ProcessEnv): { ctx: C; close(): Promise<void> };
-  operatorError: OperatorError;
 }
 
 /**
  * Runs one command of an admin CLI; never exits the process, so tests drive the CLI exactly as a
- * shell does. Usage errors exit 2; operator errors exit 1 with `error: <message>` on stderr (and
- * `{ "error": code, "message" }` on stdout with --json); anything else is thrown to the caller.
+ * shell does. Usage errors exit 2; the operator's mistakes (any `DomainError`: a missing argument,
+ * an unknown name) exit 1 with `error: <message>` on stderr (and `{ "error": code, "message" }` on
+ * stdout with --json), no stack; anything else is a fault and is thrown to the caller.
  */
 export async function runCommand<C>(program: CliProgram<C>, argv: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   const { usage, commands } = program;
@@ -58,14 +72,17 @@ export async function runCommand<C>(program: CliProgram<C>, argv: string[], env:
     const result = await handler(ctx, rest, values);
     return { code: 0, stdout: values['json'] ? `${JSON.stringify(result, null, 2)}\n` : human(result), stderr: '' };
   } catch (err) {
-    if (err instanceof program.operatorError) {
-      const out = { error: err.code, message: err.message };
-      return { code: 1, stdout: values['json'] ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
-    }
+    if (err instanceof DomainError) return operatorError(err, values['json'] === true);
     throw err;
   } finally {
     await close();
   }
+}
+
+/** The one mapping of a `DomainError` to CLI output. */
+function operatorError(err: DomainError, json: boolean): CliResult {
+  const out = { error: err.code, message: err.message };
+  return { code: cliExitCode(err), stdout: json ? `${JSON.stringify(out)}\n` : '', stderr: `error: ${err.message}\n` };
 }
 
 /** `key: value` lines, a blank line between rows; dates in ISO 8601, objects as JSON. */

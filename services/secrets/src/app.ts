@@ -68,7 +68,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     events: metrics.events,
   };
   const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
-  const auth = createAuthenticator(context.accountsService, verifier);
+  const auth = createAuthenticator(context, verifier);
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW, logger);
   const openapi = openApiDocument(config);
 
@@ -105,7 +105,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   });
   api.use(parseBody);
   api.use(secretsRoutes(deps, auth, limiter));
-  api.use(accountRoutes(context.accountsService, auth, limiter));
+  api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
   app.use(pageRoutes(deps, limiter, logger));
 

@@ -1,23 +1,25 @@
 import { AccountsRepository } from './accounts/accounts.repository.js';
-import { AccountsService } from './accounts/accounts.js';
 import { ApiTokensRepository } from './accounts/api-tokens.repository.js';
+import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { SecretCrypto } from './secrets/secret-crypto.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
 
-/** The repositories and use-cases, wired once; shared by the HTTP app and the admin CLI. */
+/**
+ * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
+ * deps object of the account use-cases (accounts/accounts.ts): each picks what it needs from it.
+ */
 export function createContext(config: Config, db: Db) {
-  const accounts = new AccountsRepository(db);
-  const tokens = new ApiTokensRepository(db);
   return {
     config,
     db,
-    accounts,
-    tokens,
+    accounts: new AccountsRepository(db),
+    tokens: new ApiTokensRepository(db),
+    tokenCache: new TokenCache(config.API_TOKEN_CACHE_SECONDS),
+    defaultPlan: config.DEFAULT_PLAN,
     secrets: new SecretsRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
-    accountsService: new AccountsService(accounts, tokens, config.DEFAULT_PLAN, config.API_TOKEN_CACHE_SECONDS),
   };
 }
 

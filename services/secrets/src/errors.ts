@@ -1,69 +1,44 @@
+import { AlreadyExistsError, DomainError, fixedError, wordedError } from '@hush/common';
+
 /**
- * One class per failure. Each carries its HTTP status and a stable `code`; the single error
- * middleware (http/error-handler.ts) turns them into `{ "message", "code" }`. The message is
- * shown to the caller, so it never contains a secret, key, passphrase, token or e-mail address.
+ * One class per failure of the secrets service, each a `DomainError` (packages/common/src/errors.ts)
+ * with its HTTP status and a stable `code`; the API's error middleware (http/error-handler.ts)
+ * turns them into `{ "message", "code" }`, the admin CLI into `error: <message>` and exit code 1.
+ * The message is shown to the caller, so it never contains a secret, key, passphrase, token or
+ * e-mail address.
  */
-export abstract class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** Extra response headers (WWW-Authenticate, Retry-After). */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-/** The base class of a failure that always answers the same: `new UnknownSecretError()`. */
-function fixed(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-  return class extends ApiError {
-    constructor() {
-      super(status, code, message, headers);
-    }
-  };
-}
-
-/** The base class of a failure whose message the thrower words: `new MalformedBodyError('...')`. */
-function worded(status: number, code: string) {
-  return class extends ApiError {
-    constructor(message: string) {
-      super(status, code, message);
-    }
-  };
-}
+export { DomainError, MalformedBodyError, PayloadTooLargeError, RouteNotFoundError, UnsupportedMediaTypeError } from '@hush/common';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="hush", Bearer realm="hush"' };
 
 // 400
-export class InvalidParameterError extends worded(400, 'invalid_parameter') {}
-export class MalformedBodyError extends worded(400, 'malformed_body') {}
-export class SecretRequiredError extends fixed(400, 'secret_required', 'You did not provide anything to share') {}
-export class InvalidTtlError extends ApiError {
+export class InvalidParameterError extends wordedError(400, 'invalid_parameter') {}
+export class SecretRequiredError extends fixedError(400, 'secret_required', 'You did not provide anything to share') {}
+export class InvalidTtlError extends DomainError {
   constructor(min: number, max: number) {
     super(400, 'invalid_ttl', `ttl must be a whole number of seconds from ${min} to ${max}`);
   }
 }
-export class InvalidRecipientError extends ApiError {
+export class InvalidRecipientError extends DomainError {
   constructor(detail = 'recipient must be one valid e-mail address') {
     super(400, 'invalid_recipient', detail);
   }
 }
-export class InvalidLengthError extends ApiError {
+export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {
     super(400, 'invalid_length', `length must be a whole number from ${min} to ${max}`);
   }
 }
 
 // 401
-export class CredentialsRequiredError extends fixed(401, 'credentials_required', 'Not authorized: send HTTP Basic username:api_token or a Bearer access token', CHALLENGE) {}
-export class InvalidCredentialsError extends fixed(401, 'invalid_credentials', 'Not authorized', CHALLENGE) {}
-export class InvalidTokenError extends fixed(401, 'invalid_token', 'Not authorized: the access token is invalid or expired', {
+export class CredentialsRequiredError extends fixedError(401, 'credentials_required', 'Not authorized: send HTTP Basic username:api_token or a Bearer access token', CHALLENGE) {}
+export class InvalidCredentialsError extends fixedError(401, 'invalid_credentials', 'Not authorized', CHALLENGE) {}
+export class InvalidTokenError extends fixedError(401, 'invalid_token', 'Not authorized: the access token is invalid or expired', {
   'WWW-Authenticate': 'Bearer realm="hush", error="invalid_token"',
 }) {}
 /** Passphrase errors are 401 with their own codes (the key is a 160-bit capability: saying so leaks nothing). */
-export class PassphraseRequiredError extends fixed(401, 'passphrase_required', 'This secret requires a passphrase') {}
-export class PassphraseIncorrectError extends ApiError {
+export class PassphraseRequiredError extends fixedError(401, 'passphrase_required', 'This secret requires a passphrase') {}
+export class PassphraseIncorrectError extends DomainError {
   constructor(readonly attemptsLeft: number) {
     super(
       401,
@@ -76,53 +51,47 @@ export class PassphraseIncorrectError extends ApiError {
 }
 
 // 403
-export class InsufficientScopeError extends ApiError {
+export class InsufficientScopeError extends DomainError {
   constructor(scope: string) {
     super(403, 'insufficient_scope', `Forbidden: this operation needs the scope ${scope}`, {
       'WWW-Authenticate': `Bearer realm="hush", error="insufficient_scope", scope="${scope}"`,
     });
   }
 }
-export class UserTokenRequiredError extends fixed(403, 'user_token_required', "Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)") {}
+export class UserTokenRequiredError extends fixedError(403, 'user_token_required', "Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)") {}
 
 // 404: unknown, already read, burned and expired are deliberately indistinguishable.
-export class UnknownSecretError extends fixed(404, 'unknown_secret', 'Unknown secret') {}
-export class UnknownTokenError extends fixed(404, 'unknown_token', 'Unknown API token') {}
-export class RouteNotFoundError extends fixed(404, 'not_found', 'Not Found') {}
+export class UnknownSecretError extends fixedError(404, 'unknown_secret', 'Unknown secret') {}
+export class UnknownTokenError extends fixedError(404, 'unknown_token', 'Unknown API token') {}
 
 // 413
-export class SecretTooLongError extends ApiError {
+export class SecretTooLongError extends DomainError {
   constructor(length: number, limit: number, plan: string) {
     super(413, 'secret_too_long', `Secret is ${length} characters; the ${plan} plan allows at most ${limit} characters`);
   }
 }
-export class PayloadTooLargeError extends ApiError {
-  constructor(limit: string) {
-    super(413, 'payload_too_large', `Request body exceeds ${limit}`);
-  }
-}
-
-// 415
-export class UnsupportedMediaTypeError extends worded(415, 'unsupported_media_type') {}
 
 // 429
-export class RateLimitedError extends ApiError {
+export class RateLimitedError extends DomainError {
   constructor(retryAfter: number) {
     super(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} seconds`, { 'Retry-After': String(retryAfter) });
   }
 }
 
 // 503
-export class IdentityUnavailableError extends fixed(503, 'identity_unavailable', 'Cannot verify access tokens right now (the identity service is unreachable); retry shortly', {
+export class IdentityUnavailableError extends fixedError(503, 'identity_unavailable', 'Cannot verify access tokens right now (the identity service is unreachable); retry shortly', {
   'Retry-After': '5',
 }) {}
 
-/** Admin (CLI) failures that are not HTTP-shaped. */
-export class AdminError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+// Accounts: the admin CLI and the API-token routes (a user token's username is the custid).
+export class InvalidCustidError extends fixedError(400, 'invalid_input', 'custid must be 1 to 254 characters without spaces, colons or control characters') {}
+export class UnknownPlanError extends DomainError {
+  constructor(plan: string, plans: readonly string[]) {
+    super(400, 'invalid_input', `unknown plan ${plan}; plans: ${plans.join(', ')}`);
+  }
+}
+export class AccountExistsError extends AlreadyExistsError {
+  constructor(custid: string) {
+    super(`account ${custid}`);
   }
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { AdminError } from '../errors.js';
+import { AccountExistsError } from '../errors.js';
 
 export interface Account {
   custid: string;
@@ -19,7 +19,7 @@ export class AccountsRepository {
       const [row] = await this.db<Row>('accounts').insert({ custid, plan }).returning(['custid', 'plan', 'created_at']);
       return toAccount(row as Row);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AdminError('already_exists', `account ${custid} already exists`);
+      if (isUniqueViolation(err)) throw new AccountExistsError(custid);
       throw err;
     }
   }

@@ -1,8 +1,9 @@
 import { randomToken, sha256 } from '@hush/common';
-import { AdminError } from '../errors.js';
+import { InvalidCustidError, UnknownPlanError } from '../errors.js';
 import type { AccountsRepository, Account } from './accounts.repository.js';
 import type { ApiTokensRepository, ApiToken, TokenOwner } from './api-tokens.repository.js';
 import { isPlanName, PLAN_NAMES, type PlanName } from './plans.js';
+import type { TokenCache } from './token-cache.js';
 
 /** API tokens: 256 random bits behind a recognisable prefix (secret scanners can find leaks). */
 export const TOKEN_PREFIX = 'hush_';
@@ -12,6 +13,14 @@ const CUSTID = /^[^\s:\p{Cc}]{1,254}$/u;
 
 export const hashToken = (token: string): Buffer => sha256(token);
 
+/** What the account use-cases may reach; each takes the narrowest Pick of it. Wired in context.ts. */
+export interface AccountsDeps {
+  accounts: AccountsRepository;
+  tokens: ApiTokensRepository;
+  tokenCache: TokenCache;
+  defaultPlan: PlanName;
+}
+
 export interface MintedToken {
   id: string;
   custid: string;
@@ -20,70 +29,52 @@ export interface MintedToken {
   created: number;
 }
 
-export class AccountsService {
-  constructor(
-    private readonly accounts: AccountsRepository,
-    private readonly tokens: ApiTokensRepository,
-    private readonly defaultPlan: PlanName,
-    private readonly cacheSeconds = 0,
-  ) {}
+export function createAccount(deps: Pick<AccountsDeps, 'accounts' | 'defaultPlan'>, custid: string, plan: string | undefined): Promise<Account> {
+  return deps.accounts.create(checkCustid(custid), checkPlan(plan ?? deps.defaultPlan));
+}
 
-  /** Valid tokens seen recently, by token hash (never the token); bounded, oldest evicted first. */
-  private readonly cache = new Map<string, { owner: TokenOwner; until: number }>();
-  private static readonly CACHE_MAX = 10_000;
+export function setAccountPlan(deps: Pick<AccountsDeps, 'accounts'>, custid: string, plan: string): Promise<Account> {
+  return deps.accounts.setPlan(checkCustid(custid), checkPlan(plan));
+}
 
-  createAccount(custid: string, plan: string | undefined): Promise<Account> {
-    return this.accounts.create(checkCustid(custid), checkPlan(plan ?? this.defaultPlan));
+/** Mints a token for the account (created on first use with the default plan); the clear token is returned once. */
+export async function mintApiToken(deps: Pick<AccountsDeps, 'accounts' | 'tokens' | 'defaultPlan'>, custid: string, label?: string): Promise<MintedToken> {
+  await deps.accounts.ensure(checkCustid(custid), deps.defaultPlan);
+  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+  const row = await deps.tokens.create(custid, hashToken(token), label?.slice(0, 100) ?? null);
+  return { id: row.id, custid, label: row.label, api_token: token, created: Math.floor(row.createdAt.getTime() / 1000) };
+}
+
+/** False when there is no such active token (or it belongs to another account). */
+export async function revokeApiToken(deps: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, id: string, custid?: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  deps.tokenCache.forget(id);
+  return deps.tokens.revoke(id, custid);
+}
+
+export function listApiTokens(deps: Pick<AccountsDeps, 'tokens'>, custid: string): Promise<ApiToken[]> {
+  return deps.tokens.list(custid);
+}
+
+/** Basic credentials: the token must exist, be active, and belong to the named account. */
+export async function authenticateApiToken(deps: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, username: string, token: string): Promise<TokenOwner | undefined> {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return undefined;
+  const hash = hashToken(token);
+  const key = hash.toString('base64');
+  let owner = deps.tokenCache.get(key);
+  if (!owner) {
+    owner = await deps.tokens.findOwner(hash);
+    if (owner) deps.tokenCache.set(key, owner);
   }
-
-  setPlan(custid: string, plan: string): Promise<Account> {
-    return this.accounts.setPlan(checkCustid(custid), checkPlan(plan));
-  }
-
-  /** Mints a token for the account (created on first use with the default plan); the clear token is returned once. */
-  async mintToken(custid: string, label?: string): Promise<MintedToken> {
-    await this.accounts.ensure(checkCustid(custid), this.defaultPlan);
-    const token = `${TOKEN_PREFIX}${randomToken(32)}`;
-    const row = await this.tokens.create(custid, hashToken(token), label?.slice(0, 100) ?? null);
-    return { id: row.id, custid, label: row.label, api_token: token, created: Math.floor(row.createdAt.getTime() / 1000) };
-  }
-
-  /** False when there is no such active token (or it belongs to another account). */
-  async revokeToken(id: string, custid?: string): Promise<boolean> {
-    if (!UUID.test(id)) return false;
-    for (const [hash, entry] of this.cache) if (entry.owner.tokenId === id) this.cache.delete(hash);
-    return this.tokens.revoke(id, custid);
-  }
-
-  listTokens(custid: string): Promise<ApiToken[]> {
-    return this.tokens.list(custid);
-  }
-
-  /** Basic credentials: the token must exist, be active, and belong to the named account. */
-  async authenticate(username: string, token: string): Promise<TokenOwner | undefined> {
-    if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return undefined;
-    const hash = hashToken(token);
-    const key = hash.toString('base64');
-    const cached = this.cache.get(key);
-    let owner = cached && cached.until > Date.now() ? cached.owner : undefined;
-    if (!owner) {
-      owner = await this.tokens.findOwner(hash);
-      if (owner && this.cacheSeconds > 0) {
-        this.cache.delete(key);
-        if (this.cache.size >= AccountsService.CACHE_MAX) this.cache.delete(this.cache.keys().next().value as string);
-        this.cache.set(key, { owner, until: Date.now() + this.cacheSeconds * 1000 });
-      }
-    }
-    return owner && owner.custid === username ? owner : undefined;
-  }
+  return owner && owner.custid === username ? owner : undefined;
 }
 
 function checkCustid(custid: string): string {
-  if (!CUSTID.test(custid)) throw new AdminError('invalid_input', 'custid must be 1 to 254 characters without spaces, colons or control characters');
+  if (!CUSTID.test(custid)) throw new InvalidCustidError();
   return custid;
 }
 
 function checkPlan(plan: string): PlanName {
-  if (!isPlanName(plan)) throw new AdminError('invalid_input', `unknown plan ${plan}; plans: ${PLAN_NAMES.join(', ')}`);
+  if (!isPlanName(plan)) throw new UnknownPlanError(plan, PLAN_NAMES);
   return plan;
 }

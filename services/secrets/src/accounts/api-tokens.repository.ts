@@ -45,11 +45,6 @@ export class ApiTokensRepository {
     return hashes.map((h) => owners.get(h.toString('hex')));
   });
 
-  async find(id: string): Promise<ApiToken | undefined> {
-    const row = (await this.db('api_tokens').select(COLUMNS).where({ id }).first()) as Row | undefined;
-    return row ? toToken(row) : undefined;
-  }
-
   /** Revokes an active token (of `custid`, when given); false if there was none. */
   async revoke(id: string, custid?: string): Promise<boolean> {
     const query = this.db('api_tokens').where({ id }).whereNull('revoked_at');

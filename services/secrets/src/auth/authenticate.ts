@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { BasicStrategy } from 'passport-http';
-import type { AccountsService } from '../accounts/accounts.js';
+import { authenticateApiToken, type AccountsDeps } from '../accounts/accounts.js';
 import type { TokenOwner } from '../accounts/api-tokens.repository.js';
 import { CredentialsRequiredError, InsufficientScopeError, InvalidCredentialsError, InvalidTokenError, UserTokenRequiredError } from '../errors.js';
 import type { AccessTokenVerifier } from './access-tokens.js';
@@ -13,9 +13,9 @@ import { SCOPES, type Principal, type Scope } from './principal.js';
  * - `Bearer <access token>` from identity, with the scopes the token carries.
  * Reading a secret needs neither (a recipient has no account); everything else names its scope.
  */
-export function createAuthenticator(accounts: AccountsService, verifier: AccessTokenVerifier) {
+export function createAuthenticator(accounts: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, verifier: AccessTokenVerifier) {
   const strategy = new BasicStrategy((username, password, done) => {
-    accounts.authenticate(username, password).then((owner) => done(null, owner ?? false), done);
+    authenticateApiToken(accounts, username, password).then((owner) => done(null, owner ?? false), done);
   });
 
   /**

@@ -1,9 +1,10 @@
-import { runCommand, type CliCommand, type CliResult } from '@hush/common';
+import { requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
+import { createAccount, listApiTokens, mintApiToken, revokeApiToken, setAccountPlan } from '../accounts/accounts.js';
 import { PLANS } from '../accounts/plans.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { AdminError } from '../errors.js';
+import { UnknownTokenError } from '../errors.js';
 
 export const USAGE = `Usage: hush-secrets <command> [options] [--json]
 
@@ -19,31 +20,28 @@ export const USAGE = `Usage: hush-secrets <command> [options] [--json]
 
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const need = (v: string | undefined, what: string): string => {
-  if (!v) throw new AdminError('invalid_input', `${what} is required`);
-  return v;
-};
+const str = stringArg;
+const need = requiredArg;
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 const commands: Record<string, CliCommand<Context>> = {
   migrate: async (ctx) => ({ migrations: await migrateLatest(ctx.db) }),
   'accounts create': async (ctx, p, v) => {
-    const a = await ctx.accountsService.createAccount(need(p[0], 'custid'), str(v['plan']));
+    const a = await createAccount(ctx, need(p[0], 'custid'), str(v['plan']));
     return { custid: a.custid, plan: a.plan, created: unix(a.createdAt) };
   },
   'accounts list': async (ctx) => (await ctx.accounts.list()).map((a) => ({ custid: a.custid, plan: a.plan, created: unix(a.createdAt) })),
   'plans list': async (ctx) => Object.values(PLANS).map((p) => ({ plan: p.name, max_secret_length: p.maxSecretLength, default: p.name === ctx.config.DEFAULT_PLAN })),
   'plans set': async (ctx, p) => {
-    const a = await ctx.accountsService.setPlan(need(p[0], 'custid'), need(p[1], 'plan'));
+    const a = await setAccountPlan(ctx, need(p[0], 'custid'), need(p[1], 'plan'));
     return { custid: a.custid, plan: a.plan };
   },
-  'tokens create': async (ctx, p, v) => ctx.accountsService.mintToken(need(p[0], 'custid'), str(v['label'])),
+  'tokens create': async (ctx, p, v) => mintApiToken(ctx, need(p[0], 'custid'), str(v['label'])),
   'tokens list': async (ctx, p) =>
-    (await ctx.accountsService.listTokens(need(p[0], 'custid'))).map((t) => ({ id: t.id, label: t.label, created: unix(t.createdAt), revoked: unix(t.revokedAt) })),
+    (await listApiTokens(ctx, need(p[0], 'custid'))).map((t) => ({ id: t.id, label: t.label, created: unix(t.createdAt), revoked: unix(t.revokedAt) })),
   'tokens revoke': async (ctx, p) => {
     const id = need(p[0], 'token id');
-    if (!(await ctx.accountsService.revokeToken(id))) throw new AdminError('not_found', `no active token ${id}`);
+    if (!(await revokeApiToken(ctx, id))) throw new UnknownTokenError();
     return { id, revoked: true };
   },
   sweep: async (ctx) => ctx.secrets.sweep(),
@@ -61,7 +59,6 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
         return { ctx: createContext(config, db), close: () => db.destroy() };
       },
-      operatorError: AdminError,
     },
     argv,
     env,

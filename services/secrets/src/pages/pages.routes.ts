@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { escapeHtml, type Logger } from '@hush/common';
-import { ApiError, PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
+import { DomainError, PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { hashKey, isKey } from '../secrets/keys.js';
@@ -85,9 +85,9 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
   });
 
   router.use(['/secret', '/private'], (err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const status = err instanceof ApiError ? err.status : 500;
+    const status = err instanceof DomainError ? err.status : 500;
     if (status >= 500) logger.error({ err }, 'page failed');
-    if (err instanceof ApiError) res.set(err.headers);
+    if (err instanceof DomainError) res.set(err.headers);
     res
       .status(status)
       .send(page('Error', `<h1>Something went wrong</h1><p class="error" role="alert">${escapeHtml(status >= 500 ? 'Please try again later.' : (err as Error).message)}</p>`, nonce(res)));
