@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
 import type Provider from 'oidc-provider';
 import { createHttpMetrics, deriveKey } from '@hush/common';
 import { Counter, Gauge } from 'prom-client';
@@ -7,6 +7,7 @@ import { ApiCatalog } from './apis/api-catalog.js';
 import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
+import { errorHandler, notFound } from './http/error-handler.js';
 import { requestLog } from './http/request-log.js';
 import { interactionRoutes } from './interactions/interactions.routes.js';
 import { sweepExpired } from './oidc/adapter.repository.js';
@@ -98,7 +99,7 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
     REALM_PATH,
     interactionRoutes({
       provider: () => provider,
-      users: context.usersService,
+      users: context,
       limiter,
       csrfKey: deriveKey(config.MASTER_KEY, 'hush identity csrf v1'),
       limits: { perUser: config.LOGIN_MAX_FAILURES, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
@@ -110,14 +111,8 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
     void handler(req, res);
   });
 
-  app.use((_req, res) => {
-    res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' });
-  });
-  app.use((err: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
-    const status = err.status && err.status >= 400 && err.status < 500 ? err.status : 500;
-    if (status === 500) logger.error({ err }, 'unhandled error');
-    res.status(status).json(status === 500 ? { error: 'server_error', error_description: 'internal error' } : { error: 'invalid_request', error_description: err.message });
-  });
+  app.use(notFound);
+  app.use(errorHandler(logger));
 
   // Started last: nothing above may fail and leave its connection open.
   await cache?.start();

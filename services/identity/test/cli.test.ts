@@ -1,6 +1,8 @@
 import { startIdentity, type Harness } from './harness.js';
 import { readConfig } from '../src/config.js';
 import { ConfigError } from '@hush/common';
+import { cliDriver } from '@hush/testing';
+import { runCli } from '../src/cli/cli.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -59,6 +61,13 @@ describe('admin CLI', () => {
     const again = await h.cliRaw('orgs', 'create', 'dupes', '--json');
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ error: 'already_exists' });
+  });
+
+  it('bootstrap takes SECRETS_API_AUDIENCE from the environment it is given, not from process.env', async () => {
+    expect(process.env['SECRETS_API_AUDIENCE']).toBeUndefined();
+    const { cli } = cliDriver(runCli, { ...h.env, SECRETS_API_AUDIENCE: 'https://given-env.example.com/api/v1' });
+    const result = await cli<{ api: { identifier: string } }>('bootstrap');
+    expect(result.api.identifier).toBe('https://given-env.example.com/api/v1');
   });
 
   it('prints usage for an unknown command', async () => {

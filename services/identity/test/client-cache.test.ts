@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createLogger } from '@hush/common';
 import { ClientCache } from '../src/clients/client-cache.js';
+import { deleteClient } from '../src/clients/clients.js';
 import { CLIENTS_CHANNEL, type Client } from '../src/clients/clients.repository.js';
 import { createContext } from '../src/context.js';
 import { hashClientSecret, newClientSecret } from '../src/clients/client-secret.js';
@@ -119,7 +120,7 @@ describe('client records cached in memory', () => {
     const c = await createApiAndClient(h);
     expect((await token(c, c.clientSecret)).status).toBe(200);
 
-    await createContext(h.config, other).clientsService.delete(c.clientId);
+    await deleteClient(createContext(h.config, other), c.clientId);
     expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
   });
 

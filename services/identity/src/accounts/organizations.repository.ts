@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { alreadyExists } from '../errors.js';
+import { AlreadyExistsError } from '../errors.js';
 
 export interface Organization {
   id: string;
@@ -19,7 +19,7 @@ export class OrganizationsRepository {
       const [row] = await this.db<Row>('organizations').insert({ name }).returning('*');
       return toOrganization(row as Row);
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyExists(`organization ${name}`);
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`organization ${name}`);
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { alreadyExists } from '../errors.js';
+import { AlreadyExistsError } from '../errors.js';
 
 export interface User {
   id: string;
@@ -57,7 +57,7 @@ export class UsersRepository {
         .returning('id');
       return (await this.findById((row as { id: string }).id)) as User;
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyExists(`user ${input.username}`);
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${input.username}`);
       throw err;
     }
   }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { alreadyExists } from '../errors.js';
+import { AlreadyExistsError } from '../errors.js';
 
 /** A resource server: the `aud` of its access tokens, the scopes it understands, their lifetime. */
 export interface Api {
@@ -32,7 +32,7 @@ export class ApisRepository {
         .returning('*');
       return toApi(row as Row);
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyExists(`api ${input.identifier}`);
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`api ${input.identifier}`);
       throw err;
     }
   }

@@ -1,25 +1,30 @@
-import { invalidInput } from '../errors.js';
+import { InvalidInputError } from '../errors.js';
 import type { Api, ApisRepository } from './apis.repository.js';
 
 const SCOPE = /^[A-Za-z0-9][A-Za-z0-9:._\-/]{0,127}$/;
 const RESERVED = new Set(['openid', 'offline_access', 'profile', 'email']);
 
+/** What the API use-cases may reach. Wired in context.ts. */
+export interface ApisDeps {
+  apis: ApisRepository;
+}
+
 export async function createApi(
-  repository: ApisRepository,
+  deps: Pick<ApisDeps, 'apis'>,
   input: { identifier: string; name?: string | undefined; scopes: string[]; accessTokenTtl?: number | undefined },
 ): Promise<Api> {
   // RFC 8707: a resource indicator is an absolute URI without a fragment.
   if (!URL.canParse(input.identifier) || input.identifier.includes('#')) {
-    throw invalidInput('identifier must be an absolute URI without a fragment, e.g. https://secrets.example.com/api');
+    throw new InvalidInputError('identifier must be an absolute URI without a fragment, e.g. https://secrets.example.com/api');
   }
   const scopes = [...new Set(input.scopes)];
-  if (scopes.length === 0) throw invalidInput('an API needs at least one scope');
+  if (scopes.length === 0) throw new InvalidInputError('an API needs at least one scope');
   const bad = scopes.filter((s) => !SCOPE.test(s) || RESERVED.has(s));
-  if (bad.length > 0) throw invalidInput(`invalid scope name(s): ${bad.join(', ')}`);
+  if (bad.length > 0) throw new InvalidInputError(`invalid scope name(s): ${bad.join(', ')}`);
   const ttl = input.accessTokenTtl ?? 300;
-  if (!Number.isInteger(ttl) || ttl < 30 || ttl > 86400) throw invalidInput('access token TTL must be 30 to 86400 seconds');
+  if (!Number.isInteger(ttl) || ttl < 30 || ttl > 86400) throw new InvalidInputError('access token TTL must be 30 to 86400 seconds');
   // Scope names are unique across APIs, so a Keycloak-style request with only `scope` names one API.
-  const taken = (await repository.findOwnersOfScopes(scopes)).flatMap((a) => a.scopes.filter((s) => scopes.includes(s)));
-  if (taken.length > 0) throw invalidInput(`scope(s) already belong to another API: ${taken.join(', ')}`);
-  return repository.create({ identifier: input.identifier, name: input.name ?? input.identifier, scopes, accessTokenTtl: ttl });
+  const taken = (await deps.apis.findOwnersOfScopes(scopes)).flatMap((a) => a.scopes.filter((s) => scopes.includes(s)));
+  if (taken.length > 0) throw new InvalidInputError(`scope(s) already belong to another API: ${taken.join(', ')}`);
+  return deps.apis.create({ identifier: input.identifier, name: input.name ?? input.identifier, scopes, accessTokenTtl: ttl });
 }

@@ -1,9 +1,12 @@
-import { runCommand, type CliCommand, type CliResult } from '@hush/common';
+import { requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
+import { createUser, setUserPassword } from '../accounts/users.js';
+import { createApi } from '../apis/apis.js';
+import { createClient, deleteClient, rotateClientSecret } from '../clients/clients.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { DomainError } from '../errors.js';
-import { createApi } from '../apis/apis.js';
+import { InvalidInputError } from '../errors.js';
+import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/rotation.js';
 
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
@@ -31,15 +34,15 @@ Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
 
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const need = (v: string | undefined, what: string): string => {
-  if (!v) throw new DomainError('invalid_input', `${what} is required`);
-  return v;
-};
+const str = stringArg;
+const need = requiredArg;
+
+/** What a command runs against: the context, and the environment the CLI was given (never process.env). */
+type CliContext = Context & { env: NodeJS.ProcessEnv };
 
 export const SECRETS_SCOPES = ['secrets:read', 'secrets:write'];
 
-const commands: Record<string, CliCommand<Context>> = {
+const commands: Record<string, CliCommand<CliContext>> = {
   migrate: async (ctx) => {
     const applied = await migrateLatest(ctx.db);
     await ctx.signingKeys.ensureActive();
@@ -48,15 +51,15 @@ const commands: Record<string, CliCommand<Context>> = {
   bootstrap: async (ctx, _p, v) => {
     const applied = await migrateLatest(ctx.db);
     await ctx.signingKeys.ensureActive();
-    const audience = str(v['secrets-audience']) ?? process.env.SECRETS_API_AUDIENCE ?? 'http://localhost:3000/api/v1';
+    const audience = str(v['secrets-audience']) ?? ctx.env['SECRETS_API_AUDIENCE'] ?? 'http://localhost:3000/api/v1';
     const existing = await ctx.apis.findByIdentifier(audience);
-    const api = existing ?? (await createApi(ctx.apis, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
+    const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
     return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes } };
   },
   'orgs create': async (ctx, p) => ctx.organizations.create(need(p[0], 'organization name')),
   'orgs list': async (ctx) => ctx.organizations.list(),
   'users create': async (ctx, p, v) => {
-    const { user, generatedPassword } = await ctx.usersService.create({
+    const { user, generatedPassword } = await createUser(ctx, {
       username: need(p[0], 'username'),
       password: str(v['password']),
       email: str(v['email']),
@@ -66,13 +69,13 @@ const commands: Record<string, CliCommand<Context>> = {
     return { id: user.id, username: user.username, email: user.email, organization: user.organizationName, ...(generatedPassword ? { password: generatedPassword } : {}) };
   },
   'users set-password': async (ctx, p, v) => {
-    await ctx.usersService.setPassword(need(p[0], 'username'), need(str(v['password']), '--password'));
+    await setUserPassword(ctx, need(p[0], 'username'), need(str(v['password']), '--password'));
     return { username: p[0], updated: true };
   },
   'users list': async (ctx) =>
     (await ctx.users.list()).map((u) => ({ id: u.id, username: u.username, email: u.email, organization: u.organizationName })),
   'apis create': async (ctx, p, v) =>
-    createApi(ctx.apis, {
+    createApi(ctx, {
       identifier: need(p[0], 'API identifier'),
       name: str(v['name']),
       scopes: list(v['scopes']),
@@ -80,7 +83,7 @@ const commands: Record<string, CliCommand<Context>> = {
     }),
   'apis list': async (ctx) => ctx.apis.list(),
   'clients create': async (ctx, _p, v) => {
-    const { client, clientSecret } = await ctx.clientsService.create({
+    const { client, clientSecret } = await createClient(ctx, {
       clientId: str(v['id']),
       name: need(str(v['name']), '--name'),
       grantTypes: list(v['grants']),
@@ -94,24 +97,24 @@ const commands: Record<string, CliCommand<Context>> = {
   },
   'clients list': async (ctx) => (await ctx.clients.list()).map(publicClient),
   'clients rotate-secret': async (ctx, p) => {
-    const { clientId, clientSecret } = await ctx.clientsService.rotateSecret(need(p[0], 'client id'));
+    const { clientId, clientSecret } = await rotateClientSecret(ctx, need(p[0], 'client id'));
     return { client_id: clientId, client_secret: clientSecret };
   },
   'clients delete': async (ctx, p) => {
     const clientId = need(p[0], 'client id');
-    await ctx.clientsService.delete(clientId);
+    await deleteClient(ctx, clientId);
     return { client_id: clientId, deleted: true };
   },
   'keys list': async (ctx) =>
     (await ctx.signingKeys.list()).map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt, retireAfter: k.retireAfter })),
-  'keys rotate': async (ctx) => ctx.rotation.step(),
-  'keys add-next': async (ctx) => ({ kid: await ctx.rotation.addNext(), status: 'next' }),
+  'keys rotate': async (ctx) => rotateKeysStep(ctx),
+  'keys add-next': async (ctx) => ({ kid: await addNextKey(ctx), status: 'next' }),
   'keys promote': async (ctx) => {
-    const promoted = await ctx.rotation.promote();
-    if (!promoted) throw new DomainError('invalid_input', 'there is no next key; run "keys add-next" first');
+    const promoted = await promoteNextKey(ctx);
+    if (!promoted) throw new InvalidInputError('there is no next key; run "keys add-next" first');
     return promoted;
   },
-  'keys retire': async (ctx, _p, v) => ({ retired: await ctx.rotation.retire(v['force'] === true) }),
+  'keys retire': async (ctx, _p, v) => ({ retired: await retireKeys(ctx, v['force'] === true) }),
 };
 
 function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & object) {
@@ -151,9 +154,8 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
       open: (env) => {
         const config = readConfig(env);
         const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
-        return { ctx: createContext(config, db), close: () => db.destroy() };
+        return { ctx: { ...createContext(config, db), env }, close: () => db.destroy() };
       },
-      operatorError: DomainError,
     },
     argv,
     env,

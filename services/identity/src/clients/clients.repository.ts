@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { batched } from '@hush/common';
 import { isUniqueViolation } from '../db/errors.js';
-import { alreadyExists } from '../errors.js';
+import { AlreadyExistsError } from '../errors.js';
 
 export interface Client {
   clientId: string;
@@ -84,7 +84,7 @@ export class ClientsRepository {
         client_credentials_refresh: c.clientCredentialsRefresh,
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyExists(`client ${c.clientId}`);
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`client ${c.clientId}`);
       throw err;
     }
     return (await this.find(c.clientId)) as Client;

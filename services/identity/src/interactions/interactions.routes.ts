@@ -2,14 +2,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { createHmac, randomBytes } from 'node:crypto';
 import { constantTimeEqual, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
-import type { UsersService } from '../accounts/users.js';
+import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
 import { REALM_PATH } from '../config.js';
+import { InteractionMismatchError } from '../errors.js';
 import { consentPage, errorPage, loginPage } from './views.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
-  users: UsersService;
+  users: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>;
   limiter: FailureLimiter;
   csrfKey: Buffer;
   limits: { perUser: number; perIp: number };
@@ -41,7 +42,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
 
   const details = async (req: Request, res: Response) => {
     const interaction = await deps.provider().interactionDetails(req, res);
-    if (interaction.uid !== req.params['uid']) throw Object.assign(new Error('interaction mismatch'), { status: 400 });
+    if (interaction.uid !== req.params['uid']) throw new InteractionMismatchError();
     return interaction;
   };
 
@@ -110,7 +111,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
       return;
     }
-    const user = username && password ? await deps.users.authenticate(username, password) : undefined;
+    const user = username && password ? await authenticateUser(deps.users, username, password) : undefined;
     if (!user) {
       await deps.limiter.recordFailure(keys);
       deps.logger.info({ event: 'login_failed', ip: req.ip }, 'login failed');

@@ -11,46 +11,53 @@ export type RotationStep =
   | { step: 'promoted'; kid: string; retiring: string | undefined; retireAfterSeconds: number; retired: string[] };
 
 /**
- * Zero-downtime rotation in three moves, each safe to repeat (run it from cron):
+ * What key rotation may reach; each use-case takes the narrowest Pick of it. Wired in context.ts.
+ * `keyReloadSeconds`: how often every process reloads the published key set.
+ */
+export interface KeyRotationDeps {
+  signingKeys: SigningKeys;
+  keysRepository: KeysRepository;
+  apis: ApisRepository;
+  keyReloadSeconds: number;
+}
+
+/*
+ * Zero-downtime rotation in three moves, each safe to repeat (run `rotateKeysStep` from cron):
  * 1. add a `next` key: published in the JWKS, not yet signing;
- * 2. once every process has reloaded (publishSeconds), promote it: it signs, the old key is `retiring`;
+ * 2. once every process has reloaded (keyReloadSeconds), promote it: it signs, the old key is `retiring`;
  * 3. delete `retiring` keys once every token they signed has expired.
  */
-export class KeyRotation {
-  constructor(
-    private readonly keys: SigningKeys,
-    private readonly repository: KeysRepository,
-    private readonly apis: ApisRepository,
-    private readonly publishSeconds: number,
-  ) {}
 
-  async retireAfterSeconds(): Promise<number> {
-    return Math.max(await this.apis.maxAccessTokenTtl(), ID_TOKEN_TTL) + this.publishSeconds + 60;
-  }
+/** How long a key that stopped signing stays published: the longest token TTL, plus a reload and a margin. */
+export async function retireAfterSeconds(deps: Pick<KeyRotationDeps, 'apis' | 'keyReloadSeconds'>): Promise<number> {
+  return Math.max(await deps.apis.maxAccessTokenTtl(), ID_TOKEN_TTL) + deps.keyReloadSeconds + 60;
+}
 
-  async addNext(): Promise<string> {
-    const existing = (await this.repository.list()).find((k) => k.status === 'next');
-    return existing?.kid ?? this.keys.add('next');
-  }
+export async function addNextKey(deps: Pick<KeyRotationDeps, 'signingKeys' | 'keysRepository'>): Promise<string> {
+  const existing = (await deps.keysRepository.list()).find((k) => k.status === 'next');
+  return existing?.kid ?? deps.signingKeys.add('next');
+}
 
-  async promote(): Promise<{ kid: string; retiring: string | undefined; retireAfterSeconds: number } | undefined> {
-    const retireAfterSeconds = await this.retireAfterSeconds();
-    const result = await this.repository.promoteNext(retireAfterSeconds);
-    return result && { kid: result.promoted, retiring: result.retiring, retireAfterSeconds };
-  }
+export async function promoteNextKey(
+  deps: Pick<KeyRotationDeps, 'keysRepository' | 'apis' | 'keyReloadSeconds'>,
+): Promise<{ kid: string; retiring: string | undefined; retireAfterSeconds: number } | undefined> {
+  const seconds = await retireAfterSeconds(deps);
+  const result = await deps.keysRepository.promoteNext(seconds);
+  return result && { kid: result.promoted, retiring: result.retiring, retireAfterSeconds: seconds };
+}
 
-  retire(force = false): Promise<string[]> {
-    return this.repository.deleteRetired(force);
-  }
+export function retireKeys(deps: Pick<KeyRotationDeps, 'keysRepository'>, force = false): Promise<string[]> {
+  return deps.keysRepository.deleteRetired(force);
+}
 
-  async step(now = new Date()): Promise<RotationStep> {
-    const retired = await this.retire();
-    const next = (await this.repository.list()).find((k) => k.status === 'next');
-    if (!next) return { step: 'added-next', kid: await this.keys.add('next'), retired };
-    const promoteAfter = new Date(next.createdAt.getTime() + this.publishSeconds * 2000);
-    if (now < promoteAfter) return { step: 'waiting', kid: next.kid, promoteAfter, retired };
-    const promoted = await this.promote();
-    if (!promoted) return { step: 'added-next', kid: await this.keys.add('next'), retired };
-    return { step: 'promoted', ...promoted, retired };
-  }
+/** One safe step of the rotation: whichever of the three moves is due. */
+export async function rotateKeysStep(deps: KeyRotationDeps, now = new Date()): Promise<RotationStep> {
+  const retired = await retireKeys(deps);
+  const next = (await deps.keysRepository.list()).find((k) => k.status === 'next');
+  if (!next) return { step: 'added-next', kid: await deps.signingKeys.add('next'), retired };
+  const promoteAfter = new Date(next.createdAt.getTime() + deps.keyReloadSeconds * 2000);
+  if (now < promoteAfter) return { step: 'waiting', kid: next.kid, promoteAfter, retired };
+  const promoted = await promoteNextKey(deps);
+  if (!promoted) return { step: 'added-next', kid: await deps.signingKeys.add('next'), retired };
+  return { step: 'promoted', ...promoted, retired };
 }
