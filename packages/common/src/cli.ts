@@ -105,7 +105,9 @@ export async function cliMain(bin: string, run: (argv: string[]) => Promise<CliR
     process.stderr.write(result.stderr);
     process.exitCode = result.code;
   } catch (err) {
-    process.stderr.write(err instanceof ConfigError ? `${bin}: ${err.message}\n` : `${bin}: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
+    // A bad configuration is the operator's to fix (1); anything else is a fault (70, EX_SOFTWARE).
+    const config = err instanceof ConfigError;
+    process.stderr.write(config ? `${bin}: ${err.message}\n` : `${bin}: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = config ? 1 : cliExitCode(err);
   }
 }
