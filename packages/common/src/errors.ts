@@ -1,3 +1,6 @@
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from './logger.js';
+
 /**
  * The one error model of Hush (docs/adr/0007-service-style-and-errors.md).
  *
@@ -95,6 +98,26 @@ export function toDomainError(err: unknown, bodyLimit = 'the size limit'): Domai
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new MalformedBodyError('the request body could not be read');
   if (err instanceof Error && /^(Multipart|Malformed part header|Unexpected end of form)/i.test(err.message)) return new MalformedBodyError('the multipart body is malformed');
   return undefined;
+}
+
+/**
+ * An Express error middleware of this model: a `DomainError` (after `toDomainError`) answers its
+ * status and headers with the surface's `body`; anything else is logged and answered 500 with
+ * the fixed `fault` body, so no detail of a fault reaches the caller.
+ */
+export function domainErrorMiddleware(
+  logger: Logger,
+  options: { body: (err: DomainError) => object; fault: object; bodyLimit?: string },
+): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    const known = toDomainError(err, options.bodyLimit);
+    if (!known) {
+      logger.error({ err, reqId: res.get('X-Request-Id') }, 'unhandled error');
+      res.status(500).json(options.fault);
+      return;
+    }
+    res.set(known.headers).status(known.status).json(options.body(known));
+  };
 }
 
 /** Exit code of an admin CLI for a failure: 1 for the operator's mistakes (any DomainError), else 70 (EX_SOFTWARE). */
