@@ -2,7 +2,8 @@ import express from 'express';
 import { principalOf, type Authenticator } from '../auth/authenticate.js';
 import { SCOPES } from '../auth/principal.js';
 import { UnknownTokenError } from '../errors.js';
-import { collectParams, single } from '../http/params.js';
+import { collectParams } from '../http/params.js';
+import { mintTokenInput } from './api-tokens.schemas.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { AccountsService } from './accounts.js';
 
@@ -15,7 +16,7 @@ export function accountRoutes(accounts: AccountsService, auth: Authenticator, li
   const user = [auth.requireUser(SCOPES.read, SCOPES.write), limiter.byAccount()];
 
   router.post('/account/api-token', ...user, async (req, res) => {
-    const label = single(collectParams(req), 'label');
+    const { label } = mintTokenInput.parse(collectParams(req));
     res.status(201).json(await accounts.mintToken(principalOf(res).custid, label));
   });
 
