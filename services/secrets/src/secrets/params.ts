@@ -45,7 +45,8 @@ const recipient = blankable(
 /** `recipient[]` (Onetime Secret's Ruby client) is `recipient` with a single element. */
 const withRecipientAlias = (params: unknown): unknown => {
   const p = params as Params;
-  return p['recipient'] === undefined || p['recipient'] === null ? { ...p, recipient: p['recipient[]'] } : p;
+  const alias = p['recipient[]'];
+  return alias !== undefined && (p['recipient'] === undefined || p['recipient'] === null) ? { ...p, recipient: alias } : p;
 };
 
 const optionErrors: Record<string, FieldErrors> = {
