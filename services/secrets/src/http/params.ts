@@ -36,8 +36,8 @@ export function text<T extends z.ZodType>(schema: T) {
   return z.preprocess(single, schema);
 }
 
-/** A text parameter where an empty value means absent (HTML forms send empty fields). */
-export function blankable<T extends z.ZodType>(schema: T, trim = false) {
+/** A text parameter where an empty value (after trimming, with `trim`) means absent (HTML forms send empty fields). */
+export function blankable<T extends z.ZodType>(schema: T, { trim = false } = {}) {
   return z.preprocess((value: unknown, ctx) => {
     const raw = single(value, ctx);
     const v = trim ? raw?.trim() : raw;

@@ -39,7 +39,7 @@ const recipient = blankable(
     .refine(isValidAddress, { error: 'recipient is not a valid e-mail address' })
     .optional()
     .meta({ format: 'email', description: 'One address; gets the link, never the secret.' }),
-  true,
+  { trim: true },
 );
 
 /** `recipient[]` (Onetime Secret's Ruby client) is `recipient` with a single element. */

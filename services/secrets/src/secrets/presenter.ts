@@ -13,54 +13,50 @@ const key = z.string().regex(/^[0-9a-z]{31}$/);
 export const unixTime = z.int().min(0).describe('Unix time, seconds (UTC)');
 const seconds = z.int().min(0);
 
-export const secretResponse = z
-  .strictObject({
-    custid: z.string(),
-    metadata_key: key,
-    secret_key: key,
-    ttl: seconds.describe('The requested TTL'),
-    metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation)'),
-    secret_ttl: seconds.describe('Seconds the secret has left'),
-    recipient: z.string().optional().meta({ description: 'Obfuscated address, present only when one was given', examples: ['fo*****@e*****.com'] }),
-    created: unixTime,
-    updated: unixTime,
-    passphrase_required: z.boolean(),
-  });
+export const secretResponse = z.strictObject({
+  custid: z.string(),
+  metadata_key: key,
+  secret_key: key,
+  ttl: seconds.describe('The requested TTL'),
+  metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation)'),
+  secret_ttl: seconds.describe('Seconds the secret has left'),
+  recipient: z.string().optional().meta({ description: 'Obfuscated address, present only when one was given', examples: ['fo*****@e*****.com'] }),
+  created: unixTime,
+  updated: unixTime,
+  passphrase_required: z.boolean(),
+});
 
-export const generatedSecretResponse = secretResponse
-  .extend({ value: z.string().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH) });
+/** generate's answer: the secret object with the value, shown this once. */
+export const generatedSecretResponse = secretResponse.extend({ value: z.string().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH) });
 
 export const revealResponse = z.strictObject({ secret_key: key, value: z.string() });
 
 export const METADATA_STATES = ['new', 'viewed', 'received', 'burned', 'expired'] as const;
 
-export const metadataResponse = z
-  .strictObject({
-    custid: z.string(),
-    metadata_key: key.nullable(),
-    secret_key: key.nullable().describe('The secret key while unread; null once read, burned or expired'),
-    ttl: seconds,
-    metadata_ttl: seconds,
-    secret_ttl: seconds.describe('0 once the secret is gone'),
-    recipient: z.string().optional(),
-    created: unixTime,
-    updated: unixTime,
-    received: unixTime.describe('When the secret was read; 0 until then'),
-    passphrase_required: z.boolean(),
-    state: z.enum(METADATA_STATES),
-    delivery_status: z.enum(['queued', 'sent', 'failed']).optional().describe('With a recipient: whether the e-mail with the link left'),
-    delivery_updated: unixTime.optional().describe('When delivery_status last changed'),
-    delivery_reason: z.string().optional().describe('Why delivery failed (never the address)'),
-  });
+export const metadataResponse = z.strictObject({
+  custid: z.string(),
+  metadata_key: key.nullable(),
+  secret_key: key.nullable().describe('The secret key while unread; null once read, burned or expired'),
+  ttl: seconds,
+  metadata_ttl: seconds,
+  secret_ttl: seconds.describe('0 once the secret is gone'),
+  recipient: z.string().optional(),
+  created: unixTime,
+  updated: unixTime,
+  received: unixTime.describe('When the secret was read; 0 until then'),
+  passphrase_required: z.boolean(),
+  state: z.enum(METADATA_STATES),
+  delivery_status: z.enum(['queued', 'sent', 'failed']).optional().describe('With a recipient: whether the e-mail with the link left'),
+  delivery_updated: unixTime.optional().describe('When delivery_status last changed'),
+  delivery_reason: z.string().optional().describe('Why delivery failed (never the address)'),
+});
 
-export const burnResponse = metadataResponse
-  .extend({ status: z.literal('burned'), state: z.literal('burned'), secret_key: z.null() });
+export const burnResponse = metadataResponse.extend({ status: z.literal('burned'), state: z.literal('burned'), secret_key: z.null() });
 
 /** `recent` never hands out capabilities: both keys are null, the short key tells items apart. */
-export const recentItem = metadataResponse
-  .extend({ metadata_key: z.null(), secret_key: z.null(), metadata_shortkey: z.string().regex(/^[0-9a-z]{6}$/) });
+export const recentItem = metadataResponse.extend({ metadata_key: z.null(), secret_key: z.null(), metadata_shortkey: z.string().regex(/^[0-9a-z]{6}$/) });
 
-export type SecretResponse = z.output<typeof secretResponse> & { value?: string };
+export type SecretResponse = z.output<typeof secretResponse> & Partial<Pick<z.output<typeof generatedSecretResponse>, 'value'>>;
 export type RevealResponse = z.output<typeof revealResponse>;
 export type MetadataState = (typeof METADATA_STATES)[number];
 export type MetadataResponse = z.output<typeof metadataResponse>;
