@@ -2,7 +2,8 @@ import express from 'express';
 import { principalOf, type Authenticator } from '../auth/authenticate.js';
 import { SCOPES } from '../auth/principal.js';
 import { UnknownTokenError } from '../errors.js';
-import { collectParams, single } from '../http/params.js';
+import { collectParams } from '../http/params.js';
+import { mintTokenInput } from './api-tokens.schemas.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { listApiTokens, mintApiToken, revokeApiToken, type AccountsDeps } from './accounts.js';
 
@@ -15,7 +16,7 @@ export function accountRoutes(accounts: AccountsDeps, auth: Authenticator, limit
   const user = [auth.requireUser(SCOPES.read, SCOPES.write), limiter.byAccount()];
 
   router.post('/account/api-token', ...user, async (req, res) => {
-    const label = single(collectParams(req), 'label');
+    const { label } = mintTokenInput.parse(collectParams(req));
     res.status(201).json(await mintApiToken(accounts, principalOf(res).custid, label));
   });
 

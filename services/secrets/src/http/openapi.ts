@@ -1,21 +1,50 @@
+import { z } from 'zod';
 import type { Config } from '../config.js';
 import { PLANS } from '../accounts/plans.js';
+import { mintTokenInput, mintedTokenResponse, revokedTokenResponse, tokenInfoResponse } from '../accounts/api-tokens.schemas.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from '../secrets/generate-value.js';
-import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT } from '../secrets/metadata.js';
-import { PASSPHRASE_MAX_LENGTH } from '../secrets/params.js';
+import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, secretsInputs } from '../secrets/params.js';
+import { burnResponse, generatedSecretResponse, metadataResponse, recentItem, revealResponse, secretResponse } from '../secrets/presenter.js';
 
 /**
- * OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. test/openapi.test.ts
- * validates real responses against these schemas, so the document cannot drift from the code.
+ * OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json. Every request and response
+ * schema in it is generated (zod's JSON Schema output) from the schemas the routes parse with and
+ * the presenters' response schemas, so the document cannot drift from the code;
+ * test/openapi.test.ts also validates real responses against it.
  */
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object, description: string, headers?: object) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
-const error = (description: string) => json(ref('Error'), description);
-const key = { type: 'string', pattern: '^[0-9a-z]{31}$' };
-const unix = { type: 'integer', minimum: 0, description: 'Unix time, seconds (UTC)' };
-const seconds = { type: 'integer', minimum: 0 };
 
-const formBody = (schema: object) => ({
+/** The body of every error (http/error-handler.ts). */
+export const errorResponse = z.strictObject({ message: z.string(), code: z.string().regex(/^[a-z_]+$/) });
+/** GET /status and /authcheck. */
+export const statusResponse = z.object({ status: z.literal('nominal'), locale: z.string() });
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Named response schemas, generated together so that a reference to one of them (the items of a
+ * list) becomes a `$ref` into components. Names starting with `~` are inline, not components.
+ */
+function responseSchemas(named: Record<string, z.ZodType>): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { io: 'output', uri: (id) => `#/components/schemas/${id}` });
+  // Each comes as its own document ($schema, $id); inside this one they are plain subschemas.
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]));
+}
+
+/**
+ * What the wire carries (the input side: the text a form sends becomes the integer it is parsed
+ * to). No `required`: any parameter may come in the query string instead of the body.
+ */
+function requestSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _s, required: _r, ...json } = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  return json;
+}
+
+const queryParameters = (request: JsonSchema) =>
+  Object.entries((request['properties'] ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({ name, in: 'query', schema }));
+
+const formBody = (schema: JsonSchema) => ({
   required: false,
   description: 'Parameters may equally be sent in the query string, as JSON, urlencoded or multipart form fields.',
   content: {
@@ -25,13 +54,37 @@ const formBody = (schema: object) => ({
   },
 });
 
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object, description: string, headers?: object) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
+const error = (description: string) => json(ref('Error'), description);
+
 export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'TTL_MAX' | 'TTL_DEFAULT'>) {
-  const ttl = { type: 'integer', minimum: config.TTL_MIN, maximum: config.TTL_MAX, default: config.TTL_DEFAULT, description: 'Lifetime of the secret in seconds; out of range is a 400.' };
-  const common = {
-    ttl,
-    passphrase: { type: 'string', maxLength: PASSPHRASE_MAX_LENGTH, description: 'Needed to read the secret; kept only as a bcrypt hash.' },
-    recipient: { type: 'string', format: 'email', description: 'One address; gets the link, never the secret.' },
+  const inputs = secretsInputs({ min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT });
+  const request = {
+    share: requestSchema(inputs.share.schema),
+    generate: requestSchema(inputs.generate.schema),
+    reveal: requestSchema(inputs.reveal.schema),
+    recent: requestSchema(inputs.recent.schema),
+    mintToken: requestSchema(mintTokenInput.schema),
   };
+  const schemas = responseSchemas({
+    Error: errorResponse,
+    Status: statusResponse,
+    Secret: secretResponse,
+    GeneratedSecret: generatedSecretResponse,
+    RevealResult: revealResponse,
+    Metadata: metadataResponse,
+    BurnResult: burnResponse,
+    RecentItem: recentItem,
+    MintedToken: mintedTokenResponse,
+    TokenInfo: tokenInfoResponse,
+    '~recent': z.array(recentItem),
+    '~tokens': z.array(tokenInfoResponse),
+    '~revoked': revokedTokenResponse,
+  });
+  const inline = (id: string) => schemas[id] ?? {};
+  const components = Object.fromEntries(Object.entries(schemas).filter(([id]) => !id.startsWith('~')));
+
   const planLimits = Object.values(PLANS)
     .map((p) => `${p.name} ${p.maxSecretLength}`)
     .join(', ');
@@ -49,12 +102,9 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
         operationId: opId('recentMetadata', base),
         summary: `Recent metadata of the caller, newest first (${RECENT_DEFAULT_LIMIT} per page by default, at most ${RECENT_MAX_LIMIT}); keys are null.`,
         security: scoped('secrets:read'),
-        parameters: [
-          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: RECENT_MAX_LIMIT, default: RECENT_DEFAULT_LIMIT } },
-          { name: 'before', in: 'query', description: 'Cursor of the next page (from X-Next-Cursor or the Link header).', schema: { type: 'string' } },
-        ],
+        parameters: queryParameters(request.recent),
         responses: {
-          '200': json({ type: 'array', items: ref('RecentItem') }, 'List of metadata', {
+          '200': json(inline('~recent'), 'List of metadata', {
             'X-Next-Cursor': { description: 'Present when there is a next page', schema: { type: 'string' } },
             Link: { description: 'rel="next" URL of the next page', schema: { type: 'string' } },
           }),
@@ -94,13 +144,8 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
       operationId,
       summary: `Store a secret. Maximum length by plan (characters): ${planLimits}.`,
       security: scoped('secrets:write'),
-      parameters: [
-        { name: 'secret', in: 'query', schema: { type: 'string' } },
-        { name: 'ttl', in: 'query', schema: ttl },
-        { name: 'passphrase', in: 'query', schema: common.passphrase },
-        { name: 'recipient', in: 'query', schema: common.recipient },
-      ],
-      requestBody: formBody({ type: 'object', properties: { secret: { type: 'string', minLength: 1 }, ...common } }),
+      parameters: queryParameters(request.share),
+      requestBody: formBody(request.share),
       responses: {
         '200': json(ref('Secret'), 'The secret object (spec 2.2)'),
         '400': error('Bad input (missing secret, ttl out of range, bad recipient...)'),
@@ -130,7 +175,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
           operationId: 'generate',
           summary: `Generate a ${GENERATE_DEFAULT_LENGTH}-character secret (length ${GENERATE_MIN_LENGTH} to ${GENERATE_MAX_LENGTH}), returned once.`,
           security: scoped('secrets:write'),
-          requestBody: formBody({ type: 'object', properties: { length: { type: 'integer', minimum: GENERATE_MIN_LENGTH, maximum: GENERATE_MAX_LENGTH }, ...common } }),
+          requestBody: formBody(request.generate),
           responses: { '200': json(ref('GeneratedSecret'), 'The secret object with its value'), '400': error('Bad input'), ...authErrors },
         },
       },
@@ -140,7 +185,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
           operationId: 'reveal',
           summary: 'Read a secret, once. No credentials needed.',
           security: [],
-          requestBody: formBody({ type: 'object', properties: { passphrase: common.passphrase } }),
+          requestBody: formBody(request.reveal),
           responses: {
             '200': json(ref('RevealResult'), 'The value (spec 2.3)'),
             '401': error('passphrase_required or passphrase_incorrect (the attempt that reaches the limit destroys the secret)'),
@@ -157,7 +202,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
           operationId: 'mintApiToken',
           summary: "Mint an API token for the caller's account (a user access token with both scopes only). The token is shown once.",
           security: [{ bearerAuth: ['secrets:read', 'secrets:write'] }],
-          requestBody: formBody({ type: 'object', properties: { label: { type: 'string' } } }),
+          requestBody: formBody(request.mintToken),
           responses: { '201': json(ref('MintedToken'), 'The new token'), ...authErrors },
         },
       },
@@ -165,7 +210,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
         get: {
           operationId: 'listApiTokens',
           security: [{ bearerAuth: ['secrets:read', 'secrets:write'] }],
-          responses: { '200': json({ type: 'array', items: ref('TokenInfo') }, 'Tokens of the account (never the tokens themselves)'), ...authErrors },
+          responses: { '200': json(inline('~tokens'), 'Tokens of the account (never the tokens themselves)'), ...authErrors },
         },
       },
       '/account/api-token/{id}': {
@@ -174,7 +219,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
           operationId: 'revokeApiToken',
           security: [{ bearerAuth: ['secrets:read', 'secrets:write'] }],
           responses: {
-            '200': json({ type: 'object', required: ['id', 'revoked'], additionalProperties: false, properties: { id: { type: 'string' }, revoked: { const: true } } }, 'Revoked'),
+            '200': json(inline('~revoked'), 'Revoked'),
             '404': error('No such active token of this account'),
             ...authErrors,
           },
@@ -186,91 +231,7 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
         basicAuth: { type: 'http', scheme: 'basic', description: 'username (custid) : API token' },
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from identity (scopes secrets:read, secrets:write)' },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['message', 'code'],
-          additionalProperties: false,
-          properties: { message: { type: 'string' }, code: { type: 'string', pattern: '^[a-z_]+$' } },
-        },
-        Status: { type: 'object', required: ['status', 'locale'], properties: { status: { const: 'nominal' }, locale: { type: 'string' } } },
-        Secret: { allOf: [ref('SecretFields')], unevaluatedProperties: false },
-        SecretFields: {
-          type: 'object',
-          required: ['custid', 'metadata_key', 'secret_key', 'ttl', 'metadata_ttl', 'secret_ttl', 'created', 'updated', 'passphrase_required'],
-          properties: {
-            custid: { type: 'string' },
-            metadata_key: key,
-            secret_key: key,
-            ttl: { ...seconds, description: 'The requested TTL' },
-            metadata_ttl: { ...seconds, description: 'Seconds the metadata has left (2 x ttl at creation)' },
-            secret_ttl: { ...seconds, description: 'Seconds the secret has left' },
-            recipient: { type: 'string', description: 'Obfuscated address, present only when one was given', examples: ['fo*****@e*****.com'] },
-            created: unix,
-            updated: unix,
-            passphrase_required: { type: 'boolean' },
-          },
-        },
-        GeneratedSecret: {
-          allOf: [ref('SecretFields')],
-          required: ['value'],
-          // `allOf` + additionalProperties do not mix in JSON Schema; unevaluatedProperties does.
-          unevaluatedProperties: false,
-          properties: { value: { type: 'string', minLength: GENERATE_MIN_LENGTH, maxLength: GENERATE_MAX_LENGTH } },
-        },
-        RevealResult: {
-          type: 'object',
-          required: ['secret_key', 'value'],
-          additionalProperties: false,
-          properties: { secret_key: key, value: { type: 'string' } },
-        },
-        Metadata: { allOf: [ref('MetadataFields')], unevaluatedProperties: false },
-        MetadataFields: {
-          type: 'object',
-          required: ['custid', 'metadata_key', 'secret_key', 'ttl', 'metadata_ttl', 'secret_ttl', 'created', 'updated', 'received', 'passphrase_required', 'state'],
-          properties: {
-            custid: { type: 'string' },
-            metadata_key: { anyOf: [key, { type: 'null' }] },
-            secret_key: { anyOf: [key, { type: 'null' }], description: 'The secret key while unread; null once read, burned or expired' },
-            ttl: seconds,
-            metadata_ttl: seconds,
-            secret_ttl: { ...seconds, description: '0 once the secret is gone' },
-            recipient: { type: 'string' },
-            created: unix,
-            updated: unix,
-            received: { ...unix, description: 'When the secret was read; 0 until then' },
-            passphrase_required: { type: 'boolean' },
-            state: { enum: ['new', 'viewed', 'received', 'burned', 'expired'] },
-            delivery_status: { enum: ['queued', 'sent', 'failed'], description: 'With a recipient: whether the e-mail with the link left' },
-            delivery_updated: { ...unix, description: 'When delivery_status last changed' },
-            delivery_reason: { type: 'string', description: 'Why delivery failed (never the address)' },
-          },
-        },
-        BurnResult: {
-          allOf: [ref('MetadataFields')],
-          required: ['status'],
-          unevaluatedProperties: false,
-          properties: { status: { const: 'burned' }, state: { const: 'burned' }, secret_key: { type: 'null' } },
-        },
-        RecentItem: {
-          allOf: [ref('MetadataFields')],
-          required: ['metadata_shortkey'],
-          unevaluatedProperties: false,
-          properties: { metadata_key: { type: 'null' }, secret_key: { type: 'null' }, metadata_shortkey: { type: 'string', pattern: '^[0-9a-z]{6}$' } },
-        },
-        MintedToken: {
-          type: 'object',
-          required: ['id', 'custid', 'label', 'api_token', 'created'],
-          additionalProperties: false,
-          properties: { id: { type: 'string', format: 'uuid' }, custid: { type: 'string' }, label: { type: ['string', 'null'] }, api_token: { type: 'string' }, created: unix },
-        },
-        TokenInfo: {
-          type: 'object',
-          required: ['id', 'label', 'created', 'revoked'],
-          additionalProperties: false,
-          properties: { id: { type: 'string', format: 'uuid' }, label: { type: ['string', 'null'] }, created: unix, revoked: { type: 'boolean' } },
-        },
-      },
+      schemas: components,
     },
   };
 }

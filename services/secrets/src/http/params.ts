@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { z } from 'zod';
 import { InvalidParameterError, MalformedBodyError } from '../errors.js';
 
 export type Params = Record<string, unknown>;
@@ -15,15 +16,82 @@ export function collectParams(req: Request): Params {
   return { ...(req.query as Params), ...((body as Params | undefined) ?? {}) };
 }
 
-/** One string-valued parameter (numbers and booleans from JSON are taken as their text). */
-export function single(params: Params, name: string, ...aliases: string[]): string | undefined {
-  for (const key of [name, ...aliases]) {
-    const v = params[key];
-    if (v === undefined || v === null) continue;
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-    if (Array.isArray(v) && v.length === 1 && typeof v[0] === 'string') return v[0];
-    throw new InvalidParameterError(`${name} must be given once, as a string`);
-  }
+/**
+ * One parameter as text, whatever the encoding: strings as sent, JSON numbers and booleans as
+ * their text, a one-element array (`name[]` form fields) as its element, null as absent.
+ * Anything else (two values, an object) is an issue marked `multiple`; the value then reads as
+ * absent, but the issue fails the field before its schema runs.
+ */
+function single(value: unknown, ctx: z.RefinementCtx): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') return value[0];
+  ctx.addIssue({ code: 'custom', message: 'given more than once', params: { multiple: true } });
   return undefined;
+}
+
+/** A text parameter checked by `schema`; '' is kept (see `blankable` for fields where it means absent). */
+export function text<T extends z.ZodType>(schema: T) {
+  return z.preprocess(single, schema);
+}
+
+/** A text parameter where an empty value (after trimming, with `trim`) means absent (HTML forms send empty fields). */
+export function blankable<T extends z.ZodType>(schema: T, { trim = false } = {}) {
+  return z.preprocess((value: unknown, ctx) => {
+    const raw = single(value, ctx);
+    const v = trim ? raw?.trim() : raw;
+    return v === '' ? undefined : v;
+  }, schema);
+}
+
+/**
+ * A whole number sent as at most `digits` decimal digits (surrounding blanks allowed, blank means
+ * absent): no sign, fraction or exponent, whichever encoding carried it. The bounds and default
+ * are `schema`'s; anything else reaches it as text and fails its type check.
+ */
+export function wholeNumber<T extends z.ZodType>(digits: number, schema: T) {
+  const pattern = new RegExp(`^\\d{1,${digits}}$`);
+  return z.preprocess((value: unknown, ctx) => {
+    const raw = single(value, ctx)?.trim();
+    if (raw === undefined || raw === '') return undefined;
+    return pattern.test(raw) ? Number(raw) : raw;
+  }, schema);
+}
+
+/** How a field's issues become the errors clients see; a field without an entry gets `invalid_parameter`. */
+export interface FieldErrors {
+  /** The value is there once but wrong. Default: `invalid_parameter` with the schema's message. */
+  invalid?: (issue: z.core.$ZodIssue) => Error;
+  /** The field was given more than once. Default: `invalid_parameter`, "<name> must be given once, as a string". */
+  multiple?: () => Error;
+}
+
+export interface ParamsParser<S extends z.ZodType> {
+  /** The schema, for the OpenAPI document (its input side is what the wire carries). */
+  readonly schema: S;
+  /** Parses the merged parameters (`collectParams`) or throws the first field's error, in the schema's key order. */
+  parse(params: Params): z.output<S>;
+}
+
+/** Built once per schema (at start-up): the request path only runs `safeParse`. */
+export function paramsParser<S extends z.ZodType>(schema: S, fields: Record<string, FieldErrors> = {}): ParamsParser<S> {
+  return {
+    schema,
+    parse(params) {
+      const result = schema.safeParse(params);
+      if (result.success) return result.data;
+      throw toError(result.error.issues[0], fields);
+    },
+  };
+}
+
+function toError(issue: z.core.$ZodIssue | undefined, fields: Record<string, FieldErrors>): Error {
+  const name = String(issue?.path[0] ?? 'input');
+  const errors = fields[name];
+  if (issue?.code === 'custom' && (issue.params as { multiple?: boolean } | undefined)?.multiple) {
+    return errors?.multiple?.() ?? new InvalidParameterError(`${name} must be given once, as a string`);
+  }
+  if (issue && errors?.invalid) return errors.invalid(issue);
+  return new InvalidParameterError(issue?.message ?? 'invalid parameters');
 }

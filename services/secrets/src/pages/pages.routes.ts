@@ -6,6 +6,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { hashKey, isKey } from '../secrets/keys.js';
 import { burnSecret, showMetadata } from '../secrets/metadata.js';
+import { revealInput } from '../secrets/params.js';
 import { revealSecret } from '../secrets/reveal.js';
 import { gonePage, page, receiptPage, revealedPage, waitingPage } from './views.js';
 
@@ -49,7 +50,7 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
     const secretKey = key(req);
     const passphrase = typeof req.body?.passphrase === 'string' && req.body.passphrase !== '' ? req.body.passphrase : undefined;
     try {
-      const { value } = await revealSecret(deps, secretKey, passphrase === undefined ? {} : { passphrase });
+      const { value } = await revealSecret(deps, secretKey, revealInput.parse(passphrase === undefined ? {} : { passphrase }));
       res.send(revealedPage(value, nonce(res)));
     } catch (err) {
       if (err instanceof PassphraseIncorrectError || err instanceof PassphraseRequiredError) {

@@ -1,9 +1,9 @@
 import type { Principal } from '../auth/principal.js';
 import { InvalidParameterError, UnknownSecretError } from '../errors.js';
-import { single, type Params } from '../http/params.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
-import { presentMetadata, stateOf, type MetadataResponse } from './presenter.js';
+import type { RecentInput } from './params.js';
+import { presentMetadata, stateOf, type BurnResponse, type MetadataResponse, type RecentItem } from './presenter.js';
 import type { MetadataRecord } from './secrets.repository.js';
 
 /**
@@ -35,27 +35,20 @@ export async function showMetadata(deps: SecretsDeps, metadataKey: string, markV
 }
 
 /** Burn an unread secret (state table 3); read, burned or expired secrets give the 404. */
-export async function burnSecret(deps: SecretsDeps, metadataKey: string): Promise<MetadataResponse & { status: 'burned' }> {
+export async function burnSecret(deps: SecretsDeps, metadataKey: string): Promise<BurnResponse> {
   const record = isKey(metadataKey) ? await deps.secrets.burn(hashKey(metadataKey)) : undefined;
   if (!record) throw new UnknownSecretError();
   deps.events.burned();
   return { ...presentMetadata(record, { metadataKey, secretKey: null }), status: 'burned' };
 }
 
-export const RECENT_DEFAULT_LIMIT = 20;
-export const RECENT_MAX_LIMIT = 100;
-
 /**
  * The account's metadata, newest first, `limit` (default 20, at most 100) per page; `before` is
  * the cursor of the next page (given in the Link and X-Next-Cursor headers). Keys are null: the
  * list must never hand out capabilities; `metadata_shortkey` tells the items apart.
  */
-export async function recentMetadata(deps: SecretsDeps, principal: Principal, params: Params): Promise<{ items: MetadataResponse[]; next: string | null }> {
-  const rawLimit = single(params, 'limit')?.trim();
-  const limit = rawLimit === undefined || rawLimit === '' ? RECENT_DEFAULT_LIMIT : /^\d{1,3}$/.test(rawLimit) ? Number(rawLimit) : NaN;
-  if (!(limit >= 1 && limit <= RECENT_MAX_LIMIT)) throw new InvalidParameterError(`limit must be a whole number from 1 to ${RECENT_MAX_LIMIT}`);
-  const before = single(params, 'before');
-  const beforeId = before === undefined || before === '' ? undefined : decodeCursor(before);
+export async function recentMetadata(deps: SecretsDeps, principal: Principal, { limit, before }: RecentInput): Promise<{ items: RecentItem[]; next: string | null }> {
+  const beforeId = before === undefined ? undefined : decodeCursor(before);
 
   const rows = await deps.secrets.recent(principal.custid, limit + 1, beforeId);
   const page = rows.slice(0, limit);

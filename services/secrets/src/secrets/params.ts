@@ -1,61 +1,109 @@
-import {
-  InvalidLengthError,
-  InvalidParameterError,
-  InvalidRecipientError,
-  InvalidTtlError,
-  SecretRequiredError,
-} from '../errors.js';
-import { single, type Params } from '../http/params.js';
+import { z } from 'zod';
+import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidTtlError, SecretRequiredError } from '../errors.js';
+import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from '../http/params.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import { isValidAddress } from './recipient.js';
 
-/** Parsing of the share/generate/reveal parameters; every rule here is a 400 before anything is written. */
+/**
+ * The inputs of share, generate, reveal and recent: one schema each, parsed once per request
+ * from the merged parameters; every rule here is a 400 before anything is written. The schemas
+ * also describe the request in the OpenAPI document (http/openapi.ts).
+ */
 
 export const PASSPHRASE_MAX_LENGTH = 1024;
+export const RECENT_DEFAULT_LIMIT = 20;
+export const RECENT_MAX_LIMIT = 100;
+
+export interface TtlBounds {
+  min: number;
+  max: number;
+  fallback: number;
+}
 
 /** Out of range or not a whole number is an error naming the bounds (never silently clamped). */
-export function parseTtl(params: Params, bounds: { min: number; max: number; fallback: number }): number {
-  const raw = single(params, 'ttl')?.trim();
-  if (raw === undefined || raw === '') return bounds.fallback;
-  if (!/^\d{1,10}$/.test(raw)) throw new InvalidTtlError(bounds.min, bounds.max);
-  const ttl = Number(raw);
-  if (ttl < bounds.min || ttl > bounds.max) throw new InvalidTtlError(bounds.min, bounds.max);
-  return ttl;
+const ttl = (bounds: TtlBounds) =>
+  wholeNumber(10, z.int().min(bounds.min).max(bounds.max).default(bounds.fallback).describe('Lifetime of the secret in seconds; out of range is a 400.'));
+
+/** An empty passphrase means none. */
+const passphrase = blankable(
+  z
+    .string()
+    .max(PASSPHRASE_MAX_LENGTH, { error: `passphrase must be at most ${PASSPHRASE_MAX_LENGTH} characters` })
+    .optional()
+    .describe('Needed to read the secret; kept only as a bcrypt hash.'),
+);
+
+const recipient = blankable(
+  z
+    .string()
+    .refine(isValidAddress, { error: 'recipient is not a valid e-mail address' })
+    .optional()
+    .meta({ format: 'email', description: 'One address; gets the link, never the secret.' }),
+  { trim: true },
+);
+
+/** `recipient[]` (Onetime Secret's Ruby client) is `recipient` with a single element. */
+const withRecipientAlias = (params: unknown): unknown => {
+  const p = params as Params;
+  const alias = p['recipient[]'];
+  return alias !== undefined && (p['recipient'] === undefined || p['recipient'] === null) ? { ...p, recipient: alias } : p;
+};
+
+const optionErrors: Record<string, FieldErrors> = {
+  recipient: {
+    invalid: (issue) => new InvalidRecipientError(issue.message),
+    multiple: () => new InvalidRecipientError('only one recipient address is supported'),
+  },
+};
+
+/** Key order is check order: the first failing field is the error the client sees. */
+function shareSchema(bounds: TtlBounds) {
+  return z.preprocess(withRecipientAlias, z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient }));
 }
 
-/** An empty passphrase means none (HTML forms send empty fields). */
-export function parsePassphrase(params: Params): string | undefined {
-  const passphrase = single(params, 'passphrase');
-  if (passphrase === undefined || passphrase === '') return undefined;
-  if (passphrase.length > PASSPHRASE_MAX_LENGTH) throw new InvalidParameterError(`passphrase must be at most ${PASSPHRASE_MAX_LENGTH} characters`);
-  return passphrase;
+function generateSchema(bounds: TtlBounds) {
+  const length = wholeNumber(4, z.int().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH).default(GENERATE_DEFAULT_LENGTH));
+  return z.preprocess(withRecipientAlias, z.object({ length, ttl: ttl(bounds), passphrase, recipient }));
 }
 
-/** One address; `recipient[]` (Onetime Secret's Ruby client) is accepted with a single element. */
-export function parseRecipient(params: Params): string | undefined {
-  let raw: string | undefined;
-  try {
-    raw = single(params, 'recipient', 'recipient[]')?.trim();
-  } catch {
-    throw new InvalidRecipientError('only one recipient address is supported');
-  }
-  if (raw === undefined || raw === '') return undefined;
-  if (!isValidAddress(raw)) throw new InvalidRecipientError('recipient is not a valid e-mail address');
-  return raw;
+const revealSchema = z.object({ passphrase });
+
+const recentSchema = z.object({
+  limit: wholeNumber(3, z.int().min(1).max(RECENT_MAX_LIMIT).default(RECENT_DEFAULT_LIMIT)),
+  before: blankable(z.string().optional().describe('Cursor of the next page (from X-Next-Cursor or the Link header).')),
+});
+
+export type ShareInput = z.output<ReturnType<typeof shareSchema>>;
+export type GenerateInput = z.output<ReturnType<typeof generateSchema>>;
+export type RevealInput = z.output<typeof revealSchema>;
+export type RecentInput = z.output<typeof recentSchema>;
+
+export interface SecretsInputs {
+  share: ParamsParser<ReturnType<typeof shareSchema>>;
+  generate: ParamsParser<ReturnType<typeof generateSchema>>;
+  reveal: ParamsParser<typeof revealSchema>;
+  recent: ParamsParser<typeof recentSchema>;
 }
 
-export function parseSecretValue(params: Params): string {
-  const value = single(params, 'secret');
-  if (value === undefined || value === '') throw new SecretRequiredError();
-  return value;
-}
+/** Reveal and recent do not depend on configuration: built once, at module load. */
+export const revealInput = paramsParser(revealSchema);
+export const recentInput = paramsParser(recentSchema, {
+  limit: { invalid: () => new InvalidParameterError(`limit must be a whole number from 1 to ${RECENT_MAX_LIMIT}`) },
+});
 
-export function parseLength(params: Params): number {
-  const raw = single(params, 'length')?.trim();
-  if (raw === undefined || raw === '') return GENERATE_DEFAULT_LENGTH;
-  const length = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
-  if (!(length >= GENERATE_MIN_LENGTH && length <= GENERATE_MAX_LENGTH)) throw new InvalidLengthError(GENERATE_MIN_LENGTH, GENERATE_MAX_LENGTH);
-  return length;
+/** Share and generate carry the configured TTL bounds: build them once per app, never per request. */
+export function secretsInputs(bounds: TtlBounds): SecretsInputs {
+  const ttlErrors: FieldErrors = { invalid: () => new InvalidTtlError(bounds.min, bounds.max) };
+  return {
+    share: paramsParser(shareSchema(bounds), { ...optionErrors, ttl: ttlErrors, secret: { invalid: () => new SecretRequiredError() } }),
+    generate: paramsParser(generateSchema(bounds), {
+      ...optionErrors,
+      ttl: ttlErrors,
+      length: { invalid: () => new InvalidLengthError(GENERATE_MIN_LENGTH, GENERATE_MAX_LENGTH) },
+    }),
+    reveal: revealInput,
+    recent: recentInput,
+  };
 }
 
 /** Length in characters (Unicode code points), the unit of the plans' limits. */

@@ -1,13 +1,8 @@
 import { PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
-import type { Params } from '../http/params.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
-import { parsePassphrase } from './params.js';
-
-export interface RevealResponse {
-  secret_key: string;
-  value: string;
-}
+import type { RevealInput } from './params.js';
+import type { RevealResponse } from './presenter.js';
 
 /**
  * Retrieve a secret (spec 4.2, state table 3): the value is returned once.
@@ -18,8 +13,7 @@ export interface RevealResponse {
  * to the same one-statement claim; the attempt that uses up the limit destroys the secret.
  * Unknown, read, burned and expired keys are one indistinguishable 404.
  */
-export async function revealSecret(deps: SecretsDeps, secretKey: string, params: Params): Promise<RevealResponse> {
-  const passphrase = parsePassphrase(params);
+export async function revealSecret(deps: SecretsDeps, secretKey: string, { passphrase }: RevealInput): Promise<RevealResponse> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
   const secretHash = hashKey(secretKey);
 

@@ -5,6 +5,7 @@ import { collectParams } from '../http/params.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from './deps.js';
 import { burnSecret, recentMetadata, showMetadata } from './metadata.js';
+import { secretsInputs } from './params.js';
 import { revealSecret } from './reveal.js';
 import { generateSecret, shareSecret } from './share.js';
 
@@ -20,24 +21,25 @@ export function secretsRoutes(deps: SecretsDeps, auth: Authenticator, limiter: R
   // clients call them without credentials). Credentials, when sent, must be valid and hold the scope.
   const byKey = (scope: Scope) => [auth.optional(scope), limiter.byAccountOrIp()];
   const key = (req: Request) => String(req.params['key']);
+  const input = secretsInputs(deps.settings.ttl);
 
   const share = async (req: Request, res: Response) => {
-    res.json(await shareSecret(deps, principalOf(res), collectParams(req)));
+    res.json(await shareSecret(deps, principalOf(res), input.share.parse(collectParams(req))));
   };
   router.post('/share', ...write, share);
   router.post('/create', ...write, share);
 
   router.post('/generate', ...write, async (req, res) => {
-    res.json(await generateSecret(deps, principalOf(res), collectParams(req)));
+    res.json(await generateSecret(deps, principalOf(res), input.generate.parse(collectParams(req))));
   });
 
   router.post('/secret/:key', limiter.byIp(), async (req, res) => {
-    res.json(await revealSecret(deps, key(req), collectParams(req)));
+    res.json(await revealSecret(deps, key(req), input.reveal.parse(collectParams(req))));
   });
 
   for (const base of ['/private', '/metadata', '/receipt']) {
     router.get(`${base}/recent`, ...read, async (req, res) => {
-      const { items, next } = await recentMetadata(deps, principalOf(res), collectParams(req));
+      const { items, next } = await recentMetadata(deps, principalOf(res), input.recent.parse(collectParams(req)));
       if (next) {
         const url = new URL(req.originalUrl, 'http://x');
         url.searchParams.set('before', next);

@@ -1,22 +1,21 @@
 import { planOf } from '../accounts/plans.js';
 import type { Principal } from '../auth/principal.js';
 import { SecretTooLongError } from '../errors.js';
-import type { Params } from '../http/params.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
-import { characterCount, parseLength, parsePassphrase, parseRecipient, parseSecretValue, parseTtl } from './params.js';
+import { characterCount, type GenerateInput, type ShareInput } from './params.js';
 import { presentCreated, type SecretResponse } from './presenter.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
 
 /**
- * share (spec 4.2): parse and check everything, then one INSERT. With a recipient, the same
+ * share (spec 4.2): check the plan's limit, then one INSERT. With a recipient, the same
  * statement writes the e-mail request to the outbox (spec 4.2 rule 2: the link, never the value).
+ * The input is already parsed (params.ts: `secretsInputs(...).share`).
  */
-export async function shareSecret(deps: SecretsDeps, principal: Principal, params: Params): Promise<SecretResponse> {
-  const value = parseSecretValue(params);
-  const options = parseOptions(deps, params);
+export async function shareSecret(deps: SecretsDeps, principal: Principal, input: ShareInput): Promise<SecretResponse> {
+  const { secret: value, ...options } = input;
   const plan = planOf(principal.plan ?? (await deps.accounts.planOf(principal.custid)), deps.settings.defaultPlan);
   const length = characterCount(value);
   if (length > plan.maxSecretLength) throw new SecretTooLongError(length, plan.maxSecretLength, plan.name);
@@ -26,24 +25,15 @@ export async function shareSecret(deps: SecretsDeps, principal: Principal, param
 }
 
 /** generate: like share, with a value we make (returned once, stored only encrypted). */
-export async function generateSecret(deps: SecretsDeps, principal: Principal, params: Params): Promise<SecretResponse> {
-  const length = parseLength(params);
-  const options = parseOptions(deps, params);
+export async function generateSecret(deps: SecretsDeps, principal: Principal, input: GenerateInput): Promise<SecretResponse> {
+  const { length, ...options } = input;
   const value = generateValue(length);
   const created = await store(deps, principal, value, options);
   deps.events.created('generate');
   return { ...created, value };
 }
 
-interface Options {
-  ttl: number;
-  passphrase: string | undefined;
-  recipient: string | undefined;
-}
-
-function parseOptions(deps: SecretsDeps, params: Params): Options {
-  return { ttl: parseTtl(params, deps.settings.ttl), passphrase: parsePassphrase(params), recipient: parseRecipient(params) };
-}
+type Options = Omit<ShareInput, 'secret'>;
 
 async function store(deps: SecretsDeps, principal: Principal, value: string, { ttl, passphrase, recipient }: Options): Promise<SecretResponse> {
   const secretKey = newKey();
