@@ -1,4 +1,4 @@
-export * from './html.js';
+export { html, raw, Html, type Interpolation } from './html.js';
 export * from './layout.js';
 export * from './stylesheet.js';
 export * from './security-headers.js';
