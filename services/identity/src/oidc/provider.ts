@@ -15,7 +15,8 @@ import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { assertClientNotBlocked, clientAuthLimiter } from './rate-limits.js';
 import { OIDC_SCOPES } from './scopes.js';
-import { logoutPage, errorPage, loggedOutPage } from '../interactions/views.js';
+import { errorPage, securePage } from '@hush/common';
+import { logoutPage, loggedOutPage } from '../interactions/views.js';
 
 export interface ProviderDeps {
   config: Config;
@@ -87,10 +88,10 @@ export function buildProvider(deps: ProviderDeps): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
-          ctx.body = logoutPage(form);
+          ctx.body = logoutPage(form, securePage(ctx.req, ctx.res));
         },
         postLogoutSuccessSource: async (ctx) => {
-          ctx.body = loggedOutPage();
+          ctx.body = loggedOutPage(securePage(ctx.req, ctx.res));
         },
       },
       resourceIndicators: {
@@ -154,7 +155,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = errorPage(out.error ?? 'error', out.error_description);
+      ctx.body = errorPage({ status: ctx.status, code: out.error ?? 'error', message: out.error_description ?? '', nonce: securePage(ctx.req, ctx.res) });
     },
   };
 
