@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { apiSecurity, nonceOf, pageSecurity, securePage } from './security-headers.js';
+import { allowFormTarget, apiSecurity, nonceOf, pageSecurity, securePage } from './security-headers.js';
 
 const exchange = () => {
   const req = new IncomingMessage(new Socket());
@@ -35,6 +35,17 @@ describe('page security headers', () => {
     pageSecurity()(req, res, () => called++);
     expect(called).toBe(1);
     expect(locals['nonce']).toBe(nonceOf(res));
+  });
+
+  it('lets forms end at one more origin (a redirect to an OAuth client), keeping the nonce', () => {
+    const { req, res } = exchange();
+    const nonce = securePage(req, res);
+    allowFormTarget(req, res, 'https://client.example/callback?x=1');
+    expect(res.getHeader('Content-Security-Policy')).toContain("form-action 'self' https://client.example;");
+    expect(res.getHeader('Content-Security-Policy')).toContain(`script-src 'nonce-${nonce}'`);
+    allowFormTarget(req, res, 'javascript:alert(1)');
+    allowFormTarget(req, res, 'not a url');
+    expect(res.getHeader('Content-Security-Policy')).toContain("form-action 'self' https://client.example;");
   });
 
   it('nonceOf refuses a response whose headers were never set', () => {

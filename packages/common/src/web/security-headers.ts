@@ -14,6 +14,8 @@ import helmet from 'helmet';
 
 const nonces = new WeakMap<ServerResponse, string>();
 const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${nonces.get(res) ?? ''}'`;
+const formTargets = new WeakMap<ServerResponse, string>();
+const formActionSources = (_req: IncomingMessage, res: ServerResponse) => ["'self'", formTargets.get(res)].filter(Boolean).join(' ');
 
 const pageHelmet = helmet({
   contentSecurityPolicy: {
@@ -23,7 +25,7 @@ const pageHelmet = helmet({
       styleSrc: [nonceSource],
       scriptSrc: [nonceSource],
       imgSrc: ["'self'", 'data:'],
-      formAction: ["'self'"],
+      formAction: [formActionSources],
       frameAncestors: ["'none'"],
       baseUri: ["'none'"],
     },
@@ -58,6 +60,25 @@ export function securePage(req: IncomingMessage, res: ServerResponse): string {
   const locals = (res as ServerResponse & { locals?: Record<string, unknown> }).locals;
   if (locals) locals['nonce'] = nonce;
   return nonce;
+}
+
+/**
+ * Lets this page's forms end at one other origin: Chromium applies `form-action` to every
+ * redirect that answers a form, so a sign-in form answered by a redirect to the client's
+ * redirect_uri must name that origin. Anything but an http(s) URL is ignored.
+ */
+export function allowFormTarget(req: IncomingMessage, res: ServerResponse, url: unknown): void {
+  if (typeof url !== 'string' || !nonces.has(res)) return;
+  let origin: string;
+  try {
+    const target = new URL(url);
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') return;
+    origin = target.origin;
+  } catch {
+    return;
+  }
+  formTargets.set(res, origin);
+  pageHelmet(req, res, noop);
 }
 
 /** The response's CSP nonce (set by `pageSecurity`/`securePage`); throws if the headers were never set. */

@@ -31,13 +31,15 @@ input:focus,textarea:focus{outline:3px solid var(--focus);outline-offset:1px}
 .error,.ok{padding:.6rem .8rem;border-radius:6px}
 .error{background:var(--error-bg);color:var(--error)}
 .ok{background:var(--ok-bg);color:var(--ok)}
+.actions{display:flex;flex-wrap:wrap;gap:0 .5rem}
+.error code{background:none;padding:0;font-weight:600}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code-bg);padding:0 .25rem;border-radius:3px}
 ul{padding-left:1.2rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem}
 dt{font-weight:600}
 dd{margin:0}
 [hidden]{display:none!important}
-@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}}
+@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}}
 `
   .trim()
   .replace(/\n/g, '');

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createCsrf, CrossOriginFormError, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
+import { allowFormTarget, createCsrf, CrossOriginFormError, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import type { UsersService } from '../accounts/users.js';
 import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
@@ -34,6 +34,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   const details = async (req: Request, res: Response) => {
     const interaction = await deps.provider().interactionDetails(req, res);
     if (interaction.uid !== req.params['uid']) throw Object.assign(new Error('interaction mismatch'), { status: 400 });
+    // The forms' answers end with a redirect to the client: its origin must be a form target.
+    allowFormTarget(req, res, interaction.params['redirect_uri']);
     return interaction;
   };
 

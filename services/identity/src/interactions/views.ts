@@ -33,8 +33,10 @@ export function consentPage(o: { action: string; abort: string; csrf: string; cl
     body: html`<h1>Allow ${o.clientName}?</h1>
 <p>${o.clientName} asks for access to your account${o.apis.length > 0 && html` and to ${o.apis.join(', ')}`}:</p>
 <ul>${o.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>
+<div class="actions">
 <form method="post" action="${o.action}">${csrfField(o.csrf)}<button type="submit" autofocus>Allow</button></form>
-<form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Deny</button></form>`,
+<form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Deny</button></form>
+</div>`,
   });
 }
 

@@ -15,7 +15,7 @@ import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { assertClientNotBlocked, clientAuthLimiter } from './rate-limits.js';
 import { OIDC_SCOPES } from './scopes.js';
-import { errorPage, securePage } from '@hush/common';
+import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
 
 export interface ProviderDeps {
@@ -88,7 +88,9 @@ export function buildProvider(deps: ProviderDeps): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
-          ctx.body = logoutPage(form, securePage(ctx.req, ctx.res));
+          const nonce = securePage(ctx.req, ctx.res);
+          allowFormTarget(ctx.req, ctx.res, ctx.oidc.params?.['post_logout_redirect_uri']);
+          ctx.body = logoutPage(form, nonce);
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.body = loggedOutPage(securePage(ctx.req, ctx.res));
