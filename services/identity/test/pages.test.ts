@@ -89,3 +89,17 @@ describe('error pages', () => {
     expectStyled(res, html);
   });
 });
+
+describe('the sign-out pages', () => {
+  it('ask for confirmation, then say the user is signed out, styled under their CSP', async () => {
+    const { browser, page } = await loginPage();
+    await browser.submit(page.html, 0, { username: 'carol', password: PASSWORD }); // a session
+    const ask = await browser.navigate(`${h.issuer}/protocol/openid-connect/logout`);
+    expect(ask.res.status).toBe(200);
+    expect(ask.html).toContain('Sign out?');
+    expectStyled(ask.res, ask.html);
+    const done = await browser.submit(ask.html, 0, { logout: 'yes' });
+    expect(done.html).toContain('You are signed out');
+    expectStyled(done.res, done.html);
+  });
+});

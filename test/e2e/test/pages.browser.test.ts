@@ -74,7 +74,7 @@ async function inspect(page: Page, violations: string[], name: string) {
   expect(violations).toEqual([]);
 }
 
-it('identity: login (with its error), consent and an error page', async () => {
+it('identity: login (with its error), consent, sign-out and error pages', async () => {
   await identity.cli('users', 'create', 'dora', '--password', PASSWORD);
   const client = await identity.cli<{ client_id: string }>(
     'clients', 'create', '--name', 'Dora’s <Notes> app', '--grants', 'authorization_code', '--scopes', 'openid,secrets:read', '--redirect-uri', REDIRECT,
@@ -116,13 +116,20 @@ it('identity: login (with its error), consent and an error page', async () => {
   expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
   expect(violations).toEqual([]);
 
+  await page.goto(`${identity.issuer}/protocol/openid-connect/logout`);
+  await expect(page.locator('h1').textContent()).resolves.toBe('Sign out?');
+  await inspect(page, violations, 'identity-4-logout');
+  await page.click('button[name=logout]');
+  await expect(page.locator('h1').textContent()).resolves.toBe('You are signed out');
+  await inspect(page, violations, 'identity-5-signed-out');
+
   await page.goto(`${identity.issuer}/login-actions/expired-interaction`);
   await expect(page.locator('[role=alert]').textContent()).resolves.toContain('expired');
-  await inspect(page, violations, 'identity-4-error');
+  await inspect(page, violations, 'identity-6-error');
 
   await page.goto(`${identity.issuer}/protocol/openid-connect/auth?client_id=nobody&response_type=code&scope=openid`);
   await expect(page.locator('[role=alert]').textContent()).resolves.toContain('invalid_client');
-  await inspect(page, violations, 'identity-5-oauth-error');
+  await inspect(page, violations, 'identity-7-oauth-error');
 }, 90_000);
 
 it('secrets: reveal, revealed, receipt and an error page', async () => {
