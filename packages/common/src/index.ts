@@ -9,5 +9,5 @@ export * from './db.js';
 export * from './infrastructure.js';
 export * from './request-log.js';
 export * from './cli.js';
-export * from './html.js';
+export * from './web/index.js';
 export * from './errors.js';

@@ -102,6 +102,7 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
       users: context,
       limiter,
       csrfKey: deriveKey(config.MASTER_KEY, 'hush identity csrf v1'),
+      origin: new URL(config.AUTH_URL).origin,
       limits: { perUser: config.LOGIN_MAX_FAILURES, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
       logger,
     }),

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import express from 'express';
+import { apiSecurity, deriveKey } from '@hush/common';
 import { accountRoutes } from './accounts/accounts.routes.js';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -91,12 +92,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
 
   const api = express.Router();
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
-  api.use((_req, res, next) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    next();
-  });
+  api.use(apiSecurity());
   api.get(['/status', '/authcheck'], (_req, res) => {
     res.json({ status: 'nominal', locale: 'en' });
   });
@@ -107,7 +103,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   api.use(secretsRoutes(deps, auth, limiter));
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
-  app.use(pageRoutes(deps, limiter, logger));
+  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1')));
 
   app.use(notFound);
   app.use(errorHandler(logger));

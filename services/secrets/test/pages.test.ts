@@ -14,6 +14,18 @@ const share = async (fields: Record<string, string>) => {
   return res.body as { secret_key: string; metadata_key: string };
 };
 
+/** A page's form as the browser holds it: the CSRF token and the cookie it is bound to. */
+type Form = { csrf: string; cookie: string };
+const formOn = async (path: string): Promise<Form> => {
+  const page = await h.http.get(path);
+  const csrf = /name="csrf" value="([^"]*)"/.exec(page.text)?.[1] as string;
+  const cookie = (page.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+  return { csrf, cookie };
+};
+/** Submits the page's form, as its button does. */
+const submit = (path: string, form: Form, fields: Record<string, string> = {}) =>
+  h.http.post(path).set('Cookie', form.cookie).type('form').send({ csrf: form.csrf, ...fields });
+
 describe('the page behind the secret link', () => {
   it('GET shows that a secret waits and consumes nothing, however often (link unfurlers, mail scanners)', async () => {
     const s = await share({ secret: 'unfurl-proof' });
@@ -23,12 +35,13 @@ describe('the page behind the secret link', () => {
       expect(page.text).toContain('Reveal the secret');
       expect(page.text).not.toContain('unfurl-proof');
     }
-    const reveal = await h.http.post(`/secret/${s.secret_key}`).type('form').send({});
+    const form = await formOn(`/secret/${s.secret_key}`);
+    const reveal = await submit(`/secret/${s.secret_key}`, form);
     expect(reveal.status).toBe(200);
     expect(reveal.text).toContain('unfurl-proof');
     expect(reveal.text).toContain('deleted');
 
-    const again = await h.http.post(`/secret/${s.secret_key}`).type('form').send({});
+    const again = await submit(`/secret/${s.secret_key}`, form);
     expect(again.status).toBe(404);
     expect(again.text).not.toContain('unfurl-proof');
     expect((await h.http.get(`/secret/${s.secret_key}`)).status).toBe(404);
@@ -39,27 +52,28 @@ describe('the page behind the secret link', () => {
     const page = await h.http.get(`/secret/${s.secret_key}`);
     expect(page.text).toContain('name="passphrase"');
 
-    const wrong = await h.http.post(`/secret/${s.secret_key}`).type('form').send({ passphrase: 'wrong' });
+    const form = await formOn(`/secret/${s.secret_key}`);
+    const wrong = await submit(`/secret/${s.secret_key}`, form, { passphrase: 'wrong' });
     expect(wrong.status).toBe(401);
     expect(wrong.text).toMatch(/passphrase/i);
     expect(wrong.text).toContain('name="passphrase"');
     expect(wrong.text).not.toContain('behind-a-passphrase');
 
-    const right = await h.http.post(`/secret/${s.secret_key}`).type('form').send({ passphrase: 'open sesame' });
+    const right = await submit(`/secret/${s.secret_key}`, form, { passphrase: 'open sesame' });
     expect(right.status).toBe(200);
     expect(right.text).toContain('behind-a-passphrase');
   });
 
   it('escapes the value: HTML in a secret is shown, never run', async () => {
     const s = await share({ secret: '<script>alert(1)</script>' });
-    const reveal = await h.http.post(`/secret/${s.secret_key}`).type('form').send({});
+    const reveal = await submit(`/secret/${s.secret_key}`, await formOn(`/secret/${s.secret_key}`));
     expect(reveal.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(reveal.text).not.toContain('<script>alert(1)');
   });
 
   it('is served with a strict CSP, no framing, no referrer and no caching', async () => {
     const s = await share({ secret: 'headers' });
-    for (const res of [await h.http.get(`/secret/${s.secret_key}`), await h.http.post(`/secret/${s.secret_key}`).type('form').send({})]) {
+    for (const res of [await h.http.get(`/secret/${s.secret_key}`), await submit(`/secret/${s.secret_key}`, await formOn(`/secret/${s.secret_key}`))]) {
       const csp = res.headers['content-security-policy'] as string;
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("frame-ancestors 'none'");
@@ -89,17 +103,18 @@ describe('the receipt page', () => {
     expect(receipt.text).not.toContain('someone@example.com');
     expect(receipt.text).toContain('id="burn"');
 
-    const burn = await h.http.post(`/private/${s.metadata_key}/burn`).type('form').send({});
+    const revealForm = await formOn(`/secret/${s.secret_key}`);
+    const burn = await submit(`/private/${s.metadata_key}/burn`, await formOn(`/private/${s.metadata_key}`));
     expect(burn.status).toBe(303);
     const after = await h.http.get(burn.headers['location'] as string);
     expect(after.text).toContain('data-state="burned"');
     expect(after.text).not.toContain('id="burn"');
-    expect((await h.http.post(`/secret/${s.secret_key}`).type('form').send({})).status).toBe(404);
+    expect((await submit(`/secret/${s.secret_key}`, revealForm)).status).toBe(404);
   });
 
   it('shows received after the recipient read it', async () => {
     const s = await share({ secret: 'read-me' });
-    await h.http.post(`/secret/${s.secret_key}`).type('form').send({});
+    await submit(`/secret/${s.secret_key}`, await formOn(`/secret/${s.secret_key}`));
     const receipt = await h.http.get(`/private/${s.metadata_key}`);
     expect(receipt.text).toContain('data-state="received"');
   });

@@ -1,18 +1,19 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createHmac, randomBytes } from 'node:crypto';
-import { constantTimeEqual, type Logger } from '@hush/common';
+import { allowFormTarget, createCsrf, CrossOriginFormError, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
-import { consentPage, errorPage, loginPage } from './views.js';
+import { consentPage, loginPage } from './views.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
   users: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>;
   limiter: FailureLimiter;
   csrfKey: Buffer;
+  /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
+  origin?: string;
   limits: { perUser: number; perIp: number };
   logger: Logger;
 }
@@ -20,36 +21,33 @@ export interface InteractionDeps {
 /**
  * The login and consent pages oidc-provider redirects to (its devInteractions are off).
  * CSRF: every form carries HMAC(key, interaction uid); the interaction itself is bound to a
- * signed, SameSite cookie, so a forged POST from another site fails twice over.
+ * signed, SameSite cookie, and a POST a browser says came from another site is refused, so a
+ * forged POST fails three times over.
  */
 export function interactionRoutes(deps: InteractionDeps): express.Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '10kb' });
-  const csrfFor = (uid: string) => createHmac('sha256', deps.csrfKey).update(uid).digest('base64url');
+  const csrf = createCsrf(deps.csrfKey);
   const base = (uid: string) => `${REALM_PATH}/login-actions/${uid}`;
 
-  router.use('/login-actions', (_req, res, next) => {
-    res.locals['nonce'] = randomBytes(16).toString('base64');
-    res.set({
-      'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${res.locals['nonce']}'; frame-ancestors 'none'; base-uri 'none'`,
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    next();
-  });
+  router.use('/login-actions', pageSecurity());
 
   const details = async (req: Request, res: Response) => {
     const interaction = await deps.provider().interactionDetails(req, res);
     if (interaction.uid !== req.params['uid']) throw new InteractionMismatchError();
+    // The forms' answers end with a redirect to the client: its origin must be a form target.
+    allowFormTarget(req, res, interaction.params['redirect_uri']);
     return interaction;
   };
 
-  const checkCsrf = (req: Request): boolean => {
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    return constantTimeEqual(sent, csrfFor(String(req.params['uid'])));
-  };
+  const crossOrigin = (req: Request) => isCrossOrigin(req, deps.origin ? [deps.origin] : []);
+  const checkCsrf = (req: Request): boolean => !crossOrigin(req) && csrf.verify(String(req.params['uid']), req.body?.csrf);
+  const refuseForm = (req: Request, res: Response) =>
+    sendErrorPage(
+      req,
+      res,
+      crossOrigin(req) ? new CrossOriginFormError() : { status: 400, code: 'invalid_request', message: 'the form expired or was not sent from this page; start again' },
+    );
 
   const clientName = async (clientId: unknown) => {
     const client = await deps.provider().Client.find(String(clientId));
@@ -60,9 +58,9 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const interaction = await details(req, res);
     const uid = interaction.uid;
     const name = await clientName(interaction.params['client_id']);
-    const nonce = res.locals['nonce'] as string;
+    const nonce = nonceOf(res);
     if (interaction.prompt.name === 'login') {
-      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: csrfFor(uid), clientName: name, nonce }));
+      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: csrf.token(uid), clientName: name, nonce }));
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -71,7 +69,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       consentPage({
         action: `${base(uid)}/confirm`,
         abort: `${base(uid)}/abort`,
-        csrf: csrfFor(uid),
+        csrf: csrf.token(uid),
         clientName: name,
         scopes: [...(d.missingOIDCScope ?? []), ...resourceScopes],
         apis: Object.keys(d.missingResourceScopes ?? {}),
@@ -83,7 +81,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   router.post('/login-actions/:uid/login', form, async (req, res) => {
     const interaction = await details(req, res);
     if (interaction.prompt.name !== 'login' || !checkCsrf(req)) {
-      res.status(400).type('html').send(errorPage('invalid_request', 'the form expired or was not sent from this page; start again'));
+      refuseForm(req, res);
       return;
     }
     const username = typeof req.body.username === 'string' ? req.body.username.trim() : '';
@@ -92,30 +90,30 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       { key: `login:${username.toLowerCase()}:${req.ip}`, max: deps.limits.perUser },
       { key: `login-ip:${req.ip}`, max: deps.limits.perIp },
     ];
-    const render = (status: number, error: string) =>
-      res.status(status).type('html').send(
+    const render = async (status: number, error: string) =>
+      res.status(status).send(
         loginPage({
           action: `${base(interaction.uid)}/login`,
           abort: `${base(interaction.uid)}/abort`,
-          csrf: csrfFor(interaction.uid),
-          clientName: String(interaction.params['client_id']),
+          csrf: csrf.token(interaction.uid),
+          clientName: await clientName(interaction.params['client_id']),
           username,
           error,
-          nonce: res.locals['nonce'] as string,
+          nonce: nonceOf(res),
         }),
       );
 
     const wait = await deps.limiter.retryAfter(keys);
     if (wait > 0) {
       res.set('Retry-After', String(wait));
-      render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
+      await render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
       return;
     }
     const user = username && password ? await authenticateUser(deps.users, username, password) : undefined;
     if (!user) {
       await deps.limiter.recordFailure(keys);
       deps.logger.info({ event: 'login_failed', ip: req.ip }, 'login failed');
-      render(401, 'Invalid username or password.');
+      await render(401, 'Invalid username or password.');
       return;
     }
     await deps.provider().interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
@@ -125,7 +123,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const provider = deps.provider();
     const interaction = await details(req, res);
     if (interaction.prompt.name !== 'consent' || !checkCsrf(req)) {
-      res.status(400).type('html').send(errorPage('invalid_request', 'the form expired or was not sent from this page; start again'));
+      refuseForm(req, res);
       return;
     }
     const accountId = interaction.session?.accountId as string;
@@ -143,20 +141,21 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   router.post('/login-actions/:uid/abort', form, async (req, res) => {
     await details(req, res);
     if (!checkCsrf(req)) {
-      res.status(400).type('html').send(errorPage('invalid_request', 'the form expired or was not sent from this page; start again'));
+      refuseForm(req, res);
       return;
     }
     await deps.provider().interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
   });
 
   // Expired or missing interaction cookies are the common failure here: a page, not a stack trace.
-  router.use('/login-actions', (err: Error & { status?: number; statusCode?: number }, _req: Request, res: Response, _next: NextFunction) => {
+  router.use('/login-actions', (err: Error & { status?: number; statusCode?: number }, req: Request, res: Response, _next: NextFunction) => {
     const status = err.status ?? err.statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err }, 'interaction failed');
-    res
-      .status(status >= 500 ? 500 : status)
-      .type('html')
-      .send(errorPage(status >= 500 ? 'server_error' : 'invalid_request', status >= 500 ? 'please try again' : 'this sign-in page has expired; go back to the application and start again'));
+    sendErrorPage(req, res, {
+      status: status >= 500 ? 500 : status,
+      code: status >= 500 ? 'server_error' : 'invalid_request',
+      message: status >= 500 ? 'please try again' : 'this sign-in page has expired; go back to the application and start again',
+    });
   });
 
   return router;

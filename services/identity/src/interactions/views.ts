@@ -1,73 +1,54 @@
-import { escapeHtml } from '@hush/common';
+import { CSRF_FIELD, html, layout, raw } from '@hush/common';
 
 /*
- * Server-rendered pages: plain HTML forms (keyboard usable, no JavaScript), one stylesheet
- * inlined under the page's CSP nonce, nothing loaded from third parties.
+ * Server-rendered pages on the shared layout: plain HTML forms (keyboard usable, no JavaScript),
+ * the shared stylesheet under the page's CSP nonce, nothing loaded from third parties.
  */
 
-const STYLE = `
-body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1d2330}
-main{max-width:24rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 4px #0002}
-h1{font-size:1.3rem;margin-top:0}
-label{display:block;margin:.8rem 0 .3rem;font-weight:600}
-input{width:100%;box-sizing:border-box;padding:.55rem;font-size:1rem;border:1px solid #99a;border-radius:4px}
-button{margin-top:1.2rem;padding:.6rem 1.2rem;font-size:1rem;border-radius:4px;border:1px solid #245;background:#245;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#245}
-button:focus,input:focus{outline:3px solid #f90;outline-offset:2px}
-.error{background:#fde8e8;color:#8a1c1c;padding:.6rem;border-radius:4px}
-ul{padding-left:1.2rem} code{background:#eef;padding:0 .2rem}
-`;
+/** A POST form carrying the interaction's CSRF token. */
+const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
-export function page(title: string, body: string, nonce = ''): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Hush</title><style${nonce ? ` nonce="${nonce}"` : ''}>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
-}
-
-export function loginPage(opts: { action: string; abort: string; csrf: string; clientName: string; username?: string; error?: string; nonce: string }): string {
-  return page(
-    'Sign in',
-    `<h1>Sign in to ${escapeHtml(opts.clientName)}</h1>
-${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : ''}
-<form method="post" action="${escapeHtml(opts.action)}" autocomplete="on">
-<input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
+export function loginPage(o: { action: string; abort: string; csrf: string; clientName: string; username?: string; error?: string; nonce: string }): string {
+  return layout({
+    title: 'Sign in',
+    nonce: o.nonce,
+    body: html`<h1>Sign in to ${o.clientName}</h1>
+${o.error && html`<p class="error" role="alert">${o.error}</p>`}
+<form method="post" action="${o.action}" autocomplete="on">
+${csrfField(o.csrf)}
 <label for="username">Username</label>
-<input id="username" name="username" autocomplete="username" required autofocus value="${escapeHtml(opts.username ?? '')}">
+<input id="username" name="username" autocomplete="username" required autofocus value="${o.username ?? ''}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-<form method="post" action="${escapeHtml(opts.abort)}"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}"><button class="secondary" type="submit">Cancel</button></form>`,
-    opts.nonce,
-  );
+<form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`,
+  });
 }
 
-export function consentPage(opts: { action: string; abort: string; csrf: string; clientName: string; scopes: string[]; apis: string[]; nonce: string }): string {
-  const items = opts.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('');
-  return page(
-    'Authorize',
-    `<h1>Allow ${escapeHtml(opts.clientName)}?</h1>
-<p>${escapeHtml(opts.clientName)} asks for access to your account${opts.apis.length ? ` and to ${opts.apis.map(escapeHtml).join(', ')}` : ''}:</p>
-<ul>${items}</ul>
-<form method="post" action="${escapeHtml(opts.action)}"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}"><button type="submit" autofocus>Allow</button></form>
-<form method="post" action="${escapeHtml(opts.abort)}"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}"><button class="secondary" type="submit">Deny</button></form>`,
-    opts.nonce,
-  );
-}
-
-export function errorPage(error: string, description?: string): string {
-  return page('Error', `<h1>Something went wrong</h1><p class="error" role="alert"><code>${escapeHtml(error)}</code>${description ? `: ${escapeHtml(description)}` : ''}</p>`);
+export function consentPage(o: { action: string; abort: string; csrf: string; clientName: string; scopes: string[]; apis: string[]; nonce: string }): string {
+  return layout({
+    title: 'Authorize',
+    nonce: o.nonce,
+    body: html`<h1>Allow ${o.clientName}?</h1>
+<p>${o.clientName} asks for access to your account${o.apis.length > 0 && html` and to ${o.apis.join(', ')}`}:</p>
+<ul>${o.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>
+<div class="actions">
+<form method="post" action="${o.action}">${csrfField(o.csrf)}<button type="submit" autofocus>Allow</button></form>
+<form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Deny</button></form>
+</div>`,
+  });
 }
 
 /** oidc-provider hands us its own form (with its xsrf field) to confirm an RP-initiated logout. */
-export function logoutPage(form: string): string {
-  return page(
-    'Sign out',
-    `<h1>Sign out?</h1>${form}<form><button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>Yes, sign me out</button></form>`,
-  );
+export function logoutPage(form: string, nonce: string): string {
+  return layout({
+    title: 'Sign out',
+    nonce,
+    body: html`<h1>Sign out?</h1>${raw(form)}<form><button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>Yes, sign me out</button></form>`,
+  });
 }
 
-export function loggedOutPage(): string {
-  return page('Signed out', '<h1>You are signed out</h1>');
+export function loggedOutPage(nonce: string): string {
+  return layout({ title: 'Signed out', nonce, body: html`<h1>You are signed out</h1>` });
 }

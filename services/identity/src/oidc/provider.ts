@@ -15,7 +15,8 @@ import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { assertClientNotBlocked, clientAuthLimiter } from './rate-limits.js';
 import { OIDC_SCOPES } from './scopes.js';
-import { logoutPage, errorPage, loggedOutPage } from '../interactions/views.js';
+import { allowFormTarget, errorPage, securePage } from '@hush/common';
+import { logoutPage, loggedOutPage } from '../interactions/views.js';
 
 export interface ProviderDeps {
   config: Config;
@@ -87,10 +88,12 @@ export function buildProvider(deps: ProviderDeps): Provider {
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx, form) => {
-          ctx.body = logoutPage(form);
+          const nonce = securePage(ctx.req, ctx.res);
+          allowFormTarget(ctx.req, ctx.res, ctx.oidc.params?.['post_logout_redirect_uri']);
+          ctx.body = logoutPage(form, nonce);
         },
         postLogoutSuccessSource: async (ctx) => {
-          ctx.body = loggedOutPage();
+          ctx.body = loggedOutPage(securePage(ctx.req, ctx.res));
         },
       },
       resourceIndicators: {
@@ -154,7 +157,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = errorPage(out.error ?? 'error', out.error_description);
+      ctx.body = errorPage({ status: ctx.status, code: out.error ?? 'error', message: out.error_description ?? '', nonce: securePage(ctx.req, ctx.res) });
     },
   };
 
