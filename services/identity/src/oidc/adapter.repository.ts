@@ -2,20 +2,31 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
 import { batched } from '@hush/common';
+import { artifactKey, storablePayload } from './artifact-key.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
 /**
  * oidc-provider's storage in one PostgreSQL table keyed by (model, id). Clients are not stored
  * here: the `Client` model is answered by a separate lookup (see provider.ts).
+ *
+ * The `id` column holds `artifactKey(id)`, never the id (a bearer credential), and the payload is
+ * stored without it; a lookup by id hashes it and gives the id back as `jti`. Lookups by a
+ * secondary key (a session by its uid) cannot give the id back, and need not: oidc-provider reads
+ * such a session and never saves it. (A device code found by its user code would be saved again:
+ * the device flow is off, and turning it on needs its id kept in the row, sealed.)
  */
 export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
   const live = `(expires_at IS NULL OR expires_at > now())`;
   const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows));
 
-  const toPayload = (row: Row | undefined): AdapterPayload | undefined => {
+  const toPayload = (row: Row | undefined, id?: string): AdapterPayload | undefined => {
     if (!row) return undefined;
-    return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+    return {
+      ...row.payload,
+      ...(id === undefined ? {} : { jti: id }),
+      ...(row.consumed_at ? { consumed: Math.floor(row.consumed_at.getTime() / 1000) } : {}),
+    };
   };
 
   return class KnexAdapter implements Adapter {
@@ -27,8 +38,8 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
-      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, id]);
-      return toPayload(rows[0]);
+      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, artifactKey(id)]);
+      return toPayload(rows[0], id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -47,19 +58,20 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
      * grant and fails, even though oidc-provider had already read the token as unconsumed.
      */
     async consume(id: string): Promise<void> {
+      const key = artifactKey(id);
       const { rows } = await db.raw(
         `UPDATE oidc_models SET consumed_at = now() WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id`,
-        [this.model, id],
+        [this.model, key],
       );
       if (rows.length === 1) return;
-      const { rows: owner } = await db.raw(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, id]);
+      const { rows: owner } = await db.raw(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, key]);
       const grantId = (owner[0] as { grant_id: string | null } | undefined)?.grant_id;
-      if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, grantId]);
+      if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, artifactKey(grantId)]);
       throw new errors.InvalidGrant(`${this.model} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {
-      await db.raw(`DELETE FROM oidc_models WHERE model = ? AND id = ?`, [this.model, id]);
+      await db.raw(`DELETE FROM oidc_models WHERE model = ? AND id = ?`, [this.model, artifactKey(id)]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -80,8 +92,8 @@ async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
   const unique = [...new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r])).values()];
   const records = unique.map((r) => ({
     m: r.model,
-    i: r.id,
-    p: r.payload,
+    i: artifactKey(r.id),
+    p: storablePayload(r.payload),
     g: r.payload.grantId ?? null,
     u: r.payload.uid ?? null,
     c: r.payload.userCode ?? null,
