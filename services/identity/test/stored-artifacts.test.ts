@@ -72,6 +72,14 @@ describe('what a copy of the database yields', () => {
     secrets['live authorization code'] = pending.callback.searchParams.get('code') as string;
     secrets['second session cookie'] = pending.browser.cookie('_session') as string;
 
+    // A user signed in and looking at the consent page: the interaction records the session.
+    const stalled = new Browser(new URL(h.issuer).origin);
+    const stalledUrl = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${app.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const stalledLogin = await stalled.navigate(stalledUrl.toString());
+    const stalledConsent = await stalled.submit(stalledLogin.html, 0, { username: 'carol', password: PASSWORD });
+    expect(stalledConsent.html).toContain('Allow');
+    secrets['session cookie during consent'] = stalled.cookie('_session') as string;
+
     for (const [name, value] of Object.entries(secrets)) expect([name, typeof value === 'string' && value.length >= 20]).toEqual([name, true]);
 
     const dump = await dumpDatabase();
