@@ -9,7 +9,12 @@ const schema = z.object({
    * Public origin of the service; the issuer is `${AUTH_URL}/auth/realms/public`. Every URL the
    * service publishes or redirects to is built from it, never from Host or X-Forwarded-*.
    */
-  AUTH_URL: z.url().default('http://localhost:8080').transform((u) => u.replace(/\/+$/, '')),
+  AUTH_URL: z
+    .url()
+    .default('http://localhost:8080')
+    .transform((u) => u.replace(/\/+$/, ''))
+    // The endpoints are served at /auth/realms/public of the origin; a path here would be in the issuer only.
+    .refine((u) => new URL(u).pathname === '/' && !/[?#@]/.test(u), 'must be an origin (scheme://host[:port]) without a path, query or fragment'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_identity'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),

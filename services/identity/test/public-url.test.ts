@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { readConfig } from '../src/config.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 /** A GET with headers fetch() would not let a caller forge (Host). */
@@ -68,5 +70,16 @@ describe.each([['directly exposed', 'false'], ['behind a trusted proxy', 'true']
     const maxAge = Number(/^public, max-age=(\d+)$/.exec(String(jwks.headers['cache-control']))?.[1]);
     expect(maxAge).toBeGreaterThan(0);
     expect(maxAge).toBeLessThanOrEqual(h.config.KEY_RELOAD_INTERVAL);
+  });
+});
+
+describe('AUTH_URL', () => {
+  const env = { MASTER_KEY: randomBytes(32).toString('hex') };
+
+  it('is an origin: a path would be in the issuer but in none of the endpoints, which are served at the root', () => {
+    expect(() => readConfig({ ...env, AUTH_URL: 'https://auth.example.com/identity' })).toThrow(/AUTH_URL/);
+    expect(() => readConfig({ ...env, AUTH_URL: 'https://auth.example.com/?x=1' })).toThrow(/AUTH_URL/);
+    expect(readConfig({ ...env, AUTH_URL: 'https://auth.example.com/' }).issuer).toBe('https://auth.example.com/auth/realms/public');
+    expect(readConfig({ ...env, AUTH_URL: 'https://auth.example.com:8443' }).issuer).toBe('https://auth.example.com:8443/auth/realms/public');
   });
 });
