@@ -72,6 +72,11 @@ describe('what a copy of the database yields', () => {
     secrets['live authorization code'] = pending.callback.searchParams.get('code') as string;
     secrets['second session cookie'] = pending.browser.cookie('_session') as string;
 
+    // An OpenID-only access token (for userinfo) is opaque and stored, too.
+    const openidOnly = await authorize(config, 'openid');
+    const userinfoTokens = await oidc.authorizationCodeGrant(config, openidOnly.callback, { pkceCodeVerifier: openidOnly.verifier, expectedState: openidOnly.state });
+    secrets['opaque access token'] = userinfoTokens.access_token;
+
     // A user signed in and looking at the consent page: the interaction records the session.
     const stalled = new Browser(new URL(h.issuer).origin);
     const stalledUrl = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${app.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
@@ -94,6 +99,8 @@ describe('what a copy of the database yields', () => {
     expect(exchanged.refresh_token).toBeDefined();
     const refreshedService = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: secrets['client-credentials refresh token'] as string, client_id: service.clientId, client_secret: service.clientSecret });
     expect(refreshedService.status).toBe(200);
+    const info = await oidc.fetchUserInfo(config, userinfoTokens.access_token, oidc.skipSubjectCheck);
+    expect(info.sub).toEqual(expect.any(String));
     // The session found by its cookie: a new authorization needs no login page.
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${app.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
     const silent = await pending.browser.navigate(url.toString());
