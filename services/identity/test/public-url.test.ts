@@ -44,6 +44,22 @@ describe.each([['directly exposed', 'false'], ['behind a trusted proxy', 'true']
     expect(res.body).not.toContain('evil.test');
   });
 
+  it('publishes the configured public URL to an absolute-form request target naming another host', async () => {
+    const { port } = new URL(h.url);
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: 'http://evil.test/auth/realms/public/.well-known/openid-configuration', headers: { host: 'evil.test' } }, (r) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (chunk: string) => (body += chunk));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.status).toBe(200);
+    expect((JSON.parse(res.body) as Record<string, string>)['token_endpoint']).toBe(`${h.issuer}/protocol/openid-connect/token`);
+  });
+
   it('builds the URL the login page returns the browser to from the configured public URL, under a forged Host', async () => {
     const c = await createApiAndClient(h, { grants: 'authorization_code', redirectUri: 'http://127.0.0.1:9/cb' });
     const query = new URLSearchParams({ client_id: c.clientId, response_type: 'code', scope: 'openid', redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
