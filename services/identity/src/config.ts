@@ -5,8 +5,16 @@ export const REALM_PATH = '/auth/realms/public';
 
 const schema = z.object({
   PORT: port(8080),
-  /** Public origin of the service; the issuer is `${AUTH_URL}/auth/realms/public`. */
-  AUTH_URL: z.url().default('http://localhost:8080').transform((u) => u.replace(/\/+$/, '')),
+  /**
+   * Public origin of the service; the issuer is `${AUTH_URL}/auth/realms/public`. Every URL the
+   * service publishes or redirects to is built from it, never from Host or X-Forwarded-*.
+   */
+  AUTH_URL: z
+    .url()
+    .default('http://localhost:8080')
+    .transform((u) => u.replace(/\/+$/, ''))
+    // The endpoints are served at /auth/realms/public of the origin; a path here would be in the issuer only.
+    .refine((u) => new URL(u).pathname === '/' && !/[?#@]/.test(u), 'must be an origin (scheme://host[:port]) without a path, query or fragment'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_identity'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
@@ -23,7 +31,7 @@ const schema = z.object({
    * client row (for a database that allows a single connection, such as the embedded one).
    */
   CLIENT_CACHE: bool(true),
-  /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
+  /** Trust X-Forwarded-For/-Proto for the client IP and HTTPS (only behind a TLS-terminating proxy you run). */
   TRUST_PROXY: bool(false),
   /** How often (seconds) each process reloads signing keys from the database. */
   KEY_RELOAD_INTERVAL: z.coerce.number().int().min(1).default(30),

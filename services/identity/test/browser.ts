@@ -8,6 +8,11 @@ export class Browser {
 
   constructor(private readonly origin: string) {}
 
+  /** The value of a cookie the server set (e.g. oidc-provider's `_session`). */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));

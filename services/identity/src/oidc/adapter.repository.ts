@@ -2,20 +2,32 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
 import { batched } from '@hush/common';
+import { artifactKey, storablePayload } from './artifact-key.js';
+import { replacesEarlierRefreshTokens } from './client-credentials-refresh.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
 /**
  * oidc-provider's storage in one PostgreSQL table keyed by (model, id). Clients are not stored
  * here: the `Client` model is answered by a separate lookup (see provider.ts).
+ *
+ * The `id` column holds `artifactKey(id)`, never the id (a bearer credential), and the payload is
+ * stored without it; a lookup by id hashes it and gives the id back as `jti`. Lookups by a
+ * secondary key (a session by its uid) cannot give the id back, and need not: oidc-provider reads
+ * such a session and never saves it. (A device code found by its user code would be saved again:
+ * the device flow is off, and turning it on needs its id kept in the row, sealed.)
  */
 export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
   const live = `(expires_at IS NULL OR expires_at > now())`;
   const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows));
 
-  const toPayload = (row: Row | undefined): AdapterPayload | undefined => {
+  const toPayload = (row: Row | undefined, id?: string): AdapterPayload | undefined => {
     if (!row) return undefined;
-    return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+    return {
+      ...row.payload,
+      ...(id === undefined ? {} : { jti: id }),
+      ...(row.consumed_at ? { consumed: Math.floor(row.consumed_at.getTime() / 1000) } : {}),
+    };
   };
 
   return class KnexAdapter implements Adapter {
@@ -27,8 +39,8 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
-      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, id]);
-      return toPayload(rows[0]);
+      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, artifactKey(id)]);
+      return toPayload(rows[0], id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -47,19 +59,20 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
      * grant and fails, even though oidc-provider had already read the token as unconsumed.
      */
     async consume(id: string): Promise<void> {
+      const key = artifactKey(id);
       const { rows } = await db.raw(
         `UPDATE oidc_models SET consumed_at = now() WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id`,
-        [this.model, id],
+        [this.model, key],
       );
       if (rows.length === 1) return;
-      const { rows: owner } = await db.raw(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, id]);
+      const { rows: owner } = await db.raw(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, key]);
       const grantId = (owner[0] as { grant_id: string | null } | undefined)?.grant_id;
-      if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, grantId]);
+      if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, artifactKey(grantId)]);
       throw new errors.InvalidGrant(`${this.model} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {
-      await db.raw(`DELETE FROM oidc_models WHERE model = ? AND id = ?`, [this.model, id]);
+      await db.raw(`DELETE FROM oidc_models WHERE model = ? AND id = ?`, [this.model, artifactKey(id)]);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
@@ -74,27 +87,51 @@ type UpsertRow = { model: string; id: string; payload: AdapterPayload; expiresIn
  * One INSERT for every upsert of an event-loop turn (a token response saves a grant and a refresh
  * token). The rows travel as one JSON document: as text arrays, every payload would be escaped
  * again, quote by quote, into an array literal.
+ *
+ * A refresh token that replaces the earlier ones of its grant (client-credentials-refresh.ts)
+ * deletes them in the same statement, which keeps the batching: the DELETE sees the table as it
+ * was when the statement began, so never the rows it inserts. It runs to completion before the
+ * INSERT starts (the INSERT waits on its result), so every such statement locks the old refresh
+ * tokens before the grant row, and two of them cannot deadlock.
  */
 async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
   // ON CONFLICT cannot touch one row twice in a statement: the last write of a key wins.
   const unique = [...new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r])).values()];
-  const records = unique.map((r) => ({
-    m: r.model,
-    i: r.id,
-    p: r.payload,
-    g: r.payload.grantId ?? null,
-    u: r.payload.uid ?? null,
-    c: r.payload.userCode ?? null,
-    e: r.expiresIn ?? null,
-  }));
-  await db.raw(
-    `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
-     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END
-     FROM jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8)
-     ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
-       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
-    [JSON.stringify(records)],
-  );
+  let replacing = false;
+  const records = unique.map((r) => {
+    const replaces = r.payload.grantId !== undefined && replacesEarlierRefreshTokens(r.model, r.payload);
+    replacing ||= replaces;
+    return {
+      m: r.model,
+      i: artifactKey(r.id),
+      p: storablePayload(r.payload),
+      g: r.payload.grantId ?? null,
+      u: r.payload.uid ?? null,
+      c: r.payload.userCode ?? null,
+      e: r.expiresIn ?? null,
+      ...(replaces ? { r: true } : {}),
+    };
+  });
+  const rowsOf = `jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8, r boolean)`;
+  const insert = `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
+     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END`;
+  const onConflict = `ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+       uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`;
+  const json = JSON.stringify(records);
+  if (!replacing) {
+    await db.raw(`${insert} FROM ${rowsOf} ${onConflict}`, [json]);
+  } else {
+    await db.raw(
+      `WITH t AS (SELECT * FROM ${rowsOf}),
+       replaced AS (
+         DELETE FROM oidc_models o USING t
+         WHERE t.r AND o.model = 'RefreshToken' AND o.grant_id = t.g
+         RETURNING 1
+       )
+       ${insert} FROM t WHERE (SELECT count(*) FROM replaced) >= 0 ${onConflict}`,
+      [json],
+    );
+  }
   return rows.map(() => undefined);
 }
 

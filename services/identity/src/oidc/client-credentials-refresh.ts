@@ -1,6 +1,6 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type Provider from 'oidc-provider';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
 import { clientMetadata } from './client-metadata.js';
 
 /**
@@ -10,6 +10,10 @@ import { clientMetadata } from './client-metadata.js';
  * for the client's service account and a RefreshToken bound to the API, after the library has
  * issued the access token. The library's own refresh grant, rotation, introspection and
  * revocation then apply to it unchanged.
+ *
+ * One grant per (client, API), and each request's refresh token replaces the one before (ADR 8):
+ * a client that asks for a token on every call would otherwise leave a grant and a refresh token
+ * living 14 days behind each call.
  */
 export function clientCredentialsRefresh(provider: Provider) {
   return async function addRefreshToken(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
@@ -24,8 +28,7 @@ export function clientCredentialsRefresh(provider: Provider) {
     // The service account's id is the client id (client ids can never look like user ids).
     const grant = new provider.Grant({ accountId: client.clientId, clientId: client.clientId });
     grant.addResourceScope(resource, token.scope);
-    // Choose the grant id up front (the model would at save time) so both rows are written at once.
-    const grantId = newGrantId();
+    const grantId = serviceGrantId(client.clientId, resource);
     grant.jti = grantId;
     const refreshToken = new provider.RefreshToken({
       client,
@@ -36,25 +39,26 @@ export function clientCredentialsRefresh(provider: Provider) {
       gty: 'client_credentials',
       expiresWithSession: false,
     } as ConstructorParameters<typeof provider.RefreshToken>[0]);
+    // Saving it deletes the grant's earlier refresh tokens (see replacesEarlierRefreshTokens).
     const [, value] = await Promise.all([grant.save(), refreshToken.save()]);
     (ctx.body as Record<string, unknown>)['refresh_token'] = value;
   };
 }
 
 /**
- * 256-bit random grant ids, cut from a buffer that one `randomFillSync` fills for 128 of them
- * (nanoid, which oidc-provider uses for its own ids, pools the same way): one CSPRNG call per id
- * cost more than the rest of the id's handling.
+ * The grant of a client's service account for one API: the same id on every request, so saving
+ * it overwrites the previous one. Not a credential (no endpoint takes a grant id), only a name.
  */
-const ID_BYTES = 32;
-const pool = Buffer.alloc(ID_BYTES * 128);
-let offset = pool.length;
+export function serviceGrantId(clientId: string, resource: string): string {
+  return `cc.${createHash('sha256').update(`${clientId}\u0000${resource}`).digest('base64url')}`;
+}
 
-function newGrantId(): string {
-  if (offset + ID_BYTES > pool.length) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  offset += ID_BYTES;
-  return pool.toString('base64url', offset - ID_BYTES, offset);
+/**
+ * Read by the adapter: a refresh token the client-credentials grant has just issued replaces every
+ * earlier refresh token of its grant, deleted in the statement that saves it (one statement for a
+ * whole batch of token responses, where a separate DELETE per request halved throughput). Tokens
+ * it rotates into carry `client_credentials refresh_token` and replace nothing.
+ */
+export function replacesEarlierRefreshTokens(model: string, payload: AdapterPayload): boolean {
+  return model === 'RefreshToken' && payload.gty === 'client_credentials';
 }

@@ -13,6 +13,7 @@ import type { Db } from '../db/knex.js';
 import { clientMetadata } from './client-metadata.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
+import { pinPublicOrigin, publicDocumentCaching } from './public-url.js';
 import { assertClientNotBlocked, clientAuthLimiter } from './rate-limits.js';
 import { OIDC_SCOPES } from './scopes.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
@@ -163,6 +164,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.TRUST_PROXY;
+  pinPublicOrigin(provider, config.AUTH_URL);
 
   // Stored secrets are SHA-256 hashes (clients/client-secret.ts); compare the presented one by hash.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientId: string; clientSecret: string }, actual: string) {
@@ -172,6 +174,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   provider.use(clientAuthLimiter(limiter, limits));
   provider.use(clientCredentialsRefresh(provider));
+  provider.use(publicDocumentCaching(config.KEY_RELOAD_INTERVAL));
   return provider;
 }
 
