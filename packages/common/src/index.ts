@@ -11,3 +11,4 @@ export * from './request-log.js';
 export * from './cli.js';
 export * from './html.js';
 export * from './errors.js';
+export * from './basic-auth.js';
