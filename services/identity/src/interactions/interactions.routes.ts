@@ -3,16 +3,15 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { constantTimeEqual, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import type { UsersService } from '../accounts/users.js';
-import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
+import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH } from '../config.js';
 import { consentPage, errorPage, loginPage } from './views.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
   users: UsersService;
-  limiter: FailureLimiter;
+  limiter: FailureLimits;
   csrfKey: Buffer;
-  limits: { perUser: number; perIp: number };
   logger: Logger;
 }
 
@@ -87,9 +86,10 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     }
     const username = typeof req.body.username === 'string' ? req.body.username.trim() : '';
     const password = typeof req.body.password === 'string' ? req.body.password : '';
-    const keys = [
-      { key: `login:${username.toLowerCase()}:${req.ip}`, max: deps.limits.perUser },
-      { key: `login-ip:${req.ip}`, max: deps.limits.perIp },
+    const { perUser, perIp } = deps.limiter.login;
+    const checks = [
+      { limit: perUser, key: `${username.toLowerCase()}:${req.ip}` },
+      { limit: perIp, key: req.ip ?? 'unknown' },
     ];
     const render = (status: number, error: string) =>
       res.status(status).type('html').send(
@@ -104,7 +104,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
         }),
       );
 
-    const wait = await deps.limiter.retryAfter(keys);
+    const wait = await deps.limiter.limits.retryAfter(checks);
     if (wait > 0) {
       res.set('Retry-After', String(wait));
       render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
@@ -112,7 +112,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     }
     const user = username && password ? await deps.users.authenticate(username, password) : undefined;
     if (!user) {
-      await deps.limiter.recordFailure(keys);
+      await deps.limiter.limits.penalize(checks);
       deps.logger.info({ event: 'login_failed', ip: req.ip }, 'login failed');
       render(401, 'Invalid username or password.');
       return;
