@@ -36,7 +36,9 @@ export class RateLimits {
       const waits = await Promise.all(checks.map((c) => c.limit.insuranceRetryAfter(c.key)));
       return Math.max(0, ...waits);
     }
-    const waits = await Promise.all(checks.map((c, i) => (Number(counts[i] ?? 0) >= c.limit.points ? c.limit.retryAfter(c.key) : 0)));
+    const blocked = checks.filter((c, i) => Number(counts[i] ?? 0) >= c.limit.points);
+    if (blocked.length === 0) return 0;
+    const waits = await Promise.all(blocked.map((c) => c.limit.retryAfter(c.key)));
     return Math.max(0, ...waits);
   }
 
