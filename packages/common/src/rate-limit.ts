@@ -6,7 +6,8 @@ import { sha256 } from './crypto.js';
  * Rate limits shared by every replica, on rate-limiter-flexible:
  * - each limit allows `points` per key in a fixed window that starts at the key's first point;
  * - counting is one Lua script in Redis (set-if-absent with expiry, then INCRBY), so concurrent
- *   requests on any replica can never overshoot a limit nor leave a counter without expiry;
+ *   requests on all replicas never get more than `points` through, and no counter is left
+ *   without its expiry;
  * - while Redis is unreachable each process keeps counting in memory (the insurance limiter),
  *   so limits still hold per process instead of letting everything through;
  * - keys are stored as a hash: callers pass user names, e-mail addresses and IP addresses.
