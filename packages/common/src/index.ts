@@ -11,3 +11,5 @@ export * from './request-log.js';
 export * from './cli.js';
 export * from './web/index.js';
 export * from './errors.js';
+export * from './rate-limit.js';
+export * from './basic-auth.js';

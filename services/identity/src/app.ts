@@ -13,7 +13,7 @@ import { interactionRoutes } from './interactions/interactions.routes.js';
 import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { buildProvider } from './oidc/provider.js';
-import { FailureLimiter } from './ratelimit/failure-limiter.js';
+import { createFailureLimits } from './ratelimit/failure-limits.js';
 import type { Config } from './config.js';
 
 export interface IdentityApp {
@@ -34,7 +34,7 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
   const apis = new ApiCatalog(context.apis);
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
-  const limiter = new FailureLimiter(redis, `${config.REDIS_PREFIX}fail:`, config.RATE_LIMIT_WINDOW, logger);
+  const limiter = createFailureLimits(redis, config);
   const cookieKeys = [deriveKey(config.MASTER_KEY, 'hush identity cookies v1').toString('base64url')];
 
   await context.signingKeys.ensureActive();
@@ -103,7 +103,6 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
       limiter,
       csrfKey: deriveKey(config.MASTER_KEY, 'hush identity csrf v1'),
       origin: new URL(config.AUTH_URL).origin,
-      limits: { perUser: config.LOGIN_MAX_FAILURES, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
       logger,
     }),
   );

@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { testRedisUrl } from '@hush/testing';
 import { basic, createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
@@ -46,6 +49,31 @@ describe('brute-force protection on client authentication', () => {
     }
     const res = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: c.clientSecret });
     expect(res.status).toBe(429);
+  });
+});
+
+describe('Redis cost of client authentication', () => {
+  it('a token request reads both counters with one MGET and nothing else', async () => {
+    const c = await createApiAndClient(h);
+    const form = { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret };
+    expect((await postForm(tokenUrl, form)).status).toBe(200);
+
+    // MONITOR shows every command with the connection it came from; ours is the one using our prefix.
+    const connection = new Redis(testRedisUrl);
+    const monitor = await connection.monitor();
+    const seen: { command: string; args: string[]; from: string }[] = [];
+    monitor.on('monitor', (_time: string, args: string[], from: string) => seen.push({ command: String(args[0]).toLowerCase(), args: args.slice(1), from }));
+    await sleep(100);
+    for (let i = 0; i < 3; i++) expect((await postForm(tokenUrl, form)).status).toBe(200);
+    await sleep(100);
+    monitor.disconnect();
+    connection.disconnect();
+
+    const ours = new Set(seen.filter((s) => s.args.some((a) => a.startsWith(h.config.REDIS_PREFIX))).map((s) => s.from));
+    expect(ours.size).toBe(1);
+    const commands = seen.filter((s) => ours.has(s.from));
+    expect(commands.map((s) => s.command)).toEqual(['mget', 'mget', 'mget']);
+    expect(commands.every((s) => s.args.length === 2)).toBe(true);
   });
 });
 

@@ -70,7 +70,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   };
   const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
   const auth = createAuthenticator(context, verifier);
-  const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW, logger);
+  const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW);
   const openapi = openApiDocument(config);
 
   const app = express();

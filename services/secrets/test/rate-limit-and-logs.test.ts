@@ -1,4 +1,42 @@
-import { startSecrets, type Harness } from './harness.js';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { testRedisUrl } from '@hush/testing';
+import { startSecrets, type Account, type Harness } from './harness.js';
+
+/** A TCP relay to Redis that can be cut: refuses new connections and drops the open ones. */
+class TcpProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private port = 0;
+
+  constructor(private readonly target: URL) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(Number(this.target.port || 6379), this.target.hostname);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
 
 describe('429: rate limits (RATE_LIMIT_MAX requests per caller per window)', () => {
   let h: Harness;
@@ -52,5 +90,34 @@ describe('logs never contain a secret value, passphrase, token, key or e-mail ad
     for (const needle of [value, 'pass-phrase-x', 'wrong-guess-y', 'mailbox@example.com', 'mailbox', created.secret_key, created.metadata_key, a.token, 'not-a-real-token', a.custid]) {
       expect(log).not.toContain(needle);
     }
+  });
+});
+
+describe('429 while Redis is unreachable: each process keeps limiting on its own', () => {
+  let h: Harness;
+  let account: Account;
+  const proxy = new TcpProxy(new URL(testRedisUrl));
+  beforeAll(async () => {
+    await proxy.start();
+    // Inline delivery: the rate limiter is then the app's only use of Redis.
+    h = await startSecrets({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW: '60', REDIS_URL: proxy.url, DELIVERY_MODE: 'inline' });
+    account = await h.account();
+    await proxy.stop();
+  });
+  afterAll(() => h.close());
+
+  it('limits reads per client IP, with Retry-After', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++) codes.push((await h.http.post(`/api/v1/secret/${'b'.repeat(31)}`)).status);
+    const limited = await h.http.post(`/api/v1/secret/${'b'.repeat(31)}`);
+    expect([...codes, limited.status]).toEqual([404, 404, 404, 429]);
+    expect(limited.body).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^Rate limit exceeded; retry in \d+ seconds$/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits each account', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await h.http.post('/api/v1/share').set('Authorization', account.auth).send({ secret: 'x' })).status);
+    expect(codes).toEqual([200, 200, 200, 429]);
   });
 });

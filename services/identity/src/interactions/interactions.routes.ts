@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { allowFormTarget, createCsrf, CrossOriginFormError, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
-import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
+import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { consentPage, loginPage } from './views.js';
@@ -10,11 +10,10 @@ import { consentPage, loginPage } from './views.js';
 export interface InteractionDeps {
   provider: () => Provider;
   users: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>;
-  limiter: FailureLimiter;
+  limiter: FailureLimits;
   csrfKey: Buffer;
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
   origin?: string;
-  limits: { perUser: number; perIp: number };
   logger: Logger;
 }
 
@@ -86,9 +85,10 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     }
     const username = typeof req.body.username === 'string' ? req.body.username.trim() : '';
     const password = typeof req.body.password === 'string' ? req.body.password : '';
-    const keys = [
-      { key: `login:${username.toLowerCase()}:${req.ip}`, max: deps.limits.perUser },
-      { key: `login-ip:${req.ip}`, max: deps.limits.perIp },
+    const { perUser, perIp } = deps.limiter.login;
+    const checks = [
+      { limit: perUser, key: `${username.toLowerCase()}:${req.ip}` },
+      { limit: perIp, key: req.ip ?? 'unknown' },
     ];
     const render = async (status: number, error: string) =>
       res.status(status).send(
@@ -103,7 +103,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
         }),
       );
 
-    const wait = await deps.limiter.retryAfter(keys);
+    const wait = await deps.limiter.limits.retryAfter(checks);
     if (wait > 0) {
       res.set('Retry-After', String(wait));
       await render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
@@ -111,7 +111,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     }
     const user = username && password ? await authenticateUser(deps.users, username, password) : undefined;
     if (!user) {
-      await deps.limiter.recordFailure(keys);
+      await deps.limiter.limits.penalize(checks);
       deps.logger.info({ event: 'login_failed', ip: req.ip }, 'login failed');
       await render(401, 'Invalid username or password.');
       return;

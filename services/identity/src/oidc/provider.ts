@@ -5,7 +5,7 @@ import type { Client } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
 import { clientSecretMatches } from '../clients/client-secret.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
-import type { FailureLimiter } from '../ratelimit/failure-limiter.js';
+import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH, type Config } from '../config.js';
 import { SIGNING_ALG } from '../keys/keys.js';
 import { ID_TOKEN_TTL } from '../keys/rotation.js';
@@ -25,7 +25,7 @@ export interface ProviderDeps {
   clients: ClientLookup;
   users: UsersRepository;
   apis: ApiCatalog;
-  limiter: FailureLimiter;
+  limiter: FailureLimits;
   jwks: JWK[];
   cookieKeys: string[];
 }
@@ -36,7 +36,6 @@ const PROTOCOL = '/protocol/openid-connect';
 /** oidc-provider configured as a Keycloak realm: paths, grants, JWT access tokens per API. */
 export function buildProvider(deps: ProviderDeps): Provider {
   const { config, clients, users, apis, limiter } = deps;
-  const limits = { perClient: config.CLIENT_AUTH_MAX_FAILURES, perIp: config.CLIENT_AUTH_MAX_FAILURES_PER_IP };
 
   const findClient = async (id: string): Promise<AdapterPayload | undefined> => {
     const client = await clients.find(id);
@@ -168,11 +167,11 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   // Stored secrets are SHA-256 hashes (clients/client-secret.ts); compare the presented one by hash.
   provider.Client.prototype.compareClientSecret = async function compare(this: { clientId: string; clientSecret: string }, actual: string) {
-    await assertClientNotBlocked(limiter, limits, this.clientId);
+    await assertClientNotBlocked(limiter, this.clientId);
     return clientSecretMatches(actual, this.clientSecret);
   };
 
-  provider.use(clientAuthLimiter(limiter, limits));
+  provider.use(clientAuthLimiter(limiter));
   provider.use(clientCredentialsRefresh(provider));
   provider.use(publicDocumentCaching(config.KEY_RELOAD_INTERVAL));
   return provider;

@@ -1,39 +1,18 @@
 import type { NextFunction, Request, Response } from 'express';
-import { BasicStrategy } from 'passport-http';
+import { parseBasicAuth } from '@hush/common';
 import { authenticateApiToken, type AccountsDeps } from '../accounts/accounts.js';
-import type { TokenOwner } from '../accounts/api-tokens.repository.js';
 import { CredentialsRequiredError, InsufficientScopeError, InvalidCredentialsError, InvalidTokenError, UserTokenRequiredError } from '../errors.js';
 import type { AccessTokenVerifier } from './access-tokens.js';
 import { SCOPES, type Principal, type Scope } from './principal.js';
 
 /**
  * Two ways in:
- * - HTTP Basic `username:api_token` (Onetime Secret's scheme, via passport-http): an API token
+ * - HTTP Basic `username:api_token` (Onetime Secret's scheme): an API token
  *   grants both scopes of its account;
  * - `Bearer <access token>` from identity, with the scopes the token carries.
  * Reading a secret needs neither (a recipient has no account); everything else names its scope.
  */
 export function createAuthenticator(accounts: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, verifier: AccessTokenVerifier) {
-  const strategy = new BasicStrategy((username, password, done) => {
-    authenticateApiToken(accounts, username, password).then((owner) => done(null, owner ?? false), done);
-  });
-
-  /**
-   * passport-http's Basic strategy, driven the way passport drives a strategy (a per-request
-   * object created from it, with its success / fail / error actions), without passport's
-   * per-request middleware machinery, which we do not use (no sessions, no redirects).
-   */
-  const basic = (req: Request) =>
-    new Promise<TokenOwner | undefined>((resolve, reject) => {
-      const attempt = Object.create(strategy) as BasicStrategy & StrategyActions;
-      attempt.success = (owner) => resolve(owner as TokenOwner);
-      attempt.fail = () => resolve(undefined);
-      attempt.error = reject;
-      attempt.redirect = () => resolve(undefined);
-      attempt.pass = () => resolve(undefined);
-      attempt.authenticate(req);
-    });
-
   async function principalOf(req: Request): Promise<Principal> {
     const header = req.get('authorization');
     if (!header) throw new CredentialsRequiredError();
@@ -44,7 +23,9 @@ export function createAuthenticator(accounts: Pick<AccountsDeps, 'tokens' | 'tok
       return principal;
     }
     if (scheme === 'basic') {
-      const owner = await basic(req);
+      const credentials = parseBasicAuth(header);
+      // Both parts are required: an empty username or token is never an account's.
+      const owner = credentials?.user && credentials.password ? await authenticateApiToken(accounts, credentials.user, credentials.password) : undefined;
       if (!owner) throw new InvalidCredentialsError();
       return { custid: owner.custid, scopes: new Set(Object.values(SCOPES)), via: 'api_token', plan: owner.plan };
     }
@@ -82,15 +63,6 @@ export function createAuthenticator(accounts: Pick<AccountsDeps, 'tokens' | 'tok
   }
 
   return { require, optional, requireUser };
-}
-
-/** The actions passport gives a strategy for one request (passport-strategy's interface). */
-interface StrategyActions {
-  success(user: unknown): void;
-  fail(): void;
-  error(err: unknown): void;
-  redirect(): void;
-  pass(): void;
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,0 +1,110 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimits } from './rate-limit.js';
+
+// Against the real Redis the other tests use, with the options of infrastructure.ts.
+const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const options = { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true } as const;
+const clients: Redis[] = [];
+async function client(target = url): Promise<Redis> {
+  const redis = new Redis(target, options);
+  redis.on('error', () => {});
+  clients.push(redis);
+  if (target === url) await once(redis, 'ready');
+  return redis;
+}
+afterAll(() => clients.forEach((c) => c.disconnect()));
+const prefix = () => `rate-limit-test:${randomBytes(4).toString('hex')}:`;
+
+/** A port nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('RateLimit against Redis', () => {
+  it('lets exactly `points` of many concurrent requests through, across replicas', async () => {
+    const p = prefix();
+    const replicas = await Promise.all(Array.from({ length: 4 }, () => client()));
+    const limits = replicas.map((r) => new RateLimits(r, p).define('req', 10, 60));
+    const results = await Promise.all(Array.from({ length: 80 }, (_, i) => limits[i % limits.length]!.consume('alice')));
+    expect(results.filter((r) => r === 0)).toHaveLength(10);
+    expect(results.filter((r) => r > 0 && r <= 60)).toHaveLength(70);
+    const key = limits[0]!.storeKey('alice');
+    expect(key.startsWith(`${p}req:`)).toBe(true);
+    expect(key).not.toContain('alice');
+    expect(await replicas[0]!.get(key)).toBe('80');
+    const ttl = await replicas[0]!.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it('counts failures; a key at its limit is blocked until its window ends, others are not', async () => {
+    const limits = new RateLimits(await client(), prefix());
+    const perUser = limits.define('user', 3, 120);
+    const perIp = limits.define('ip', 5, 30);
+    const checks = (user: string) => [
+      { limit: perUser, key: user },
+      { limit: perIp, key: '10.0.0.1' },
+    ];
+    for (let i = 0; i < 2; i++) await limits.penalize(checks('bob'));
+    expect(await limits.retryAfter(checks('bob'))).toBe(0);
+    await limits.penalize(checks('bob'));
+    const wait = await limits.retryAfter(checks('bob'));
+    expect(wait).toBeGreaterThan(30);
+    expect(wait).toBeLessThanOrEqual(120);
+    expect(await perUser.retryAfter('bob')).toBe(wait);
+    expect(await limits.retryAfter(checks('carol'))).toBe(0);
+    // The per-IP limit (5) is reached by any user from that address.
+    await limits.penalize(checks('carol'));
+    await limits.penalize(checks('carol'));
+    const ipWait = await limits.retryAfter(checks('carol'));
+    expect(ipWait).toBeGreaterThan(0);
+    expect(ipWait).toBeLessThanOrEqual(30);
+  });
+
+  it('checks several keys with one MGET', async () => {
+    const redis = await client();
+    const limits = new RateLimits(redis, prefix());
+    const a = limits.define('a', 2, 60);
+    const b = limits.define('b', 2, 60);
+    const monitor = await (await client()).monitor();
+    const seen: string[] = [];
+    const source = `${redis.stream.localAddress}:${redis.stream.localPort}`;
+    monitor.on('monitor', (_time: string, args: string[], from: string) => {
+      if (from === source) seen.push(String(args[0]).toLowerCase());
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await limits.retryAfter([{ limit: a, key: 'x' }, { limit: b, key: 'y' }])).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    monitor.disconnect();
+    expect(seen).toEqual(['mget']);
+  });
+});
+
+describe('RateLimit while Redis is unreachable', () => {
+  it('keeps limiting in this process (the in-memory insurance limiter)', async () => {
+    const redis = await client(`redis://127.0.0.1:${await deadPort()}`);
+    const limits = new RateLimits(redis, prefix());
+    const requests = limits.define('req', 3, 60);
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push(await requests.consume('alice'));
+    expect(results.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(results[3]).toBeGreaterThan(0);
+    expect(results[3]).toBeLessThanOrEqual(60);
+    expect(await requests.consume('bob')).toBe(0);
+
+    const failures = limits.define('fail', 2, 60);
+    const checks = [{ limit: failures, key: 'bob' }];
+    await limits.penalize(checks);
+    expect(await limits.retryAfter(checks)).toBe(0);
+    await limits.penalize(checks);
+    expect(await limits.retryAfter(checks)).toBeGreaterThan(0);
+    expect(await failures.retryAfter('bob')).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,128 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { sha256 } from './crypto.js';
+
+/**
+ * Rate limits shared by every replica, on rate-limiter-flexible:
+ * - each limit allows `points` per key in a fixed window that starts at the key's first point;
+ * - counting is one Lua script in Redis (set-if-absent with expiry, then INCRBY), so concurrent
+ *   requests on all replicas never get more than `points` through, and no counter is left
+ *   without its expiry;
+ * - while Redis is unreachable each process keeps counting in memory (the insurance limiter),
+ *   so limits still hold per process instead of letting everything through;
+ * - keys are stored as a hash: callers pass user names, e-mail addresses and IP addresses.
+ */
+export class RateLimits {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  /** A limit of `points` per key per `windowSeconds`, stored under `<prefix><name>:`. */
+  define(name: string, points: number, windowSeconds: number): RateLimit {
+    return new RateLimit(this.redis, `${this.prefix}${name}`, points, windowSeconds);
+  }
+
+  /**
+   * Seconds until every key at its limit is free again; 0 when none is. One MGET for all the
+   * keys (concurrent requests share a socket write through ioredis' auto-pipelining); the time
+   * left is read only for a key at its limit, which is rare.
+   */
+  async retryAfter(checks: readonly LimitCheck[]): Promise<number> {
+    let counts: (string | null)[];
+    try {
+      if (this.redis.status !== 'ready') throw new Error('redis not ready');
+      counts = await this.redis.mget(checks.map((c) => c.limit.storeKey(c.key)));
+    } catch {
+      const waits = await Promise.all(checks.map((c) => c.limit.insuranceRetryAfter(c.key)));
+      return Math.max(0, ...waits);
+    }
+    const blocked = checks.filter((c, i) => Number(counts[i] ?? 0) >= c.limit.points);
+    if (blocked.length === 0) return 0;
+    const waits = await Promise.all(blocked.map((c) => c.limit.retryAfter(c.key)));
+    return Math.max(0, ...waits);
+  }
+
+  /** Counts one failure on each key (the commands of one tick share a socket write). */
+  async penalize(checks: readonly LimitCheck[]): Promise<void> {
+    await Promise.all(checks.map((c) => c.limit.penalize(c.key)));
+  }
+}
+
+export interface LimitCheck {
+  limit: RateLimit;
+  key: string;
+}
+
+export class RateLimit {
+  private readonly store: RateLimiterRedis;
+  private readonly insurance: RateLimiterMemory;
+  private readonly hashed = new Map<string, string>();
+
+  constructor(
+    redis: Redis,
+    private readonly keyPrefix: string,
+    readonly points: number,
+    private readonly windowSeconds: number,
+  ) {
+    this.insurance = new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds });
+    this.store = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix,
+      points,
+      duration: windowSeconds,
+      insuranceLimiter: this.insurance,
+      // Straight to the insurance limiter while ioredis is reconnecting, whatever its queue options.
+      rejectIfRedisNotReady: true,
+    });
+  }
+
+  /** Spends one point: 0 when the key is within its limit, else the seconds until its window ends. */
+  async consume(key: string): Promise<number> {
+    try {
+      await this.store.consume(this.hash(key));
+      return 0;
+    } catch (res) {
+      if (res instanceof RateLimiterRes) return this.seconds(res);
+      throw res;
+    }
+  }
+
+  /** Counts a failure (a bad secret, a bad password) against the key. */
+  async penalize(key: string): Promise<void> {
+    await this.store.penalty(this.hash(key));
+  }
+
+  /** Seconds until the key is free again when it is at its limit, else 0 (no point spent). */
+  async retryAfter(key: string): Promise<number> {
+    const res = await this.store.get(this.hash(key));
+    return res && res.consumedPoints >= this.points ? this.seconds(res) : 0;
+  }
+
+  /** @internal RateLimits#retryAfter when Redis failed: what this process counted. */
+  async insuranceRetryAfter(key: string): Promise<number> {
+    const res = await this.insurance.get(this.hash(key));
+    return res && res.consumedPoints >= this.points ? this.seconds(res) : 0;
+  }
+
+  /** @internal The Redis key holding the key's count. */
+  storeKey(key: string): string {
+    return this.store.getKey(this.hash(key));
+  }
+
+  /** Remembered per key (one SHA-256 less per request; forgotten all at once past 10,000 keys). */
+  private hash(key: string): string {
+    let hashed = this.hashed.get(key);
+    if (hashed === undefined) {
+      if (this.hashed.size >= 10_000) this.hashed.clear();
+      hashed = sha256(key).toString('base64url').slice(0, 22);
+      this.hashed.set(key, hashed);
+    }
+    return hashed;
+  }
+
+  /** Whole seconds, at least 1 (a Retry-After of 0 would invite an immediate retry). */
+  private seconds(res: RateLimiterRes): number {
+    return res.msBeforeNext > 0 ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : this.windowSeconds;
+  }
+}
