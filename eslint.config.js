@@ -1,15 +1,37 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Type-aware linting (typescript-eslint's recommendedTypeChecked): the rules that catch what
+// tsc cannot, above all promises nobody awaits (no-floating-promises) and promises handed to
+// callbacks that ignore them (no-misused-promises, e.g. an async Express handler in Node's
+// `server.on('request')`). Plain JavaScript (scripts, benchmarks, config) is linted without types.
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-test/**', '**/node_modules/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/dist-test/**', '**/node_modules/**', 'coverage/**', 'test-artifacts/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortController: 'readonly', Response: 'readonly', Request: 'readonly', URLSearchParams: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', performance: 'readonly', setImmediate: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortController: 'readonly', Response: 'readonly', Request: 'readonly', URLSearchParams: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', performance: 'readonly', setImmediate: 'readonly' },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       'no-console': 'error',
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  // Tests read JSON responses (supertest's `body`, `res.json()`) as `any` on purpose: the
+  // assertions are the type check there, and the OpenAPI test checks the shapes.
+  {
+    files: ['**/test/**/*.ts', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
   { files: ['**/cli/**', 'bench/**', '**/scripts/**'], rules: { 'no-console': 'off' } },

@@ -37,7 +37,7 @@ export interface CliProgram<C> {
   /** Keyed by one or two words ("migrate", "users create"). */
   commands: Record<string, CliCommand<C>>;
   /** Opens what a command runs against; `close` runs after it, whether it failed or not. */
-  open(env: NodeJS.ProcessEnv): { ctx: C; close(): Promise<void> };
+  open(env: NodeJS.ProcessEnv): { ctx: C; close: () => Promise<void> };
 }
 
 /**

@@ -22,7 +22,7 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
 
 /** pg's parsers, but text-format int8 (what pg would hand over as a string) becomes a number. */
 function int8AsNumber(oid: number, format: string): unknown {
-  return oid === pg.types.builtins.INT8 && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format as 'text' | 'binary');
+  return oid === (pg.types.builtins.INT8 as number) && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format as 'text' | 'binary');
 }
 
 /**
@@ -31,9 +31,9 @@ function int8AsNumber(oid: number, format: string): unknown {
  */
 export function staticMigrations(migrations: Record<string, Migration>): Knex.MigrationSource<string> {
   return {
-    getMigrations: async () => Object.keys(migrations).sort(),
+    getMigrations: () => Promise.resolve(Object.keys(migrations).sort()),
     getMigrationName: (name) => name,
-    getMigration: async (name) => migrations[name] as Migration,
+    getMigration: (name) => Promise.resolve(migrations[name] as Migration),
   };
 }
 

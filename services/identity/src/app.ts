@@ -53,13 +53,13 @@ export async function createIdentityApp(config: Config, infra: Infrastructure): 
     help: 'Published signing keys by status',
     labelNames: ['status'],
     registers: [metrics.registry],
-    async collect() {
+    collect() {
       this.reset();
       for (const part of fingerprint.split(',').filter(Boolean)) this.inc({ status: part.split(':')[1] ?? 'unknown' });
     },
   });
   const observe = (p: Provider) => {
-    p.on('grant.success', (ctx) => tokens.inc({ grant_type: String(ctx.oidc.params?.grant_type ?? 'unknown') }));
+    p.on('grant.success', (ctx) => tokens.inc({ grant_type: typeof ctx.oidc.params?.grant_type === 'string' ? ctx.oidc.params.grant_type : 'unknown' }));
     p.on('grant.error', (_ctx, err) => tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
     p.on('authorization.success', () => logins.inc());
     return p;

@@ -48,7 +48,7 @@ describe('ClientCache', () => {
   const record = (clientId: string) => ({ clientId }) as unknown as Client;
   const counting = () => {
     const calls: string[] = [];
-    return { calls, find: async (id: string) => (calls.push(id), record(id)) };
+    return { calls, find: (id: string) => (calls.push(id), Promise.resolve(record(id))) };
   };
   const silent = createLogger({ name: 'test', level: 'silent' });
 

@@ -97,7 +97,7 @@ describe('what a copy of the database yields', () => {
     expect(again.access_token).toBeDefined();
     const exchanged = await oidc.authorizationCodeGrant(config, pending.callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(exchanged.refresh_token).toBeDefined();
-    const refreshedService = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: secrets['client-credentials refresh token'] as string, client_id: service.clientId, client_secret: service.clientSecret });
+    const refreshedService = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: secrets['client-credentials refresh token'], client_id: service.clientId, client_secret: service.clientSecret });
     expect(refreshedService.status).toBe(200);
     const info = await oidc.fetchUserInfo(config, userinfoTokens.access_token, oidc.skipSubjectCheck);
     expect(info.sub).toEqual(expect.any(String));

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 
 export interface HealthChecks {
   /** true when the mailer can reach Redis and is not shutting down. */
-  ready(): Promise<boolean>;
+  ready: () => Promise<boolean>;
   registry: Registry;
 }
 

@@ -60,9 +60,9 @@ async function inspect(page: Page, violations: string[], name: string) {
     await page.setViewportSize(viewport);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const look = (await page.evaluate(
+      const look = await page.evaluate<{ background: string; scrollWidth: number; main: number }>(
         `({ background: getComputedStyle(document.body).backgroundColor, scrollWidth: document.documentElement.scrollWidth, main: document.querySelectorAll('main').length })`,
-      )) as { background: string; scrollWidth: number; main: number };
+      );
       expect({ name, scheme, background: look.background }).toEqual({ name, scheme, background: BACKGROUND[scheme] });
       expect(look.main).toBe(1);
       expect(look.scrollWidth).toBeLessThanOrEqual(viewport.width);

@@ -32,17 +32,20 @@ const specials = /[&<>"']/g;
 const entity = (c: string) => entities[c] ?? c;
 
 /** Escapes a value for HTML element content and quoted attribute values (null and undefined: empty). */
-export function escapeHtml(value: unknown): string {
+export function escapeHtml(value: string | number | bigint | boolean | null | undefined): string {
   const text = String(value ?? '');
   return special.test(text) ? text.replace(specials, entity) : text;
 }
 
+// Array.isArray guards with any[], which never removes a readonly array type from a union.
+const isList = (value: Interpolation): value is readonly Interpolation[] => Array.isArray(value);
+
 function render(value: Interpolation): string {
   if (value instanceof Html) return value.text;
   if (value === null || value === undefined || value === false) return '';
-  if (Array.isArray(value)) {
+  if (isList(value)) {
     let out = '';
-    for (const item of value as readonly Interpolation[]) out += render(item);
+    for (const item of value) out += render(item);
     return out;
   }
   return escapeHtml(value);

@@ -4,3 +4,4 @@ export * from './stylesheet.js';
 export * from './security-headers.js';
 export * from './error-page.js';
 export * from './csrf.js';
+export * from './form.js';

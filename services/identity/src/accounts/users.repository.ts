@@ -54,7 +54,7 @@ export class UsersRepository {
           password_hash: input.passwordHash,
           organization_id: input.organizationId ?? null,
         })
-        .returning('id');
+        .returning<{ id: string }[]>('id');
       return (await this.findById((row as { id: string }).id)) as User;
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${input.username}`);

@@ -34,8 +34,8 @@ export async function createUser(
 ): Promise<{ user: User; generatedPassword: string | undefined }> {
   if (!USERNAME.test(input.username)) throw new InvalidInputError('username must be 1-64 letters, digits or . _ @ + -');
   if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) throw new InvalidInputError('email is not an address');
-  const generatedPassword = input.password === undefined ? randomToken(18) : undefined;
-  const password = input.password ?? (generatedPassword as string);
+  const password = input.password ?? randomToken(18);
+  const generatedPassword = input.password === undefined ? password : undefined;
   checkPassword(password);
   let organizationId: string | undefined;
   if (input.organization) {

@@ -96,11 +96,11 @@ export class ClientsRepository {
   }
 
   private readonly findBatched = batched(async (ids: string[]) => {
-    const { rows } = await this.db.raw(
+    const { rows } = await this.db.raw<{ rows: Row[] }>(
       `SELECT c.*, o.name AS organization_name FROM clients c LEFT JOIN organizations o ON o.id = c.organization_id WHERE c.client_id = ANY(?::text[])`,
       [[...new Set(ids)]],
     );
-    const byId = new Map((rows as Row[]).map((r) => [r.client_id, toClient(r)]));
+    const byId = new Map(rows.map((r) => [r.client_id, toClient(r)]));
     return ids.map((id) => byId.get(id));
   });
 

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { allowFormTarget, createCsrf, CrossOriginFormError, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
+import { allowFormTarget, createCsrf, CrossOriginFormError, formField, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -40,7 +40,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   };
 
   const crossOrigin = (req: Request) => isCrossOrigin(req, deps.origin ? [deps.origin] : []);
-  const checkCsrf = (req: Request): boolean => !crossOrigin(req) && csrf.verify(String(req.params['uid']), req.body?.csrf);
+  const checkCsrf = (req: Request): boolean => !crossOrigin(req) && csrf.verify(String(req.params['uid']), formField(req, 'csrf'));
   const refuseForm = (req: Request, res: Response) =>
     sendErrorPage(
       req,
@@ -83,8 +83,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       refuseForm(req, res);
       return;
     }
-    const username = typeof req.body.username === 'string' ? req.body.username.trim() : '';
-    const password = typeof req.body.password === 'string' ? req.body.password : '';
+    const username = formField(req, 'username')?.trim() ?? '';
+    const password = formField(req, 'password') ?? '';
     const { perUser, perIp } = deps.limiter.login;
     const checks = [
       { limit: perUser, key: `${username.toLowerCase()}:${req.ip}` },

@@ -53,7 +53,7 @@ export class KeysRepository {
   }
 
   async list(): Promise<SigningKeyRow[]> {
-    return ((await this.db<Row>('signing_keys').orderByRaw(ORDER)) as Row[]).map(toKey);
+    return (await this.db<Row>('signing_keys').orderByRaw(ORDER)).map(toKey);
   }
 
   /** A cheap fingerprint of the published set; processes compare it to decide whether to reload. */
@@ -75,7 +75,7 @@ export class KeysRepository {
         .update({ status: 'retiring', retire_after: trx.raw(`now() + make_interval(secs => ?)`, [retireAfterSeconds]) })
         .returning('kid');
       await trx('signing_keys').where({ kid: next.kid }).update({ status: 'active', activated_at: trx.fn.now() });
-      return { promoted: next.kid, retiring: (retiring[0] as { kid: string } | undefined)?.kid };
+      return { promoted: next.kid, retiring: retiring[0]?.kid };
     });
   }
 
@@ -83,7 +83,7 @@ export class KeysRepository {
   async deleteRetired(force: boolean): Promise<string[]> {
     const query = this.db('signing_keys').where({ status: 'retiring' });
     if (!force) query.andWhere('retire_after', '<=', this.db.fn.now());
-    const rows = (await query.delete().returning('kid')) as { kid: string }[];
+    const rows = await query.delete().returning<{ kid: string }[]>('kid');
     return rows.map((r) => r.kid);
   }
 }

@@ -39,17 +39,17 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
-      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, artifactKey(id)]);
+      const { rows } = await db.raw<{ rows: Row[] }>(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, artifactKey(id)]);
       return toPayload(rows[0], id);
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND ${live}`, [this.model, uid]);
+      const { rows } = await db.raw<{ rows: Row[] }>(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND uid = ? AND ${live}`, [this.model, uid]);
       return toPayload(rows[0]);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      const { rows } = await db.raw(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND ${live}`, [this.model, userCode]);
+      const { rows } = await db.raw<{ rows: Row[] }>(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND ${live}`, [this.model, userCode]);
       return toPayload(rows[0]);
     }
 
@@ -60,13 +60,13 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
      */
     async consume(id: string): Promise<void> {
       const key = artifactKey(id);
-      const { rows } = await db.raw(
+      const { rows } = await db.raw<{ rows: { id: string }[] }>(
         `UPDATE oidc_models SET consumed_at = now() WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id`,
         [this.model, key],
       );
       if (rows.length === 1) return;
-      const { rows: owner } = await db.raw(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, key]);
-      const grantId = (owner[0] as { grant_id: string | null } | undefined)?.grant_id;
+      const { rows: owner } = await db.raw<{ rows: { grant_id: string | null }[] }>(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, key]);
+      const grantId = owner[0]?.grant_id;
       if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, artifactKey(grantId)]);
       throw new errors.InvalidGrant(`${this.model} already consumed`);
     }
@@ -137,6 +137,6 @@ async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
 
 /** Deletes expired artifacts; every replica may run it (the DELETE is idempotent). */
 export async function sweepExpired(db: Db): Promise<number> {
-  const { rowCount } = await db.raw(`DELETE FROM oidc_models WHERE expires_at < now()`);
+  const { rowCount } = await db.raw<{ rowCount: number | null }>(`DELETE FROM oidc_models WHERE expires_at < now()`);
   return rowCount ?? 0;
 }

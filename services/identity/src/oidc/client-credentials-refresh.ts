@@ -38,7 +38,7 @@ export function clientCredentialsRefresh(provider: Provider) {
       resource,
       gty: 'client_credentials',
       expiresWithSession: false,
-    } as ConstructorParameters<typeof provider.RefreshToken>[0]);
+    });
     // Saving it deletes the grant's earlier refresh tokens (see replacesEarlierRefreshTokens).
     const [, value] = await Promise.all([grant.save(), refreshToken.save()]);
     (ctx.body as Record<string, unknown>)['refresh_token'] = value;

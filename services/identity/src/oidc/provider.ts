@@ -45,7 +45,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   const configuration: Configuration = {
     adapter: createAdapterClass(deps.db, findClient),
     clients: [],
-    jwks: { keys: deps.jwks as NonNullable<Configuration['jwks']>['keys'] },
+    jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
     routes: {
       authorization: `${PROTOCOL}/auth`,
@@ -87,12 +87,12 @@ export function buildProvider(deps: ProviderDeps): Provider {
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (ctx, form) => {
+        logoutSource: (ctx, form) => {
           const nonce = securePage(ctx.req, ctx.res);
           allowFormTarget(ctx.req, ctx.res, ctx.oidc.params?.['post_logout_redirect_uri']);
           ctx.body = logoutPage(form, nonce);
         },
-        postLogoutSuccessSource: async (ctx) => {
+        postLogoutSuccessSource: (ctx) => {
           ctx.body = loggedOutPage(securePage(ctx.req, ctx.res));
         },
       },
@@ -100,15 +100,15 @@ export function buildProvider(deps: ProviderDeps): Provider {
         enabled: true,
         // Keycloak-style requests name scopes, not resources: the API is the one owning them.
         defaultResource: async (ctx, _client, oneOf) => {
-          if (oneOf) return oneOf[0] as string;
+          if (oneOf) return oneOf[0];
           return resourceForScopes(ctx, apis);
         },
-        useGrantedResource: async () => true,
+        useGrantedResource: () => true,
         getResourceServerInfo: async (ctx, identifier, client) => {
           const api = await apis.byId(identifier);
           if (!api) throw new errors.InvalidTarget();
           const allowed = new Set((clientMetadata(client)['api_scopes'] as string[] | undefined) ?? []);
-          const requested = String(ctx.oidc.params?.scope ?? '')
+          const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '')
             .split(' ')
             .filter((s) => s && !OIDC_SCOPES.includes(s));
           const refused = requested.filter((s) => !allowed.has(s) || !api.scopes.includes(s));
@@ -134,7 +134,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       RefreshToken: config.REFRESH_TOKEN_TTL,
     },
     // Keycloak issues refresh tokens to every client allowed the grant, not only with offline_access.
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Always rotate; presenting a rotated token again revokes the grant (RFC 9700 §4.14.2).
     rotateRefreshToken: () => true,
     findAccount: async (_ctx, id) => findAccount(id, users, clients),
@@ -155,7 +155,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       };
     },
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
-    renderError: async (ctx, out) => {
+    renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = errorPage({ status: ctx.status, code: out.error ?? 'error', message: out.error_description ?? '', nonce: securePage(ctx.req, ctx.res) });
     },
@@ -214,7 +214,7 @@ function buildPayload(client: Client, basic: boolean): AdapterPayload {
 }
 
 async function resourceForScopes(ctx: KoaContextWithOIDC, apis: ApiCatalog): Promise<string | undefined> {
-  const requested = String(ctx.oidc.params?.scope ?? '')
+  const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '')
     .split(' ')
     .filter((s) => s && !OIDC_SCOPES.includes(s));
   if (requested.length === 0) {
@@ -239,7 +239,7 @@ async function findAccount(id: string, users: UsersRepository, clients: ClientLo
     if (!user) return undefined;
     return {
       accountId: user.id,
-      claims: async () => ({
+      claims: () => ({
         sub: user.id,
         preferred_username: user.username,
         ...(user.name ? { name: user.name } : {}),
@@ -250,5 +250,5 @@ async function findAccount(id: string, users: UsersRepository, clients: ClientLo
   // A client's service account (refresh tokens from the client-credentials grant).
   const client = await clients.find(id);
   if (!client?.clientCredentialsRefresh) return undefined;
-  return { accountId: client.clientId, claims: async () => ({ sub: client.clientId }) };
+  return { accountId: client.clientId, claims: () => ({ sub: client.clientId }) };
 }

@@ -25,7 +25,7 @@ export class ApiTokensRepository {
   constructor(private readonly db: Db) {}
 
   async create(custid: string, tokenHash: Buffer, label: string | null): Promise<ApiToken> {
-    const [row] = await this.db('api_tokens').insert({ custid, token_hash: tokenHash, label }).returning(COLUMNS);
+    const [row] = await this.db('api_tokens').insert({ custid, token_hash: tokenHash, label }).returning<Row[]>(COLUMNS);
     return toToken(row as Row);
   }
 

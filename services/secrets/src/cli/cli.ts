@@ -31,7 +31,7 @@ const commands: Record<string, CliCommand<Context>> = {
     return { custid: a.custid, plan: a.plan, created: unix(a.createdAt) };
   },
   'accounts list': async (ctx) => (await ctx.accounts.list()).map((a) => ({ custid: a.custid, plan: a.plan, created: unix(a.createdAt) })),
-  'plans list': async (ctx) => Object.values(PLANS).map((p) => ({ plan: p.name, max_secret_length: p.maxSecretLength, default: p.name === ctx.config.DEFAULT_PLAN })),
+  'plans list': (ctx) => Promise.resolve(Object.values(PLANS).map((p) => ({ plan: p.name, max_secret_length: p.maxSecretLength, default: p.name === ctx.config.DEFAULT_PLAN }))),
   'plans set': async (ctx, p) => {
     const a = await setAccountPlan(ctx, need(p[0], 'custid'), need(p[1], 'plan'));
     return { custid: a.custid, plan: a.plan };

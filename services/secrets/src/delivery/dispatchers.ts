@@ -106,11 +106,12 @@ export class InlineDispatcher implements Dispatcher {
     }
   }
 
-  async queueDepth(): Promise<number> {
-    return 0;
+  queueDepth(): Promise<number> {
+    return Promise.resolve(0);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.transport.close();
+    return Promise.resolve();
   }
 }

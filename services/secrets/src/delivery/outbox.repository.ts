@@ -40,7 +40,7 @@ export class OutboxRepository {
 
   /** What the mailer reported; `sent` is final (a late `failed` from an earlier attempt never overrides it). */
   async recordDelivery(deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined): Promise<boolean> {
-    const { rowCount } = await this.db.raw(
+    const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
       `UPDATE metadata SET delivery_status = ?, delivery_updated_at = ?, delivery_reason = ?
        WHERE delivery_id = ?::uuid AND delivery_status IS DISTINCT FROM 'sent'`,
       [status, at, reason ?? null, deliveryId],

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createCsrf, formGuard, nonceOf, pageSecurity, sameOrigin, sendErrorPage, toDomainError, type Logger } from '@hush/common';
+import { createCsrf, formField, formGuard, nonceOf, pageSecurity, sameOrigin, sendErrorPage, toDomainError, type Logger } from '@hush/common';
 import { PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
@@ -46,7 +46,7 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
   router.post('/secret/:key', limiter.byIp(), fromHere, form, async (req, res) => {
     const secretKey = key(req);
     guard.check(req, reveal(secretKey).resource);
-    const passphrase = typeof req.body?.passphrase === 'string' && req.body.passphrase !== '' ? req.body.passphrase : undefined;
+    const passphrase = formField(req, 'passphrase') || undefined;
     try {
       const { value } = await revealSecret(deps, secretKey, revealInput.parse(passphrase === undefined ? {} : { passphrase }));
       res.send(revealedPage(value, nonceOf(res)));

@@ -168,7 +168,7 @@ export class SecretsRepository {
   private claimMany(sql: string) {
     return async (hashes: Buffer[]): Promise<(Buffer | undefined)[]> => {
       // Distinct keys in one (byte) order: concurrent batches lock their rows in the same order.
-      const distinct = [...new Map(hashes.map((h) => [h.toString('hex'), h])).values()].sort(Buffer.compare);
+      const distinct = [...new Map(hashes.map((h) => [h.toString('hex'), h])).values()].sort((a, b) => Buffer.compare(a, b));
       const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; ciphertext: Buffer }[] }>(sql, [distinct] as unknown as readonly Knex.RawBinding[]);
       const claimed = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r.ciphertext]));
       return hashes.map((h) => {
@@ -185,7 +185,7 @@ export class SecretsRepository {
 
   /** Whether a live secret with this hash exists and needs a passphrase (undefined: no live secret). */
   async needsPassphrase(secretHash: Buffer): Promise<boolean | undefined> {
-    const row = await this.db('secrets').select(this.db.raw('passphrase_hash IS NOT NULL AS locked')).where('secret_hash', secretHash).andWhereRaw('expires_at > now()').first();
+    const row = await this.db('secrets').select<{ locked: boolean }[]>(this.db.raw('passphrase_hash IS NOT NULL AS locked')).where('secret_hash', secretHash).andWhereRaw('expires_at > now()').first();
     return row ? Boolean(row.locked) : undefined;
   }
 

@@ -3,9 +3,9 @@ import { batchedPerItem } from '../../src/db/batch.js';
 describe('batchedPerItem', () => {
   it('runs the calls of one event-loop turn as one batch and gives each caller its own result', async () => {
     const batches: number[][] = [];
-    const double = batchedPerItem(async (items: number[]) => {
+    const double = batchedPerItem((items: number[]) => {
       batches.push(items);
-      return items.map((n) => n * 2);
+      return Promise.resolve(items.map((n) => n * 2));
     });
     await expect(Promise.all([1, 2, 3].map(double))).resolves.toEqual([2, 4, 6]);
     expect(batches).toEqual([[1, 2, 3]]);
@@ -13,10 +13,10 @@ describe('batchedPerItem', () => {
 
   it('when the batch fails, retries each item alone: only the bad item fails', async () => {
     const batches: number[][] = [];
-    const load = batchedPerItem(async (items: number[]) => {
+    const load = batchedPerItem((items: number[]) => {
       batches.push(items);
-      if (items.includes(13)) throw new Error('constraint violated');
-      return items.map((n) => n + 1);
+      if (items.includes(13)) return Promise.reject(new Error('constraint violated'));
+      return Promise.resolve(items.map((n) => n + 1));
     });
     const settled = await Promise.allSettled([1, 13, 3].map(load));
     expect(settled).toEqual([
@@ -28,7 +28,7 @@ describe('batchedPerItem', () => {
   });
 
   it('a batch that returns the wrong number of results fails rather than misassigning them', async () => {
-    const load = batchedPerItem(async (items: number[]) => items.slice(1));
+    const load = batchedPerItem((items: number[]) => Promise.resolve(items.slice(1)));
     const settled = await Promise.allSettled([1, 2].map(load));
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
   });
