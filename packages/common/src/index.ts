@@ -11,3 +11,5 @@ export * from './request-log.js';
 export * from './cli.js';
 export * from './html.js';
 export * from './errors.js';
+export * from './health.js';
+export * from './ids.js';

@@ -1,4 +1,4 @@
-import { randomToken } from '@hush/common';
+import { isUuid, randomToken } from '@hush/common';
 import type { ApisRepository } from '../apis/apis.repository.js';
 import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
 import { invalidInput, notFound } from '../errors.js';
@@ -22,7 +22,6 @@ export interface CreateClientInput {
 }
 
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class ClientsService {
   constructor(
@@ -35,7 +34,7 @@ export class ClientsService {
   async create(input: CreateClientInput): Promise<{ client: Client; clientSecret: string | undefined }> {
     const clientId = input.clientId ?? `client-${randomToken(9)}`;
     // User ids are UUIDs; a client id must never look like one, since a service account's `sub` is its client id.
-    if (!CLIENT_ID.test(clientId) || UUID.test(clientId)) {
+    if (!CLIENT_ID.test(clientId) || isUuid(clientId)) {
       throw invalidInput('client id must be 3-64 characters of letters, digits, ".", "_" or "-", and not a UUID');
     }
     if (!input.name.trim()) throw invalidInput('name is required');

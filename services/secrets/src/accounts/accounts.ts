@@ -1,4 +1,4 @@
-import { randomToken, sha256 } from '@hush/common';
+import { isUuid, randomToken, sha256 } from '@hush/common';
 import { AdminError } from '../errors.js';
 import type { AccountsRepository, Account } from './accounts.repository.js';
 import type { ApiTokensRepository, ApiToken, TokenOwner } from './api-tokens.repository.js';
@@ -6,7 +6,6 @@ import { isPlanName, PLAN_NAMES, type PlanName } from './plans.js';
 
 /** API tokens: 256 random bits behind a recognisable prefix (secret scanners can find leaks). */
 export const TOKEN_PREFIX = 'hush_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A custid is the username half of HTTP Basic credentials, so it cannot contain a colon.
 const CUSTID = /^[^\s:\p{Cc}]{1,254}$/u;
 
@@ -50,7 +49,7 @@ export class AccountsService {
 
   /** False when there is no such active token (or it belongs to another account). */
   async revokeToken(id: string, custid?: string): Promise<boolean> {
-    if (!UUID.test(id)) return false;
+    if (!isUuid(id)) return false;
     for (const [hash, entry] of this.cache) if (entry.owner.tokenId === id) this.cache.delete(hash);
     return this.tokens.revoke(id, custid);
   }
