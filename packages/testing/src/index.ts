@@ -81,3 +81,5 @@ export function cliDriver(run: (argv: string[], env: NodeJS.ProcessEnv) => Promi
   };
   return { cli, cliRaw };
 }
+
+export * from './tcp-proxy.js';
