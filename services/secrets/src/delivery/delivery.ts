@@ -20,7 +20,7 @@ export interface DeliveryOptions {
 const LEASE_SECONDS = 60;
 
 /**
- * E-mail delivery, the producer's half (issue 4): the relay moves e-mail requests from the
+ * E-mail delivery, the producer's half: the relay moves e-mail requests from the
  * outbox (written by the share's own statement) to a dispatcher, and statuses land on the
  * metadata.
  *

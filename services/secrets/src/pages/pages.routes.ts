@@ -10,7 +10,7 @@ import { revealSecret } from '../secrets/reveal.js';
 import { gonePage, page, receiptPage, revealedPage, waitingPage } from './views.js';
 
 /**
- * The pages behind the links (issue 4). GET never changes anything, so link unfurlers and mail
+ * The pages behind the links. GET never changes anything, so link unfurlers and mail
  * scanners that fetch the link consume nothing; the secret is revealed only by the POST the
  * person's button sends. Both go through the same use-cases as the API.
  */
