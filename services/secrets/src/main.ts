@@ -7,7 +7,8 @@ async function main(): Promise<void> {
   const config = readConfig();
   const infra = connect(config, 'secrets', dbOptions);
   const secrets = createSecretsApp(config, infra);
-  const server = await listen(secrets.app, config.PORT);
+  await secrets.start();
+  const server = await listen(secrets.handler, config.PORT);
   infra.logger.info({ port: config.PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
 
   // Graceful shutdown: stop accepting, let in-flight requests finish, then workers and pools.
