@@ -1,27 +1,29 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
+import type { RequestListener } from 'node:http';
+import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createLogger, type Logger } from '@hush/common';
+import type { Logger } from '@hush/common';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
-import { createHealthServer } from './http.js';
+import { createHealthHandler } from './http.js';
 import { createMetrics } from './metrics.js';
-import { createMailTransport } from '@hush/mail';
+import { createMailTransport, type MailTransport } from '@hush/mail';
 import { createSecretLinkWorker } from './worker.js';
 
-export interface Mailer {
-  /** The port the health/metrics server listens on (useful with PORT=0). */
-  port: number;
+export interface MailerApp {
+  /** The request listener of the health and metrics server (/healthz, /readyz, /metrics). */
+  handler: RequestListener;
+  /** Connects to Redis and SMTP and starts taking jobs. */
+  start(): Promise<void>;
   /**
-   * Stops taking jobs, lets the in-flight ones finish (send and report), then closes the HTTP
-   * server, the SMTP pool and the Redis connections. Safe to call more than once.
+   * Stops taking jobs, lets the in-flight ones finish (send and report), then closes the SMTP
+   * pool and the Redis connections (the mailer's own: it has no others). Safe to call more than
+   * once. /readyz answers 503 from its first call; the HTTP server is its owner's to close.
    */
   close(): Promise<void>;
 }
 
-/** Resolves `undefined` if `promise` takes longer than `ms` (a check must not hang a probe). */
+/** Resolves `undefined` if `promise` takes longer than `ms` (a scrape must not hang). */
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
@@ -30,24 +32,18 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Builds and starts the whole mailer in-process: worker, status reporting, health/metrics server. */
-export async function startMailer(config: Config, options: { logger?: Logger } = {}): Promise<Mailer> {
-  const logger = options.logger ?? createLogger({ name: 'mailer', level: config.LOG_LEVEL });
+interface Running {
+  redis: Redis;
+  statusQueue: Queue;
+  linkQueue: Queue;
+  transport: MailTransport;
+  worker: Worker;
+}
 
-  // One ordinary connection for the status queue, the sent markers, metrics and readiness; the
-  // worker opens its own (BullMQ needs a blocking one).
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
-  redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
-  const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  const linkQueue = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  for (const queue of [statusQueue, linkQueue]) {
-    queue.on('error', (err) => logger.debug({ err: { message: err.message } }, 'queue connection error'));
-  }
-
-  const metrics = createMetrics(() => within(linkQueue.getWaitingCount(), 1000).catch(() => undefined));
-  const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, maxConnections: config.CONCURRENCY, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED });
-  const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
-
+/** Builds the mailer (worker, status reporting, health/metrics handler); nothing runs until start(). */
+export function createMailerApp(config: Config, logger: Logger): MailerApp {
+  let running: Running | undefined;
+  const metrics = createMetrics(async () => (running ? within(running.linkQueue.getWaitingCount(), 1000).catch(() => undefined) : undefined));
   // Failed-status reports run after the job left the worker; close() waits for them too.
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -55,21 +51,42 @@ export async function startMailer(config: Config, options: { logger?: Logger } =
     void work.finally(() => pending.delete(work));
   };
   const inFlight = { count: 0 };
-  const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight }, track);
-
   let closing = false;
-  const server = createHealthServer({
-    registry: metrics.registry,
-    ready: async () => !closing && (await within(redis.ping(), 1000).catch(() => undefined)) === 'PONG',
-  });
-  server.listen(config.PORT);
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  logger.info({ port, concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
 
-  let closed: Promise<void> | undefined;
+  const handler = createHealthHandler({
+    registry: metrics.registry,
+    health: {
+      checks: {
+        redis: async () => {
+          if (!running) throw new Error('not started');
+          return running.redis.ping();
+        },
+      },
+      stopping: () => closing,
+    },
+  });
+
+  const start = async () => {
+    // One ordinary connection for the status queue, the sent markers, metrics and readiness; the
+    // worker opens its own (BullMQ needs a blocking one).
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
+    redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+    const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+    const linkQueue = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+    for (const queue of [statusQueue, linkQueue]) {
+      queue.on('error', (err) => logger.debug({ err: { message: err.message } }, 'queue connection error'));
+    }
+    const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, maxConnections: config.CONCURRENCY, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED });
+    const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
+    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight }, track);
+    running = { redis, statusQueue, linkQueue, transport, worker };
+    logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
+  };
+
   const close = async () => {
     closing = true;
+    if (!running) return;
+    const { redis, statusQueue, linkQueue, transport, worker } = running;
     logger.info('mailer stopping: finishing in-flight jobs');
     // BullMQ's graceful close waits for the worker's fetch loop, which never ends while Redis is
     // unreachable; with no job in flight there is nothing to wait for, so close at once then.
@@ -77,8 +94,6 @@ export async function startMailer(config: Config, options: { logger?: Logger } =
     await worker.close(force);
     logger.debug({ force }, 'worker closed');
     await Promise.allSettled([...pending]);
-    server.close();
-    server.closeAllConnections();
     transport.close();
     await Promise.allSettled([statusQueue.close(), linkQueue.close()]);
     logger.debug('queues closed');
@@ -86,8 +101,7 @@ export async function startMailer(config: Config, options: { logger?: Logger } =
     else redis.disconnect();
     logger.info('mailer stopped');
   };
-  return {
-    port,
-    close: () => (closed ??= close()),
-  };
+
+  let closed: Promise<void> | undefined;
+  return { handler, start, close: () => (closed ??= close()) };
 }

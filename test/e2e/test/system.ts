@@ -3,7 +3,7 @@ import { capturingLogger, TcpProxy, testRedisUrl } from '@hush/testing';
 import { startSecrets, type Harness } from '../../../services/secrets/test/harness.js';
 import { startSmtp, type TestSmtp, type TestSmtpOptions } from '../../../services/mailer/test/smtp.js';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
-import { startMailer, type Mailer } from '../../../services/mailer/src/mailer.js';
+import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
 
 /** A proxy in front of the test Redis that a test can cut and restore (see TcpProxy). */
 export class RedisProxy extends TcpProxy {
@@ -47,7 +47,7 @@ export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOpti
     mailer: undefined as unknown as Mailer,
     mailerLogs,
     async startMailer() {
-      system.mailer = await startMailer(config, { logger });
+      system.mailer = await serveMailer(config, logger);
     },
     async close() {
       await system.mailer?.close();
