@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
-import { deriveKey, healthEndpoints } from '@hush/common';
+import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
@@ -15,7 +15,7 @@ import { buildProvider } from './oidc/provider.js';
 import { FailureLimiter } from './ratelimit/failure-limiter.js';
 import type { Config } from './config.js';
 
-export interface IdentityApp {
+export interface IdentityApp extends ServiceApp {
   /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   context: Context;

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Logger } from '@hush/common';
+import type { Logger, ServiceApp } from '@hush/common';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -10,7 +10,7 @@ import { createMetrics } from './metrics.js';
 import { createMailTransport, type MailTransport } from '@hush/mail';
 import { createSecretLinkWorker } from './worker.js';
 
-export interface MailerApp {
+export interface MailerApp extends ServiceApp {
   /** The request listener of the health and metrics server (/healthz, /readyz, /metrics). */
   handler: RequestListener;
   /** Connects to Redis and SMTP and starts taking jobs. */

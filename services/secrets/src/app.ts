@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { healthEndpoints } from '@hush/common';
+import { healthEndpoints, type ServiceApp } from '@hush/common';
 import { accountRoutes } from './accounts/accounts.routes.js';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -21,7 +21,7 @@ import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 
-export interface SecretsApp {
+export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http. */
   handler: express.Express;
   context: Context;
