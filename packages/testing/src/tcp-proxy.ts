@@ -75,3 +75,35 @@ export class TcpProxy {
     socket.on('error', () => socket.destroy());
   }
 }
+
+/** How a test takes a dependency away: `stop` refuses connections, `stall` leaves them hanging. */
+export type Outage = 'stop' | 'stall';
+
+/** The four outages a service's readiness must notice, as rows for `it.each`: [title, proxy, /readyz key, outage]. */
+export function dependencyOutages(postgres: TcpProxy, redis: TcpProxy): [string, TcpProxy, string, Outage][] {
+  return [
+    ['PostgreSQL is stopped', postgres, 'database', 'stop'],
+    ['PostgreSQL hangs', postgres, 'database', 'stall'],
+    ['Redis is stopped', redis, 'redis', 'stop'],
+    ['Redis hangs', redis, 'redis', 'stall'],
+  ];
+}
+
+/** Runs `probe` while the proxied dependency is out, then restores the proxy (same port). */
+export async function duringOutage<T>(proxy: TcpProxy, outage: Outage, probe: () => Promise<T>): Promise<T> {
+  if (outage === 'stop') await proxy.stop();
+  else proxy.stall();
+  try {
+    return await probe();
+  } finally {
+    await proxy.stop();
+    await proxy.start();
+  }
+}
+
+/** GET `${baseUrl}/readyz`: status, JSON body and how long the answer took. */
+export async function probeReadiness(baseUrl: string): Promise<{ status: number; body: Record<string, string>; ms: number }> {
+  const started = Date.now();
+  const res = await fetch(`${baseUrl}/readyz`);
+  return { status: res.status, body: (await res.json()) as Record<string, string>, ms: Date.now() - started };
+}

@@ -1,4 +1,4 @@
-import { adminDatabaseUrl, eventually, TcpProxy, testRedisUrl } from '@hush/testing';
+import { adminDatabaseUrl, dependencyOutages, duringOutage, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
 import { createDb } from '../src/db/knex.js';
 import { startIdentity, type Harness } from './harness.js';
 
@@ -17,11 +17,7 @@ afterAll(async () => {
   await Promise.all([postgres.stop(), redis.stop()]);
 });
 
-const readyz = async () => {
-  const started = Date.now();
-  const res = await fetch(`${h.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as Record<string, string>, ms: Date.now() - started };
-};
+const readyz = () => probeReadiness(h.url);
 const ready = () => eventually(async () => ((await readyz()).status === 200 ? true : undefined));
 
 beforeEach(async () => {
@@ -33,24 +29,12 @@ describe('readiness', () => {
     expect(await readyz()).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok', keys: 'ok' } });
   });
 
-  it.each([
-    ['PostgreSQL is stopped', postgres, 'database', 'stop'],
-    ['PostgreSQL hangs', postgres, 'database', 'stall'],
-    ['Redis is stopped', redis, 'redis', 'stop'],
-    ['Redis hangs', redis, 'redis', 'stall'],
-  ] as const)('answers 503 naming the dependency within 2 s when %s', async (_case, proxy, dependency, how) => {
-    if (how === 'stop') await proxy.stop();
-    else proxy.stall();
-    try {
-      const res = await readyz();
-      expect(res.status).toBe(503);
-      expect(res.body['status']).toBe('not ready');
-      expect(res.body[dependency]).not.toBe('ok');
-      expect(res.ms).toBeLessThan(2000);
-    } finally {
-      await proxy.stop();
-      await proxy.start();
-    }
+  it.each(dependencyOutages(postgres, redis))('answers 503 naming the dependency within 2 s when %s', async (_case, proxy, dependency, outage) => {
+    const res = await duringOutage(proxy, outage, readyz);
+    expect(res.status).toBe(503);
+    expect(res.body['status']).toBe('not ready');
+    expect(res.body[dependency]).not.toBe('ok');
+    expect(res.ms).toBeLessThan(2000);
   });
 
   it('answers 503 naming the keys while no active signing key is loaded', async () => {
