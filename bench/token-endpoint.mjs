@@ -72,7 +72,6 @@ try {
     LOG_LEVEL: 'warn',
     REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
     SECRETS_API_AUDIENCE: 'https://bench.example.com',
-    WEB_CONCURRENCY: process.env.BENCH_WORKERS ?? '1',
   };
   const { runCli } = await import(join(root, 'services/identity/dist/src/cli/cli.js'));
   const cli = async (...args) => {

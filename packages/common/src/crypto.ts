@@ -1,12 +1,30 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** HKDF-SHA256: one root key, many purpose-bound keys (RFC 5869). */
-export function deriveKey(root: Buffer, info: string, salt: Buffer | string = ''): Buffer {
-  return Buffer.from(hkdfSync('sha256', root, salt, info, 32));
+const HASH_BYTES = 32;
+const ONE = Buffer.from([1]);
+
+/**
+ * HKDF-SHA256 (RFC 5869): one root key, many purpose-bound keys. Written as its HMACs rather than
+ * with `hkdfSync`, which builds a KeyObject per call and costs about twice as much; the secrets
+ * service derives two or three keys per share and per read. An empty salt is HMAC'd as the
+ * RFC's HashLen zeros (HMAC pads short keys with zeros), so the results are identical.
+ */
+export function deriveKey(root: Buffer, info: string | Buffer, salt: Buffer | string = '', length = HASH_BYTES): Buffer {
+  if (length < 1 || length > 255 * HASH_BYTES) throw new RangeError('HKDF-SHA256 output must be 1 to 8160 bytes');
+  const prk = createHmac('sha256', salt).update(root).digest();
+  // T(1) = HMAC(PRK, info | 0x01) is the whole answer for a 32-byte key, the usual case.
+  if (length === HASH_BYTES) return createHmac('sha256', prk).update(info).update(ONE).digest();
+  const blocks: Buffer[] = [];
+  let previous = Buffer.alloc(0);
+  for (let i = 1; blocks.length * HASH_BYTES < length; i++) {
+    previous = createHmac('sha256', prk).update(previous).update(info).update(Buffer.from([i])).digest();
+    blocks.push(previous);
+  }
+  return Buffer.concat(blocks).subarray(0, length);
 }
 
 /**

@@ -37,13 +37,13 @@ export function staticMigrations(migrations: Record<string, Migration>): Knex.Mi
   };
 }
 
+/** A PostgreSQL unique_violation (23505; https://www.postgresql.org/docs/current/errcodes-appendix.html). */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}
+
 /** Applies the pending migrations; returns the names of those it applied. */
 export async function applyMigrations(db: Db, migrationSource: Knex.MigrationSource<string>): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
-}
-
-/** Rolls every migration back. */
-export async function rollbackMigrations(db: Db, migrationSource: Knex.MigrationSource<string>): Promise<void> {
-  await db.migrate.rollback({ migrationSource }, true);
 }

@@ -1,6 +1,19 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { once } from 'node:events';
 import { ConfigError } from './config.js';
+import { disconnect, type Infrastructure } from './infrastructure.js';
+import { closeGracefully, onShutdownSignal } from './shutdown.js';
+
+/**
+ * What every service's `app.ts` returns. The factory only builds: `start()` opens what runs in
+ * the background (timers, queues, workers, listeners), `close()` stops all of it, and the caller
+ * owns the connections it passed in. `handler` is the node:http request listener.
+ */
+export interface ServiceApp {
+  handler: RequestListener;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
  * Runs a service's `main`. If start-up fails the process exits with 1 after one line on stderr,
@@ -28,5 +41,28 @@ export async function listen(app: RequestListener, port: number): Promise<Server
   server.keepAliveTimeout = 65_000;
   server.listen(port);
   await once(server, 'listening');
+  return server;
+}
+
+/**
+ * Starts an HTTP service and serves it on `port` until SIGTERM/SIGINT; then, gracefully: no new
+ * connections and in-flight requests finished (at most `drainMs`), the app closed, then the
+ * database and Redis, and the process exits (1 if anything failed on the way).
+ */
+export async function serveUntilSignal(app: ServiceApp, port: number, infra: Infrastructure, drainMs = 10_000): Promise<Server> {
+  await app.start();
+  const server = await listen(app.handler, port);
+  onShutdownSignal(infra.logger, async () => {
+    let code = 0;
+    try {
+      await closeGracefully(server, drainMs);
+      await app.close();
+    } catch (err) {
+      infra.logger.error({ err }, 'shutdown failed');
+      code = 1;
+    }
+    await disconnect(infra);
+    process.exit(code);
+  });
   return server;
 }

@@ -13,3 +13,5 @@ export * from './web/index.js';
 export * from './errors.js';
 export * from './rate-limit.js';
 export * from './basic-auth.js';
+export * from './health.js';
+export * from './ids.js';

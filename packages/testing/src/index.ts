@@ -81,3 +81,16 @@ export function cliDriver(run: (argv: string[], env: NodeJS.ProcessEnv) => Promi
   };
   return { cli, cliRaw };
 }
+
+export * from './tcp-proxy.js';
+
+/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -23,8 +23,6 @@ const schema = z.object({
   /** Encrypts private signing keys and derives cookie keys. Required: there is no default. */
   MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
   LOG_LEVEL: logLevel(),
-  /** Worker processes (node:cluster) sharing the port; 1 runs in-process. */
-  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /**
    * Keep client records in memory, invalidated through PostgreSQL LISTEN/NOTIFY on one extra
    * connection per process (src/clients/client-cache.ts). Off: every token request reads its

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createIdentityApp, type IdentityApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
@@ -22,13 +22,14 @@ export interface Harness {
 /**
  * Boots the real identity app on a random port against a fresh PostgreSQL database (migrated
  * through the CLI, as an operator would) and the real Redis, with a unique Redis key prefix.
+ * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
-export async function startIdentity(overrides: Record<string, string> = {}): Promise<Harness> {
+export async function startIdentity(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('identity');
   const { server, url } = await listenOnFreePort();
   const env: NodeJS.ProcessEnv = {
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl,
+    DATABASE_URL: via.postgres?.via(database.url) ?? database.url,
+    REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,
     REDIS_PREFIX: uniquePrefix('identity-test'),
     MASTER_KEY: randomBytes(32).toString('hex'),
     AUTH_URL: url,
@@ -43,8 +44,9 @@ export async function startIdentity(overrides: Record<string, string> = {}): Pro
   const { logger, logs } = capturingLogger('identity-test');
   const db = createDb(config.DATABASE_URL, 10);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
-  const identity = await createIdentityApp(config, { db, redis, logger });
-  server.on('request', identity.app);
+  const identity = createIdentityApp(config, { db, redis, logger });
+  await identity.start();
+  server.on('request', identity.handler);
 
   return {
     url,
@@ -56,7 +58,7 @@ export async function startIdentity(overrides: Record<string, string> = {}): Pro
     cliRaw,
     cli,
     async close() {
-      identity.stop();
+      await identity.close();
       server.closeAllConnections();
       server.close();
       await db.destroy();

@@ -85,7 +85,7 @@ describe('a wrong MASTER_KEY', () => {
     const db = createDb(config.DATABASE_URL, 1);
     const redis = new Redis(config.REDIS_URL, { lazyConnect: true });
     try {
-      const starting = createIdentityApp(config, { db, redis, logger: createLogger({ name: 'test', level: 'silent' }) });
+      const starting = createIdentityApp(config, { db, redis, logger: createLogger({ name: 'test', level: 'silent' }) }).start();
       await expect(starting).rejects.toThrow(ConfigError);
       await expect(starting).rejects.toThrow(/MASTER_KEY cannot decrypt signing key/);
     } finally {

@@ -1,43 +1,25 @@
-import { createServer, type Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { Registry } from 'prom-client';
-
-export interface HealthChecks {
-  /** true when the mailer can reach Redis and is not shutting down. */
-  ready: () => Promise<boolean>;
-  registry: Registry;
-}
+import { healthEndpoints, type HealthOptions } from '@hush/common';
 
 /**
- * Health and metrics endpoints for the orchestrator and Prometheus:
- * `/healthz` (the process runs), `/readyz` (Redis answers), `/metrics` (Prometheus text format).
+ * Health and metrics endpoints for the orchestrator and Prometheus: `/healthz` and `/readyz`
+ * (packages/common health), `/metrics` (Prometheus text format). The mailer serves nothing else.
  */
-export function createHealthServer({ ready, registry }: HealthChecks): Server {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const reply = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'method not allowed\n');
-    switch (path) {
-      case '/healthz':
-        return reply(200, 'ok\n');
-      case '/readyz':
-        ready().then(
-          (ok) => reply(ok ? 200 : 503, ok ? 'ready\n' : 'not ready\n'),
-          () => reply(503, 'not ready\n'),
-        );
-        return;
-      case '/metrics':
-        registry.metrics().then(
-          (text) => reply(200, text, registry.contentType),
-          () => reply(500, 'metrics unavailable\n'),
-        );
-        return;
-      default:
-        return reply(404, 'not found\n');
-    }
-  });
-  server.keepAliveTimeout = 65_000;
-  return server;
+export function createHealthHandler({ health, registry }: { health: HealthOptions; registry: Registry }): RequestListener {
+  const endpoints = healthEndpoints(health);
+  return (req, res) =>
+    endpoints(req, res, () => {
+      const path = (req.url ?? '/').split('?')[0];
+      const reply = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
+        res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : body);
+      };
+      if (path !== '/metrics') return reply(404, 'not found\n');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'method not allowed\n');
+      registry.metrics().then(
+        (text) => reply(200, text, registry.contentType),
+        () => reply(500, 'metrics unavailable\n'),
+      );
+    });
 }

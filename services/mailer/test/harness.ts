@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import type { AddressInfo } from 'node:net';
+import { closeGracefully, listen, type Logger } from '@hush/common';
 import { capturingLogger, testRedisUrl } from '@hush/testing';
 import { readConfig, type Config } from '../src/config.js';
 import { DeliveryStatus, statusJobId } from '../src/delivery-status.js';
-import { startMailer, type Mailer } from '../src/mailer.js';
+import { createMailerApp } from '../src/app.js';
 
 /** Test data builder for a secret-link job, unique per call. */
 export function aSecretLinkJob(overrides: Partial<SecretLinkJob> = {}): SecretLinkJob {
@@ -30,6 +32,25 @@ export const producerJobOptions = (deliveryId: string, attempts = 3): JobsOption
   removeOnComplete: true,
   removeOnFail: true,
 });
+
+/** A running mailer as main.ts runs it: the app started, its health server listening. */
+export interface Mailer {
+  port: number;
+  /** Closes the app (draining jobs), then its HTTP server; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** Builds, starts and serves the mailer on a free port (config.PORT is ignored). */
+export async function serveMailer(config: Config, logger: Logger): Promise<Mailer> {
+  const app = createMailerApp(config, logger);
+  await app.start();
+  const server = await listen(app.handler, 0);
+  let closed: Promise<void> | undefined;
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => (closed ??= app.close().then(() => closeGracefully(server, 1000))),
+  };
+}
 
 export interface MailerHarness {
   config: Config;
@@ -59,7 +80,7 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     ...env,
   });
   const { logger, logs } = capturingLogger('mailer-test');
-  const mailer = await startMailer(config, { logger });
+  const mailer = await serveMailer(config, logger);
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   const producer = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix });
   const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix });

@@ -2,8 +2,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createLogger } from '@hush/common';
 import { readConfig } from '../src/config.js';
-import { startMailer } from '../src/mailer.js';
-import { aSecretLinkJob, producerJobOptions, startTestMailer, type MailerHarness } from './harness.js';
+import { aSecretLinkJob, producerJobOptions, serveMailer, startTestMailer, type MailerHarness } from './harness.js';
 import { startSmtp, type TestSmtp } from './smtp.js';
 
 let smtp: TestSmtp;
@@ -61,7 +60,7 @@ test('GET /readyz answers 503 when Redis does not answer, and close() still retu
   await once(blackHole, 'listening');
   const redisUrl = `redis://127.0.0.1:${(blackHole.address() as AddressInfo).port}`;
   const config = readConfig({ REDIS_URL: redisUrl, SMTP_URL: smtp.url, PORT: '0', QUEUE_PREFIX: 'mailer-test-unreachable' });
-  const mailer = await startMailer(config, { logger: createLogger({ name: 'mailer-test', level: 'silent' }) });
+  const mailer = await serveMailer(config, createLogger({ name: 'mailer-test', level: 'silent' }));
   try {
     const url = `http://127.0.0.1:${mailer.port}`;
     expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, deriveKey } from '@hush/common';
+import { apiSecurity, deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
 import { accountRoutes } from './accounts/accounts.routes.js';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -21,18 +21,21 @@ import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 
-export interface SecretsApp {
-  app: express.Express;
+export interface SecretsApp extends ServiceApp {
+  /** The request listener for node:http. */
+  handler: express.Express;
   context: Context;
+  /** Starts the bcrypt workers, the outbox relay, the delivery-status worker and the sweeper timer. */
+  start(): Promise<void>;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
   /** The outbox relay and delivery-status worker (e-mail to recipients). */
   delivery: Delivery;
-  /** Stops the sweeper and the bcrypt workers; the caller owns and closes the database and Redis. */
+  /** Stops what start() started and the bcrypt workers; the caller owns and closes the database and Redis. */
   close(): Promise<void>;
 }
 
-/** Builds the secrets app (never listens). */
+/** Builds the secrets app; it never listens, and starts no timer, queue or worker until start(). */
 export function createSecretsApp(config: Config, infra: Infrastructure): SecretsApp {
   const { db, redis, logger } = infra;
   const context = createContext(config, db);
@@ -52,7 +55,6 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     },
     logger,
   );
-  delivery.start();
   const metrics = createSecretsMetrics({ queueDepth: () => delivery.queueDepth(), outboxPending: () => outbox.pending() });
   const deps: SecretsDeps = {
     secrets: context.secrets,
@@ -81,14 +83,12 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.use(metrics.http.middleware);
   app.get('/metrics', metrics.http.handler);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks = await Promise.allSettled([db.raw('select 1'), redis.ping()]);
-    const [database, cache] = checks.map((c) => (c.status === 'fulfilled' ? 'ok' : 'unavailable'));
-    res.status(database === 'ok' ? 200 : 503).json({ status: database === 'ok' ? 'ready' : 'not ready', database, redis: cache });
-  });
+  app.use(
+    healthEndpoints({
+      // With DELIVERY_MODE=inline the service is built to run without Redis (e-mail goes out in-process).
+      checks: config.DELIVERY_MODE === 'inline' ? { database: () => db.raw('select 1') } : { database: () => db.raw('select 1'), redis: () => redis.ping() },
+    }),
+  );
 
   const api = express.Router();
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
@@ -108,14 +108,19 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  const sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+  let sweeper: { stop(): void } | undefined;
   return {
-    app,
+    handler: app,
     context,
+    async start() {
+      pool.start();
+      delivery.start();
+      sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+    },
     sweep: () => context.secrets.sweep(),
     delivery,
     async close() {
-      sweeper.stop();
+      sweeper?.stop();
       await Promise.all([pool.close(), delivery.close()]);
     },
   };

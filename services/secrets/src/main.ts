@@ -1,4 +1,4 @@
-import { closeGracefully, connect, disconnect, listen, onShutdownSignal, runMain } from '@hush/common';
+import { connect, runMain, serveUntilSignal } from '@hush/common';
 import { createSecretsApp } from './app.js';
 import { readConfig } from './config.js';
 import { dbOptions } from './db/knex.js';
@@ -6,17 +6,8 @@ import { dbOptions } from './db/knex.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const infra = connect(config, 'secrets', dbOptions);
-  const secrets = createSecretsApp(config, infra);
-  const server = await listen(secrets.app, config.PORT);
+  await serveUntilSignal(createSecretsApp(config, infra), config.PORT, infra);
   infra.logger.info({ port: config.PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
-
-  // Graceful shutdown: stop accepting, let in-flight requests finish, then workers and pools.
-  onShutdownSignal(infra.logger, async () => {
-    await closeGracefully(server, 10_000);
-    await secrets.close();
-    await disconnect(infra);
-    process.exit(0);
-  });
 }
 
 runMain('secrets', main);

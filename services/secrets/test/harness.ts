@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createSecretsApp, type SecretsApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
@@ -28,13 +28,14 @@ export interface Harness {
 /**
  * Boots the real secrets app on a random port against a fresh PostgreSQL database (migrated
  * through the CLI, as an operator would) and the real Redis with a unique key prefix.
+ * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
-export async function startSecrets(overrides: Record<string, string> = {}): Promise<Harness> {
+export async function startSecrets(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('secrets');
   const { server, url } = await listenOnFreePort();
   const env: NodeJS.ProcessEnv = {
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl,
+    DATABASE_URL: via.postgres?.via(database.url) ?? database.url,
+    REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,
     REDIS_PREFIX: uniquePrefix('secrets-test'),
     QUEUE_PREFIX: uniquePrefix('q').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
@@ -57,7 +58,8 @@ export async function startSecrets(overrides: Record<string, string> = {}): Prom
   redis.on('error', () => {}); // outages are logged by the app; some tests cut Redis on purpose
   await once(redis, 'ready');
   const secrets = createSecretsApp(config, { db: appDb, redis, logger });
-  server.on('request', secrets.app);
+  await secrets.start();
+  server.on('request', secrets.handler);
 
   return {
     url,

@@ -1,50 +1,18 @@
-import { createServer, Socket, type Server } from 'node:net';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { capturingLogger, testRedisUrl } from '@hush/testing';
+import { capturingLogger, TcpProxy, testRedisUrl } from '@hush/testing';
 import { startSecrets, type Harness } from '../../../services/secrets/test/harness.js';
 import { startSmtp, type TestSmtp, type TestSmtpOptions } from '../../../services/mailer/test/smtp.js';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
-import { startMailer, type Mailer } from '../../../services/mailer/src/mailer.js';
+import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
 
-/**
- * A TCP proxy in front of Redis that a test can cut and restore, to show what happens when Redis
- * is unreachable (the real server keeps running for the other test files).
- */
-export class RedisProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  async start(): Promise<void> {
-    const target = new URL(testRedisUrl);
-    this.server = createServer((client) => {
-      const upstream = new Socket();
-      upstream.connect(Number(target.port || 6379), target.hostname);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    this.server.listen(this.port, '127.0.0.1');
-    await once(this.server, 'listening');
-    this.port = (this.server.address() as AddressInfo).port;
+/** A proxy in front of the test Redis that a test can cut and restore (see TcpProxy). */
+export class RedisProxy extends TcpProxy {
+  constructor() {
+    super(testRedisUrl);
   }
 
   get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  /** Refuses new connections and drops the open ones. */
-  async stop(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = undefined;
+    return this.via(testRedisUrl);
   }
 }
 
@@ -79,7 +47,7 @@ export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOpti
     mailer: undefined as unknown as Mailer,
     mailerLogs,
     async startMailer() {
-      system.mailer = await startMailer(config, { logger });
+      system.mailer = await serveMailer(config, logger);
     },
     async close() {
       await system.mailer?.close();
@@ -91,13 +59,4 @@ export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOpti
   return system;
 }
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { eventually } from '@hush/testing';

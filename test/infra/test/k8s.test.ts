@@ -206,6 +206,5 @@ describe('infra/k8s', () => {
     const identityService = byName('Service', 'identity');
     expect(containerVar('secrets', 'IDENTITY_JWKS_URL')).toBe(`http://identity:${identityService?.['spec']['ports'][0]['port']}/auth/realms/public/protocol/openid-connect/certs`);
     expect(containerVar('secrets', 'QUEUE_PREFIX')).toBe(containerVar('mailer', 'QUEUE_PREFIX'));
-    expect(containerVar('identity', 'WEB_CONCURRENCY')).toBe('1');
   });
 });

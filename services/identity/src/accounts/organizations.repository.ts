@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 
 export interface Organization {
@@ -30,9 +30,8 @@ export class OrganizationsRepository {
 
   /** By id or by name, so the CLI accepts either. */
   async find(idOrName: string): Promise<Organization | undefined> {
-    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrName);
     const row = await this.db<Row>('organizations')
-      .where(isUuid ? { id: idOrName } : { name: idOrName })
+      .where(isUuid(idOrName) ? { id: idOrName } : { name: idOrName })
       .first();
     return row ? toOrganization(row) : undefined;
   }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isUniqueViolation } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 
 /** A resource server: the `aud` of its access tokens, the scopes it understands, their lifetime. */

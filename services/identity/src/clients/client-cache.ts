@@ -20,9 +20,10 @@ export interface ClientCacheOptions {
 /**
  * Client records kept in process memory, so a token request does not read the clients table.
  * Rules that keep a changed, rotated or deleted client from being served stale:
- * - Every write to `clients` sends a NOTIFY on CLIENTS_CHANNEL in its own transaction
- *   (clients.repository.ts), which PostgreSQL delivers to every replica's listener at commit;
- *   the notified client (or, for `*`, every client) is dropped at once.
+ * - A trigger on `clients` and `organizations` (migration 20261122010000_clients_notify) sends a
+ *   NOTIFY on CLIENTS_CHANNEL inside the writing transaction, whoever writes (the CLI, SQL by
+ *   hand), which PostgreSQL delivers to every replica's listener at commit; the notified client
+ *   (or, for `*`, every client) is dropped at once.
  * - Memory is used only while this process's LISTEN connection is up and answering heartbeats.
  *   When it fails, everything is dropped and lookups go to the database until it is back.
  * - A lookup that was in flight when a notification arrived is not stored (it may predate it).

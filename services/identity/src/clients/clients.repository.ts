@@ -1,6 +1,5 @@
 import type { Db } from '../db/knex.js';
-import { batched } from '@hush/common';
-import { isUniqueViolation } from '../db/errors.js';
+import { batched, isUniqueViolation } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 
 export interface Client {
@@ -90,7 +89,7 @@ export class ClientsRepository {
     return (await this.find(c.clientId)) as Client;
   }
 
-  /** On every token request; concurrent lookups share one query (see db/batch.ts). */
+  /** On every token request; concurrent lookups share one query (`batched`, packages/common/src/batch.ts). */
   find(clientId: string): Promise<Client | undefined> {
     return this.findBatched(clientId);
   }

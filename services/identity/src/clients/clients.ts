@@ -1,4 +1,4 @@
-import { randomToken } from '@hush/common';
+import { isUuid, randomToken } from '@hush/common';
 import type { ApisRepository } from '../apis/apis.repository.js';
 import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
@@ -21,7 +21,6 @@ export interface CreateClientInput {
 }
 
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the client use-cases may reach; each takes the narrowest Pick of it. Wired in context.ts. */
 export interface ClientsDeps {
@@ -34,7 +33,7 @@ export interface ClientsDeps {
 export async function createClient(deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>, input: CreateClientInput): Promise<{ client: Client; clientSecret: string | undefined }> {
   const clientId = input.clientId ?? `client-${randomToken(9)}`;
   // User ids are UUIDs; a client id must never look like one, since a service account's `sub` is its client id.
-  if (!CLIENT_ID.test(clientId) || UUID.test(clientId)) {
+  if (!CLIENT_ID.test(clientId) || isUuid(clientId)) {
     throw new InvalidInputError('client id must be 3-64 characters of letters, digits, ".", "_" or "-", and not a UUID');
   }
   if (!input.name.trim()) throw new InvalidInputError('name is required');

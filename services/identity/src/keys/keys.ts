@@ -1,6 +1,5 @@
-import { ConfigError, deriveKey, open, randomToken, seal } from '@hush/common';
+import { ConfigError, deriveKey, isUniqueViolation, open, randomToken, seal } from '@hush/common';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { isUniqueViolation } from '../db/errors.js';
 import type { KeysRepository, SigningKeyRow } from './keys.repository.js';
 
 /** ES256: a signature costs ~50 µs, against ~1 ms for RS256, and the token endpoint signs on every call. */

@@ -1,5 +1,6 @@
 import Provider, { errors, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
 import type { JWK } from 'jose';
+import { isUuid } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
 import type { Client } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
@@ -30,7 +31,6 @@ export interface ProviderDeps {
   cookieKeys: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PROTOCOL = '/protocol/openid-connect';
 
 /** oidc-provider configured as a Keycloak realm: paths, grants, JWT access tokens per API. */
@@ -234,7 +234,7 @@ async function resourceForScopes(ctx: KoaContextWithOIDC, apis: ApiCatalog): Pro
 }
 
 async function findAccount(id: string, users: UsersRepository, clients: ClientLookup): Promise<Account | undefined> {
-  if (UUID.test(id)) {
+  if (isUuid(id)) {
     const user = await users.findById(id);
     if (!user) return undefined;
     return {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isUniqueViolation } from '@hush/common';
 import { AccountExistsError } from '../errors.js';
 
 export interface Account {

@@ -1,4 +1,4 @@
-import { randomToken, sha256 } from '@hush/common';
+import { isUuid, randomToken, sha256 } from '@hush/common';
 import { InvalidCustidError, UnknownPlanError } from '../errors.js';
 import type { AccountsRepository, Account } from './accounts.repository.js';
 import type { ApiTokensRepository, ApiToken, TokenOwner } from './api-tokens.repository.js';
@@ -7,7 +7,6 @@ import type { TokenCache } from './token-cache.js';
 
 /** API tokens: 256 random bits behind a recognisable prefix (secret scanners can find leaks). */
 export const TOKEN_PREFIX = 'hush_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A custid is the username half of HTTP Basic credentials, so it cannot contain a colon.
 const CUSTID = /^[^\s:\p{Cc}]{1,254}$/u;
 
@@ -47,7 +46,7 @@ export async function mintApiToken(deps: Pick<AccountsDeps, 'accounts' | 'tokens
 
 /** False when there is no such active token (or it belongs to another account). */
 export async function revokeApiToken(deps: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, id: string, custid?: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   deps.tokenCache.forget(id);
   return deps.tokens.revoke(id, custid);
 }

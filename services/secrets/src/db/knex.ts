@@ -1,4 +1,4 @@
-import { applyMigrations, createDb as createPool, rollbackMigrations, type Db, type DbOptions } from '@hush/common';
+import { applyMigrations, createDb as createPool, type Db, type DbOptions } from '@hush/common';
 import { migrationSource } from './migrations.js';
 
 export type { Db } from '@hush/common';
@@ -9,4 +9,3 @@ export const dbOptions: DbOptions = { int8AsNumber: true };
 export const createDb = (url: string, poolMax?: number): Db => createPool(url, poolMax, dbOptions);
 
 export const migrateLatest = (db: Db): Promise<string[]> => applyMigrations(db, migrationSource);
-export const migrateDown = (db: Db): Promise<void> => rollbackMigrations(db, migrationSource);

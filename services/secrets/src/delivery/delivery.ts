@@ -20,7 +20,7 @@ export interface DeliveryOptions {
 const LEASE_SECONDS = 60;
 
 /**
- * E-mail delivery, the producer's half (issue 4): the relay moves e-mail requests from the
+ * E-mail delivery, the producer's half: the relay moves e-mail requests from the
  * outbox (written by the share's own statement) to a dispatcher, and statuses land on the
  * metadata.
  *
@@ -31,7 +31,8 @@ const LEASE_SECONDS = 60;
  *   job is already gone: a crash window of one statement.)
  */
 export class Delivery {
-  private readonly dispatcher: Dispatcher;
+  /** Created by start(): the queue mode's dispatcher opens Redis connections and a worker. */
+  private dispatcher: Dispatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -42,7 +43,11 @@ export class Delivery {
     private readonly crypto: SecretCrypto,
     private readonly options: DeliveryOptions,
     private readonly logger: Logger,
-  ) {
+  ) {}
+
+  /** Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. */
+  start(): void {
+    const { options } = this;
     const onStatus = async (deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined) => {
       await this.outbox.recordDelivery(deliveryId, status, at, reason);
       this.logger.info({ deliveryId, status }, 'e-mail delivery status recorded');
@@ -51,15 +56,13 @@ export class Delivery {
       options.mode === 'inline'
         ? new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus)
         : new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
-  }
-
-  start(): void {
     this.timer = setInterval(() => this.kick(), this.options.relayIntervalMs);
     this.timer.unref();
   }
 
-  /** Relays now (after a share with a recipient) rather than at the next tick. */
+  /** Relays now (after a share with a recipient) rather than at the next tick; before start() the rows wait. */
   kick(): void {
+    if (!this.dispatcher) return;
     if (this.running) {
       this.again = true;
       return;
@@ -78,6 +81,8 @@ export class Delivery {
 
   /** Relays every due row; resolves when nothing is due (tests await it). Returns rows dispatched. */
   async relayAll(): Promise<number> {
+    const dispatcher = this.dispatcher;
+    if (!dispatcher) return 0;
     let total = 0;
     for (;;) {
       const rows = await this.outbox.lease(100, LEASE_SECONDS);
@@ -86,7 +91,7 @@ export class Delivery {
       let progressed = false;
       for (const row of rows) {
         const job = secretLinkJob.parse(JSON.parse(this.crypto.openOutbox(row.id, row.payloadSealed)));
-        const outcome = await this.dispatcher.dispatch(job, row.attempts);
+        const outcome = await dispatcher.dispatch(job, row.attempts);
         if (outcome.kind === 'retry') {
           this.warn('dispatch', new Error(outcome.reason));
           await this.outbox.retryIn(row.id, outcome.afterSeconds);
@@ -110,7 +115,7 @@ export class Delivery {
   }
 
   queueDepth(): Promise<number> {
-    return this.dispatcher.queueDepth();
+    return this.dispatcher ? this.dispatcher.queueDepth() : Promise.resolve(0);
   }
 
   /** Bounded: BullMQ's close waits forever for a Redis that is gone, and shutdown must not. */
@@ -121,7 +126,7 @@ export class Delivery {
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     });
-    await Promise.race([this.dispatcher.close(), timeout]);
+    await Promise.race([this.dispatcher?.close(), timeout]);
     clearTimeout(timer);
   }
 }

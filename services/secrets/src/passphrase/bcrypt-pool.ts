@@ -37,8 +37,13 @@ export class BcryptPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(readonly size: number = availableParallelism()) {
-    for (let i = 0; i < size; i++) this.idle.push(this.spawn());
+  constructor(readonly size: number = availableParallelism()) {}
+
+  /** Spawns the workers; jobs handed in before wait for them. */
+  start(): void {
+    if (this.closed || this.idle.length + this.busy.size > 0) return;
+    for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
+    this.dispatch();
   }
 
   /** bcrypt(input) with a new salt of the given cost, or with the salt and cost of an existing hash. */

@@ -1,16 +1,4 @@
-import { createHmac } from 'node:crypto';
 import { deriveKey, open, seal } from '@hush/common';
-
-/**
- * HKDF-SHA256 (RFC 5869) for one 32-byte key: exactly `deriveKey` of @hush/common (one output
- * block: T(1) = HMAC(PRK, info | 0x01)), computed with two HMACs, which costs half of
- * `hkdfSync` (no KeyObject per call). It runs two or three times per share and per read.
- */
-function hkdf32(root: Buffer, info: string, salt: string): Buffer {
-  const prk = createHmac('sha256', salt).update(root).digest();
-  return createHmac('sha256', prk).update(info).update(ONE).digest();
-}
-const ONE = Buffer.from([1]);
 
 /**
  * Every key of a secret is derived with HKDF from MASTER_KEY and something the database never
@@ -27,8 +15,8 @@ export class SecretCrypto {
   constructor(private readonly masterKey: Buffer) {}
 
   private valueKey(secretKey: string, passphrase: string | undefined): Buffer {
-    const base = hkdf32(this.masterKey, 'hush:secret:value:v1', secretKey);
-    return passphrase === undefined ? base : hkdf32(base, 'hush:secret:passphrase:v1', passphrase);
+    const base = deriveKey(this.masterKey, 'hush:secret:value:v1', secretKey);
+    return passphrase === undefined ? base : deriveKey(base, 'hush:secret:passphrase:v1', passphrase);
   }
 
   sealValue(secretKey: string, secretHash: Buffer, passphrase: string | undefined, value: string): Buffer {
@@ -40,11 +28,11 @@ export class SecretCrypto {
   }
 
   sealSecretKey(metadataKey: string, metadataHash: Buffer, secretKey: string): Buffer {
-    return seal(hkdf32(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), secretKey, `metadata:${metadataHash.toString('hex')}`);
+    return seal(deriveKey(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), secretKey, `metadata:${metadataHash.toString('hex')}`);
   }
 
   openSecretKey(metadataKey: string, metadataHash: Buffer, sealed: Buffer): string {
-    return open(hkdf32(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), sealed, `metadata:${metadataHash.toString('hex')}`).toString('utf8');
+    return open(deriveKey(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), sealed, `metadata:${metadataHash.toString('hex')}`).toString('utf8');
   }
 
   sealOutbox(id: string, payload: string): Buffer {

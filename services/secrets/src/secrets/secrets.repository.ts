@@ -214,7 +214,7 @@ export class SecretsRepository {
     );
   }
 
-  /** `custid` undefined: by the metadata key alone (the receipt page, where the key is the capability). */
+  /** By the metadata key alone: the key is the capability, on the API as on the receipt page. */
   async findMetadata(metadataHash: Buffer): Promise<MetadataRecord | undefined> {
     const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(`SELECT ${METADATA_COLUMNS} FROM metadata WHERE metadata_hash = ? AND expires_at > now()`, [metadataHash]);
     return rows[0] ? toRecord(rows[0]) : undefined;

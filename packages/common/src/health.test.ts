@@ -1,0 +1,65 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkReadiness, healthEndpoints, type HealthOptions } from './health.js';
+
+const never = () => new Promise<never>(() => {});
+
+describe('checkReadiness', () => {
+  it('is ready only when every check resolves, and names each failing one', async () => {
+    expect(await checkReadiness({ checks: { database: async () => 1, redis: async () => 'PONG' } })).toEqual({ ready: true, body: { status: 'ready', database: 'ok', redis: 'ok' } });
+    const failing = await checkReadiness({
+      checks: {
+        database: async () => 1,
+        redis: () => Promise.reject(new Error('refused')),
+        keys: () => {
+          throw new Error('no active key');
+        },
+      },
+    });
+    expect(failing).toEqual({ ready: false, body: { status: 'not ready', database: 'ok', redis: 'unavailable', keys: 'unavailable' } });
+  });
+
+  it('gives a check that hangs its own timeout, all checks at once', async () => {
+    const started = Date.now();
+    const result = await checkReadiness({ checks: { database: never, redis: never, keys: async () => true }, timeoutMs: 200 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(result.body).toEqual({ status: 'not ready', database: 'timeout', redis: 'timeout', keys: 'ok' });
+  });
+
+  it('is unready without running the checks once shutdown has begun', async () => {
+    let ran = false;
+    const result = await checkReadiness({ checks: { database: async () => (ran = true) }, stopping: () => true });
+    expect(result).toEqual({ ready: false, body: { status: 'stopping' } });
+    expect(ran).toBe(false);
+  });
+});
+
+describe('healthEndpoints', () => {
+  let server: Server;
+  let url: string;
+  const options: HealthOptions = { checks: { database: async () => 1 } };
+  beforeAll(async () => {
+    const health = healthEndpoints(options);
+    server = createServer((req, res) => health(req, res, () => res.writeHead(404).end()));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server.close());
+
+  it('answers /healthz and /readyz as uncached JSON and passes other paths on', async () => {
+    const live = await fetch(`${url}/healthz`);
+    expect([live.status, live.headers.get('cache-control'), await live.json()]).toEqual([200, 'no-store', { status: 'ok' }]);
+    const ready = await fetch(`${url}/readyz?verbose`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', database: 'ok' }]);
+    expect((await fetch(`${url}/other`)).status).toBe(404);
+    expect((await fetch(`${url}/healthz`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('answers 503 when a dependency fails', async () => {
+    options.checks['redis'] = () => Promise.reject(new Error('down'));
+    const res = await fetch(`${url}/readyz`);
+    expect([res.status, await res.json()]).toEqual([503, { status: 'not ready', database: 'ok', redis: 'unavailable' }]);
+  });
+});

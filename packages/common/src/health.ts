@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Resolves when the dependency is usable; rejects (or hangs past the timeout) when it is not. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface HealthOptions {
+  /** The dependencies readiness needs, by name; each name is a key of the /readyz body. */
+  checks: Record<string, ReadinessCheck>;
+  /** Each check's own limit (ms): a dependency that hangs is as unready as one that refuses. */
+  timeoutMs?: number;
+  /** True once shutdown has begun: unready, so the load balancer stops sending new requests. */
+  stopping?: () => boolean;
+}
+
+export type CheckResult = 'ok' | 'unavailable' | 'timeout';
+export interface Readiness {
+  ready: boolean;
+  body: { status: 'ready' | 'not ready' | 'stopping' } & Record<string, string>;
+}
+
+const DEFAULT_TIMEOUT_MS = 1000;
+
+async function run(check: ReadinessCheck, timeoutMs: number): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<CheckResult>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const outcome = Promise.resolve()
+    .then(check)
+    .then(
+      (): CheckResult => 'ok',
+      (): CheckResult => 'unavailable',
+    );
+  try {
+    return await Promise.race([outcome, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs every check at once, each under its own timeout, so the answer comes within `timeoutMs`. */
+export async function checkReadiness(options: HealthOptions): Promise<Readiness> {
+  if (options.stopping?.()) return { ready: false, body: { status: 'stopping' } };
+  const names = Object.keys(options.checks);
+  const results = await Promise.all(names.map((name) => run(options.checks[name] as ReadinessCheck, options.timeoutMs ?? DEFAULT_TIMEOUT_MS)));
+  const ready = results.every((r) => r === 'ok');
+  const body: Readiness['body'] = { status: ready ? 'ready' : 'not ready' };
+  names.forEach((name, i) => (body[name] = results[i] as CheckResult));
+  return { ready, body };
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/**
+ * `GET /healthz` (the process runs: liveness) and `GET /readyz` (every dependency answers:
+ * readiness, 503 naming the ones that do not), as JSON that is never cached. Written against
+ * node:http, so it is Express middleware as well as the mailer's whole router; any other path
+ * goes to `next`.
+ */
+export function healthEndpoints(options: HealthOptions): Listener {
+  return (req, res, next) => {
+    const q = (req.url ?? '/').indexOf('?');
+    const path = q === -1 ? req.url : req.url?.slice(0, q);
+    if (path !== '/healthz' && path !== '/readyz') return next();
+    const reply = (status: number, body: object, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
+      res.end(req.method === 'HEAD' ? undefined : JSON.stringify(body));
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, { status: 'method not allowed' }, { allow: 'GET, HEAD' });
+    if (path === '/healthz') return reply(200, { status: 'ok' });
+    checkReadiness(options).then(
+      ({ ready, body }) => reply(ready ? 200 : 503, body),
+      () => reply(503, { status: 'not ready' }),
+    );
+  };
+}

@@ -1,0 +1,30 @@
+import type Provider from 'oidc-provider';
+import { Counter, Gauge } from 'prom-client';
+import { createHttpMetrics } from '@hush/common';
+
+/** Request metrics plus tokens, token errors, logins and the published signing keys, for GET /metrics. */
+export function createIdentityMetrics(sources: { keysFingerprint(): string }) {
+  const http = createHttpMetrics('identity');
+  const registers = [http.registry];
+  const tokens = new Counter({ name: 'hush_identity_tokens_issued_total', help: 'Successful token endpoint responses by grant type', labelNames: ['grant_type'], registers });
+  const tokenErrors = new Counter({ name: 'hush_identity_token_errors_total', help: 'Token endpoint errors by OAuth error code', labelNames: ['error'], registers });
+  const logins = new Counter({ name: 'hush_identity_authorizations_total', help: 'Completed authorization requests', registers });
+  new Gauge({
+    name: 'hush_identity_signing_keys',
+    help: 'Published signing keys by status',
+    labelNames: ['status'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const part of sources.keysFingerprint().split(',').filter(Boolean)) this.inc({ status: part.split(':')[1] ?? 'unknown' });
+    },
+  });
+  /** Counts a provider's events; every new Provider instance (after a key change) is observed. */
+  const observe = (p: Provider): Provider => {
+    p.on('grant.success', (ctx) => tokens.inc({ grant_type: typeof ctx.oidc.params?.grant_type === 'string' ? ctx.oidc.params.grant_type : 'unknown' }));
+    p.on('grant.error', (_ctx, err) => tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
+    p.on('authorization.success', () => logins.inc());
+    return p;
+  };
+  return { http, observe };
+}

@@ -1,0 +1,54 @@
+import { adminDatabaseUrl, dependencyOutages, duringOutage, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
+import { createDb } from '../src/db/knex.js';
+import { startIdentity, type Harness } from './harness.js';
+
+// PostgreSQL and Redis are reached through proxies this file cuts and stalls; the real servers
+// keep running for the other test files.
+const postgres = new TcpProxy(adminDatabaseUrl);
+const redis = new TcpProxy(testRedisUrl);
+let h: Harness;
+
+beforeAll(async () => {
+  await Promise.all([postgres.start(), redis.start()]);
+  h = await startIdentity({}, { postgres, redis });
+});
+afterAll(async () => {
+  await h.close();
+  await Promise.all([postgres.stop(), redis.stop()]);
+});
+
+const readyz = () => probeReadiness(h.url);
+const ready = () => eventually(async () => ((await readyz()).status === 200 ? true : undefined));
+
+beforeEach(async () => {
+  await ready();
+});
+
+describe('readiness', () => {
+  it('is ready when the database, Redis and a signing key are there', async () => {
+    expect(await readyz()).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok', keys: 'ok' } });
+  });
+
+  it.each(dependencyOutages(postgres, redis))('answers 503 naming the dependency within 2 s when %s', async (_case, proxy, dependency, outage) => {
+    const res = await duringOutage(proxy, outage, readyz);
+    expect(res.status).toBe(503);
+    expect(res.body['status']).toBe('not ready');
+    expect(res.body[dependency]).not.toBe('ok');
+    expect(res.ms).toBeLessThan(2000);
+  });
+
+  it('answers 503 naming the keys while no active signing key is loaded', async () => {
+    const db = createDb(h.config.DATABASE_URL, 1);
+    try {
+      const [active] = await db('signing_keys').where({ status: 'active' }).pluck('kid');
+      await db('signing_keys').where({ kid: active }).update({ status: 'next' });
+      await h.identity.reloadKeys();
+      expect(await readyz()).toMatchObject({ status: 503, body: { keys: 'unavailable', database: 'ok' } });
+      await db('signing_keys').where({ kid: active }).update({ status: 'active' });
+      await h.identity.reloadKeys();
+      expect((await readyz()).status).toBe(200);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
