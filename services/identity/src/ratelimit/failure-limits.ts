@@ -3,9 +3,11 @@ import { RateLimits, type RateLimit } from '@hush/common';
 import type { Config } from '../config.js';
 
 /**
- * Failures counted against guessing (bad client secrets, bad passwords), in RATE_LIMIT_WINDOW
- * windows shared by every instance: a key at its maximum is blocked until its window ends.
- * Client authentication counts per (client_id, IP) and per IP; sign-in per (username, IP) and per IP.
+ * Failures counted (bad client secrets, bad passwords), in RATE_LIMIT_WINDOW windows shared by
+ * every instance: a key at its maximum is blocked until its window ends. Client authentication
+ * counts per client bucket and per IP, and a block only refuses further failures
+ * (oidc/rate-limits.ts); sign-in counts per (username, IP) and per IP, and a block refuses every
+ * attempt, since passwords can be guessed.
  */
 export interface FailureLimits {
   limits: RateLimits;
