@@ -68,6 +68,18 @@ describe('per-client failure limit: known and unknown client ids answer alike', 
     expect(k.status).toBe(429);
     expectSameAnswer(k, u);
 
+    // A caller asking for HTML gets the provider's error page either way (its CSP nonce differs per request).
+    const page = (clientId: string) => postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: clientId, client_secret: 'guess' }, { accept: 'text/html' });
+    const [kPage, uPage] = [await page(known.clientId), await page(unknownId)];
+    for (const p of [kPage, uPage]) {
+      expect(p.status).toBe(429);
+      expect(p.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(p.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(String(p.body['raw'])).toContain('temporarily_unavailable');
+    }
+    const withoutNonce = (p: FormResponse) => String(p.body['raw']).replace(/nonce="[^"]*"/g, '');
+    expect(withoutNonce(uPage)).toEqual(withoutNonce(kPage));
+
     const right = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: known.clientSecret });
     expect(right.status).toBe(200);
   });

@@ -77,8 +77,8 @@ export function clientAuthLimiter(failures: FailureLimits) {
   return async function limitClientAuth(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
     await next();
 
-    const body = ctx.body as { error?: string } | undefined;
-    if (ctx.status !== 401 || body?.error !== 'invalid_client' || !AUTHENTICATED_ROUTES.has(ctx.oidc?.route ?? '')) return;
+    // On these routes a 401 is always invalid_client, whether answered in JSON or as a page.
+    if (ctx.status !== 401 || !AUTHENTICATED_ROUTES.has(ctx.oidc?.route ?? '')) return;
 
     const { clientId, secret } = presentedCredentials(ctx);
     let wait = checked.get(ctx);
