@@ -13,16 +13,14 @@ import type { FailureLimits } from '../ratelimit/failure-limits.js';
  *   one is never refused because of anyone's failures (a shared address, a neighbour's typo,
  *   someone trying to lock a client out);
  * - failures are counted per IP and per client bucket (a hash of the presented client id into a
- *   fixed space of CLIENT_BUCKETS), so made-up ids cost no more Redis keys than real ones and a
- *   known id is counted exactly like an unknown one;
+ *   fixed space of CLIENT_AUTH_BUCKETS), so made-up ids cannot add Redis keys without bound and a
+ *   known id is counted exactly like an unknown one; two clients sharing a bucket share only the
+ *   back-off of their failing requests;
  * - an unknown client id costs the same work as a known one with a wrong secret (a hash of the
  *   presented secret and the same read of the counters), and gets the same answer at every step.
  * A blocked failure is not counted again: nothing is written while a caller keeps failing.
  */
 const AUTHENTICATED_ROUTES = new Set(['token', 'introspection', 'revocation']);
-
-/** Enough to keep clients apart in practice; a collision only shares the back-off of failing requests. */
-const CLIENT_BUCKETS = 256;
 
 /** Compared with when the client id is unknown, so that costs what a wrong secret costs. */
 const DECOY_HASH = hashClientSecret(randomToken(32));
@@ -30,13 +28,10 @@ const DECOY_HASH = hashClientSecret(randomToken(32));
 /** What the counters said (seconds blocked, 0 if not) when this request's secret was compared. */
 const checked = new WeakMap<KoaContextWithOIDC, number>();
 
-function clientBucket(clientId: string): string {
-  return String(sha256(clientId).readUInt32BE(0) % CLIENT_BUCKETS);
-}
-
 function checksFor(failures: FailureLimits, clientId: string | undefined, ip: string): LimitCheck[] {
+  const bucket = sha256(clientId ?? '').readUInt32BE(0) % failures.client.buckets;
   return [
-    { limit: failures.client.perClient, key: clientBucket(clientId ?? '') },
+    { limit: failures.client.perClient, key: String(bucket) },
     { limit: failures.client.perIp, key: ip },
   ];
 }

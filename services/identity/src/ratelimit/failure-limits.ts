@@ -11,13 +11,19 @@ import type { Config } from '../config.js';
  */
 export interface FailureLimits {
   limits: RateLimits;
-  client: { perClient: RateLimit; perIp: RateLimit };
+  client: { perClient: RateLimit; perIp: RateLimit; buckets: number };
   login: { perUser: RateLimit; perIp: RateLimit };
 }
 
 type LimitsConfig = Pick<
   Config,
-  'REDIS_PREFIX' | 'RATE_LIMIT_WINDOW' | 'CLIENT_AUTH_MAX_FAILURES' | 'CLIENT_AUTH_MAX_FAILURES_PER_IP' | 'LOGIN_MAX_FAILURES' | 'LOGIN_MAX_FAILURES_PER_IP'
+  | 'REDIS_PREFIX'
+  | 'RATE_LIMIT_WINDOW'
+  | 'CLIENT_AUTH_MAX_FAILURES'
+  | 'CLIENT_AUTH_MAX_FAILURES_PER_IP'
+  | 'CLIENT_AUTH_BUCKETS'
+  | 'LOGIN_MAX_FAILURES'
+  | 'LOGIN_MAX_FAILURES_PER_IP'
 >;
 
 export function createFailureLimits(redis: Redis, config: LimitsConfig): FailureLimits {
@@ -25,7 +31,11 @@ export function createFailureLimits(redis: Redis, config: LimitsConfig): Failure
   const window = config.RATE_LIMIT_WINDOW;
   return {
     limits,
-    client: { perClient: limits.define('client', config.CLIENT_AUTH_MAX_FAILURES, window), perIp: limits.define('client-ip', config.CLIENT_AUTH_MAX_FAILURES_PER_IP, window) },
+    client: {
+      perClient: limits.define('client', config.CLIENT_AUTH_MAX_FAILURES, window),
+      perIp: limits.define('client-ip', config.CLIENT_AUTH_MAX_FAILURES_PER_IP, window),
+      buckets: config.CLIENT_AUTH_BUCKETS,
+    },
     login: { perUser: limits.define('login', config.LOGIN_MAX_FAILURES, window), perIp: limits.define('login-ip', config.LOGIN_MAX_FAILURES_PER_IP, window) },
   };
 }
