@@ -36,9 +36,14 @@ const schema = z.object({
   /** bcrypt cost for user passwords. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).default(14 * 24 * 3600),
-  /** Failed client authentications allowed per (client_id, IP) and per IP in one window. */
+  /** Failed client authentications allowed per client (from any IP) and per IP in one window; past them, further failures get 429. */
   CLIENT_AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   CLIENT_AUTH_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+  /**
+   * Per-client failure counters are kept per bucket of a hash of the presented client id, so made-up
+   * ids cannot add Redis keys without bound: at most this many (a few MB at the default).
+   */
+  CLIENT_AUTH_BUCKETS: z.coerce.number().int().min(1).max(1_048_576).default(65_536),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(300),

@@ -12,22 +12,29 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('brute-force protection on client authentication', () => {
-  it('after repeated bad secrets, answers 429 with Retry-After, even to the right secret', async () => {
+  it('after repeated bad secrets, answers further bad ones 429 with Retry-After, and the right secret still 200', async () => {
     const c = await createApiAndClient(h);
     for (let i = 0; i < 5; i++) {
       const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: `guess-${i}` });
       expect(res.status).toBe(401);
     }
-    const blocked = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    const blocked = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: 'guess-5' });
     expect(blocked.status).toBe(429);
     expect(blocked.body['error']).toBe('temporarily_unavailable');
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(120);
 
-    // Basic auth is the same client: still blocked.
-    const viaBasic = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read }, { authorization: basic(c.clientId, c.clientSecret) });
+    // Basic auth is the same client: a bad secret is still blocked.
+    const viaBasic = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read }, { authorization: basic(c.clientId, 'guess-6') });
     expect(viaBasic.status).toBe(429);
+
+    // Someone else's guesses never lock the owner of the right secret out, however it is sent.
+    const right = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    expect(right.status).toBe(200);
+    expect(right.body['access_token']).toEqual(expect.any(String));
+    const rightViaBasic = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read }, { authorization: basic(c.clientId, c.clientSecret) });
+    expect(rightViaBasic.status).toBe(200);
   });
 
   it('blocks one client without affecting another', async () => {
@@ -47,8 +54,10 @@ describe('brute-force protection on client authentication', () => {
       const res = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: 'bad' });
       expect(res.status).toBe(401);
     }
-    const res = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: c.clientSecret });
+    const res = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: 'bad' });
     expect(res.status).toBe(429);
+    const right = await postForm(url, { token: 'x', client_id: c.clientId, client_secret: c.clientSecret });
+    expect(right.status).toBe(200);
   });
 });
 
@@ -84,14 +93,17 @@ describe('per-IP limit', () => {
   });
   afterAll(() => ipHarness.close());
 
-  it('an IP that fails against many client ids is blocked across all of them', async () => {
+  it('an IP that fails against many client ids is blocked across all of them, for bad secrets only', async () => {
     const url = `${ipHarness.issuer}/protocol/openid-connect/token`;
     for (let i = 0; i < 4; i++) {
       await postForm(url, { grant_type: 'client_credentials', scope: 'x', client_id: `unknown-${i}`, client_secret: 'x' });
     }
     const c = await createApiAndClient(ipHarness);
-    const res = await postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    const res = await postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: 'wrong' });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Failures made up by someone else on the same address do not lock a valid client out.
+    const right = await postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    expect(right.status).toBe(200);
   });
 });

@@ -9,7 +9,7 @@ import { createContext, type Context, type Infrastructure } from './context.js';
 import { parseBody } from './http/body.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { openApiDocument } from './http/openapi.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { BcryptPool } from './passphrase/bcrypt-pool.js';
 import { Passphrases } from './passphrase/passphrases.js';
@@ -71,7 +71,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     events: metrics.events,
   };
   const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
-  const auth = createAuthenticator(context, verifier);
+  const auth = createAuthenticator(context, verifier, authFailureLimit(redis, config));
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW);
   const openapi = openApiDocument(config);
 

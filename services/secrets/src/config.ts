@@ -45,6 +45,9 @@ const schema = z.object({
   /** Requests per caller (account, or IP address for reads) per window; 0 disables the limit. */
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_WINDOW: seconds(60),
+  /** Failed authentications (wrong API token or access token) per client IP per window, then 429. */
+  AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(30),
+  AUTH_FAILURE_WINDOW: seconds(300),
   /** BullMQ key prefix shared with the mailer. */
   QUEUE_PREFIX: z.string().min(1).default('hush'),
   /** Send attempts per recipient e-mail, and the first retry delay in ms (doubled each time). */

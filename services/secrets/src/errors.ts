@@ -77,6 +77,11 @@ export class RateLimitedError extends DomainError {
     super(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} seconds`, { 'Retry-After': String(retryAfter) });
   }
 }
+export class TooManyAuthFailuresError extends DomainError {
+  constructor(retryAfter: number) {
+    super(429, 'too_many_auth_failures', `Too many failed authentications; retry in ${retryAfter} seconds`, { 'Retry-After': String(retryAfter) });
+  }
+}
 
 // 503
 export class IdentityUnavailableError extends fixedError(503, 'identity_unavailable', 'Cannot verify access tokens right now (the identity service is unreachable); retry shortly', {

@@ -4,7 +4,6 @@ import { isUuid } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
 import type { Client } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
-import { clientSecretMatches } from '../clients/client-secret.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH, type Config } from '../config.js';
@@ -15,7 +14,7 @@ import { clientMetadata } from './client-metadata.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { pinPublicOrigin, publicDocumentCaching } from './public-url.js';
-import { assertClientNotBlocked, clientAuthLimiter } from './rate-limits.js';
+import { clientAuthLimiter, compareClientSecret } from './rate-limits.js';
 import { OIDC_SCOPES } from './scopes.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
@@ -165,10 +164,9 @@ export function buildProvider(deps: ProviderDeps): Provider {
   provider.proxy = config.TRUST_PROXY;
   pinPublicOrigin(provider, config.AUTH_URL);
 
-  // Stored secrets are SHA-256 hashes (clients/client-secret.ts); compare the presented one by hash.
-  provider.Client.prototype.compareClientSecret = async function compare(this: { clientId: string; clientSecret: string }, actual: string) {
-    await assertClientNotBlocked(limiter, this.clientId);
-    return clientSecretMatches(actual, this.clientSecret);
+  // Stored secrets are SHA-256 hashes (clients/client-secret.ts); compared by hash, reading the failure counters meanwhile.
+  provider.Client.prototype.compareClientSecret = function compare(this: { clientId: string; clientSecret: string }, actual: string) {
+    return compareClientSecret(limiter, this.clientId, actual, this.clientSecret);
   };
 
   provider.use(clientAuthLimiter(limiter));

@@ -3,19 +3,27 @@ import { RateLimits, type RateLimit } from '@hush/common';
 import type { Config } from '../config.js';
 
 /**
- * Failures counted against guessing (bad client secrets, bad passwords), in RATE_LIMIT_WINDOW
- * windows shared by every instance: a key at its maximum is blocked until its window ends.
- * Client authentication counts per (client_id, IP) and per IP; sign-in per (username, IP) and per IP.
+ * Failures counted (bad client secrets, bad passwords), in RATE_LIMIT_WINDOW windows shared by
+ * every instance: a key at its maximum is blocked until its window ends. Client authentication
+ * counts per client bucket and per IP, and a block only refuses further failures
+ * (oidc/rate-limits.ts); sign-in counts per (username, IP) and per IP, and a block refuses every
+ * attempt, since passwords can be guessed.
  */
 export interface FailureLimits {
   limits: RateLimits;
-  client: { perClient: RateLimit; perIp: RateLimit };
+  client: { perClient: RateLimit; perIp: RateLimit; buckets: number };
   login: { perUser: RateLimit; perIp: RateLimit };
 }
 
 type LimitsConfig = Pick<
   Config,
-  'REDIS_PREFIX' | 'RATE_LIMIT_WINDOW' | 'CLIENT_AUTH_MAX_FAILURES' | 'CLIENT_AUTH_MAX_FAILURES_PER_IP' | 'LOGIN_MAX_FAILURES' | 'LOGIN_MAX_FAILURES_PER_IP'
+  | 'REDIS_PREFIX'
+  | 'RATE_LIMIT_WINDOW'
+  | 'CLIENT_AUTH_MAX_FAILURES'
+  | 'CLIENT_AUTH_MAX_FAILURES_PER_IP'
+  | 'CLIENT_AUTH_BUCKETS'
+  | 'LOGIN_MAX_FAILURES'
+  | 'LOGIN_MAX_FAILURES_PER_IP'
 >;
 
 export function createFailureLimits(redis: Redis, config: LimitsConfig): FailureLimits {
@@ -23,7 +31,11 @@ export function createFailureLimits(redis: Redis, config: LimitsConfig): Failure
   const window = config.RATE_LIMIT_WINDOW;
   return {
     limits,
-    client: { perClient: limits.define('client', config.CLIENT_AUTH_MAX_FAILURES, window), perIp: limits.define('client-ip', config.CLIENT_AUTH_MAX_FAILURES_PER_IP, window) },
+    client: {
+      perClient: limits.define('client', config.CLIENT_AUTH_MAX_FAILURES, window),
+      perIp: limits.define('client-ip', config.CLIENT_AUTH_MAX_FAILURES_PER_IP, window),
+      buckets: config.CLIENT_AUTH_BUCKETS,
+    },
     login: { perUser: limits.define('login', config.LOGIN_MAX_FAILURES, window), perIp: limits.define('login-ip', config.LOGIN_MAX_FAILURES_PER_IP, window) },
   };
 }

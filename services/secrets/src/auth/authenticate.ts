@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { parseBasicAuth } from '@hush/common';
+import { parseBasicAuth, type RateLimit } from '@hush/common';
 import { authenticateApiToken, type AccountsDeps } from '../accounts/accounts.js';
-import { CredentialsRequiredError, InsufficientScopeError, InvalidCredentialsError, InvalidTokenError, UserTokenRequiredError } from '../errors.js';
+import { CredentialsRequiredError, InsufficientScopeError, InvalidCredentialsError, InvalidTokenError, TooManyAuthFailuresError, UserTokenRequiredError } from '../errors.js';
 import type { AccessTokenVerifier } from './access-tokens.js';
 import { SCOPES, type Principal, type Scope } from './principal.js';
 
@@ -11,9 +11,27 @@ import { SCOPES, type Principal, type Scope } from './principal.js';
  *   grants both scopes of its account;
  * - `Bearer <access token>` from identity, with the scopes the token carries.
  * Reading a secret needs neither (a recipient has no account); everything else names its scope.
+ *
+ * Failed authentications are counted per client IP (`failures`); past the limit a further failure
+ * is 429 with Retry-After instead of 401. API tokens and access tokens cannot be guessed, so the
+ * limit is there to make a failing caller back off and to bound the load it makes, not to guard
+ * them: the credential is always checked, and a right one is accepted even from a blocked
+ * address, so nobody sharing it (or trying to lock an account out) can refuse a valid caller.
  */
-export function createAuthenticator(accounts: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, verifier: AccessTokenVerifier) {
+export function createAuthenticator(accounts: Pick<AccountsDeps, 'tokens' | 'tokenCache'>, verifier: AccessTokenVerifier, failures: RateLimit) {
   async function principalOf(req: Request): Promise<Principal> {
+    try {
+      return await verify(req);
+    } catch (err) {
+      if (err instanceof InvalidCredentialsError || err instanceof InvalidTokenError) {
+        const retryAfter = await failures.consume(req.ip ?? 'unknown');
+        if (retryAfter > 0) throw new TooManyAuthFailuresError(retryAfter);
+      }
+      throw err;
+    }
+  }
+
+  async function verify(req: Request): Promise<Principal> {
     const header = req.get('authorization');
     if (!header) throw new CredentialsRequiredError();
     const scheme = header.slice(0, header.indexOf(' ') >>> 0).toLowerCase();

@@ -39,3 +39,11 @@ export class RateLimiter {
     };
   }
 }
+
+/**
+ * Failed authentications (a wrong API token or access token) per client IP: AUTH_MAX_FAILURES per
+ * AUTH_FAILURE_WINDOW seconds, then 429 with Retry-After for further failures (auth/authenticate.ts).
+ */
+export function authFailureLimit(redis: Redis, config: { REDIS_PREFIX: string; AUTH_MAX_FAILURES: number; AUTH_FAILURE_WINDOW: number }): RateLimit {
+  return new RateLimits(redis, config.REDIS_PREFIX).define('auth-fail', config.AUTH_MAX_FAILURES, config.AUTH_FAILURE_WINDOW);
+}

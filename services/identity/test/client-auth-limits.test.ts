@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { testRedisUrl } from '@hush/testing';
+import { basic, createApiAndClient, postForm, startIdentity, type FormResponse, type Harness } from './harness.js';
+
+/**
+ * Client authentication failures must not tell known client ids from made-up ones (status,
+ * body, headers, work done), and made-up ids must not grow Redis.
+ */
+
+const tokenPath = '/protocol/openid-connect/token';
+const madeUpId = () => `client-${randomBytes(4).toString('hex')}`;
+
+/** Everything a caller sees, minus what differs for every request (Date, X-Request-Id) or every second (Retry-After, compared apart). */
+function answer(res: FormResponse) {
+  const perRequest = new Set(['date', 'x-request-id', 'retry-after']);
+  const headers = Object.fromEntries([...res.headers].map(([name, value]) => [name, perRequest.has(name) ? '(present)' : value]));
+  return { status: res.status, body: res.body, headers };
+}
+
+function expectSameAnswer(known: FormResponse, unknown: FormResponse) {
+  expect(answer(unknown)).toEqual(answer(known));
+  // The two windows started within the same few milliseconds: at most a second apart once rounded up.
+  expect(Math.abs(Number(known.headers.get('retry-after') ?? 0) - Number(unknown.headers.get('retry-after') ?? 0))).toBeLessThanOrEqual(1);
+}
+
+async function scanKeys(pattern: string): Promise<string[]> {
+  const redis = new Redis(testRedisUrl);
+  try {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      keys.push(...batch);
+      cursor = next;
+    } while (cursor !== '0');
+    return keys;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe('per-client failure limit: known and unknown client ids answer alike', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '3', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000', RATE_LIMIT_WINDOW: '120' });
+  });
+  afterAll(() => h.close());
+
+  it('gives the same status, body and headers before, at and past the limit, and the right secret still works', async () => {
+    const url = `${h.issuer}${tokenPath}`;
+    const known = await createApiAndClient(h);
+    const unknownId = madeUpId();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const k = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: `guess-${i}` });
+      const u = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: unknownId, client_secret: `guess-${i}` });
+      expectSameAnswer(k, u);
+      statuses.push(k.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+
+    // Past the limit with HTTP Basic too.
+    const k = await postForm(url, { grant_type: 'client_credentials', scope: known.read }, { authorization: basic(known.clientId, 'guess') });
+    const u = await postForm(url, { grant_type: 'client_credentials', scope: known.read }, { authorization: basic(unknownId, 'guess') });
+    expect(k.status).toBe(429);
+    expectSameAnswer(k, u);
+
+    // A caller asking for HTML gets the provider's error page either way (its CSP nonce differs per request).
+    const page = (clientId: string) => postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: clientId, client_secret: 'guess' }, { accept: 'text/html' });
+    const [kPage, uPage] = [await page(known.clientId), await page(unknownId)];
+    for (const p of [kPage, uPage]) {
+      expect(p.status).toBe(429);
+      expect(p.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(p.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(String(p.body['raw'])).toContain('temporarily_unavailable');
+    }
+    const withoutNonce = (p: FormResponse) => String(p.body['raw']).replace(/nonce="[^"]*"/g, '');
+    expect(withoutNonce(uPage)).toEqual(withoutNonce(kPage));
+
+    const right = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: known.clientSecret });
+    expect(right.status).toBe(200);
+  });
+
+  it('does the same Redis work for a known client with a bad secret as for a made-up client id', async () => {
+    const url = `${h.issuer}${tokenPath}`;
+    const known = await createApiAndClient(h);
+    // Warm the client cache, so the known id is served from memory like a busy client.
+    expect((await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: known.clientSecret })).status).toBe(200);
+
+    const connection = new Redis(testRedisUrl);
+    const monitor = await connection.monitor();
+    const seen: { at: number; command: string; args: string[] }[] = [];
+    let phase = 0;
+    monitor.on('monitor', (_time: string, args: string[]) => seen.push({ at: phase, command: String(args[0]).toLowerCase(), args: args.slice(1) }));
+    await sleep(100);
+    phase = 1;
+    await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: 'bad' });
+    await sleep(100);
+    phase = 2;
+    await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: madeUpId(), client_secret: 'bad' });
+    await sleep(100);
+    monitor.disconnect();
+    connection.disconnect();
+
+    const ours = (p: number) => seen.filter((s) => s.at === p && s.args.some((a) => a.includes(h.config.REDIS_PREFIX))).map((s) => s.command);
+    expect(ours(1).length).toBeGreaterThan(0);
+    expect(ours(2)).toEqual(ours(1));
+  });
+});
+
+describe('per-IP failure limit: known and unknown client ids answer alike', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '100', CLIENT_AUTH_MAX_FAILURES_PER_IP: '4', RATE_LIMIT_WINDOW: '120' });
+  });
+  afterAll(() => h.close());
+
+  it('blocks bad secrets for known and made-up ids alike once the address is at its limit', async () => {
+    const url = `${h.issuer}${tokenPath}`;
+    const known = await createApiAndClient(h);
+    const unknownId = madeUpId();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const k = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: `guess-${i}` });
+      const u = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: unknownId, client_secret: `guess-${i}` });
+      expectSameAnswer(k, u);
+      statuses.push(k.status, u.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429]);
+    const right = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: known.clientSecret });
+    expect(right.status).toBe(200);
+  });
+});
+
+describe('cost of made-up client ids', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '1000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '100000', CLIENT_AUTH_BUCKETS: '64', RATE_LIMIT_WINDOW: '120' });
+  });
+  afterAll(() => h.close());
+
+  it('answers a made-up client id in about the time of a known one (medians of 30 interleaved requests)', async () => {
+    const url = `${h.issuer}${tokenPath}`;
+    const known = await createApiAndClient(h);
+    const timed = async (clientId: string) => {
+      const start = performance.now();
+      const res = await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: clientId, client_secret: 'bad' });
+      expect(res.status).toBe(401);
+      return performance.now() - start;
+    };
+    for (let i = 0; i < 5; i++) await Promise.all([timed(known.clientId), timed(madeUpId())]);
+    const knownTimes: number[] = [];
+    const unknownTimes: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      // Alternate which goes first, so a burst of load falls on both alike.
+      if (i % 2 === 0) {
+        knownTimes.push(await timed(known.clientId));
+        unknownTimes.push(await timed(madeUpId()));
+      } else {
+        unknownTimes.push(await timed(madeUpId()));
+        knownTimes.push(await timed(known.clientId));
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+    const ratio = median(unknownTimes) / median(knownTimes);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+  });
+
+  it('keeps the failure counters in Redis bounded after 500 made-up client ids', async () => {
+    const url = `${h.issuer}${tokenPath}`;
+    const ids = Array.from({ length: 500 }, madeUpId);
+    for (let i = 0; i < ids.length; i += 25) {
+      const answers = await Promise.all(ids.slice(i, i + 25).map((id) => postForm(url, { grant_type: 'client_credentials', scope: 'x', client_id: id, client_secret: 'bad' })));
+      expect(answers.every((a) => a.status === 401)).toBe(true);
+    }
+    const keys = await scanKeys(`${h.config.REDIS_PREFIX}*`);
+    // One counter for the address plus a fixed space of client buckets (64 here), whatever the number of ids.
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.length).toBeLessThanOrEqual(1 + 64);
+  });
+});
