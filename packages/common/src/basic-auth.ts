@@ -1,25 +1,44 @@
+import type { Request } from 'express';
+import { BasicStrategy } from 'passport-http';
+
 /**
- * HTTP Basic credentials (RFC 7617 §2): `Basic <base64(user-id ":" password)>`.
- * - the scheme is case-insensitive and followed by one or more spaces (RFC 9110 §11.4);
- * - the user-id ends at the first colon (it cannot contain one; the password may);
- * - both are UTF-8 (the only charset RFC 7617 §2.1 allows a server to announce).
- * Padding may be left out; any character outside the base64 alphabet makes the header unusable.
+ * HTTP Basic credentials (RFC 7617): the one parser of both services is passport-http's Basic
+ * strategy (a library our users chose), driven here without passport's middleware: its verify
+ * callback hands back what it parsed. What it accepts:
+ * - the scheme is case-insensitive; user-id and password are both required (an empty one fails);
+ * - the user-id ends at the first colon, and so does the password (passport-http splits on every
+ *   colon): harmless for Hush, whose API tokens and client secrets are base64url, but a password
+ *   holding a colon would be cut there.
  */
 export interface BasicCredentials {
   user: string;
   password: string;
 }
 
-const BASIC = /^basic +([A-Za-z0-9+/]+={0,2}) *$/i;
+/** The actions passport gives a strategy for one request (passport-strategy's interface). */
+interface StrategyActions {
+  success(user: unknown): void;
+  fail(): void;
+  error(err: unknown): void;
+  redirect(): void;
+  pass(): void;
+}
+
+const strategy = new BasicStrategy((user, password, done) => done(null, { user, password }));
 
 /** The credentials of a Basic `Authorization` header, or undefined when it is absent, another scheme or malformed. */
 export function parseBasicAuth(header: string | undefined): BasicCredentials | undefined {
-  const encoded = header === undefined ? undefined : BASIC.exec(header)?.[1];
-  if (encoded === undefined) return undefined;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  if (!header) return undefined;
+  let credentials: BasicCredentials | undefined;
+  // One attempt object per call, as passport makes per request; the verify callback above is
+  // synchronous, so success (or fail) has run when authenticate() returns.
+  const attempt = Object.create(strategy) as BasicStrategy & StrategyActions;
+  attempt.success = (parsed) => {
+    credentials = parsed as BasicCredentials;
+  };
+  attempt.fail = attempt.error = attempt.redirect = attempt.pass = () => undefined;
+  attempt.authenticate({ headers: { authorization: header } } as Request);
+  return credentials;
 }
 
 export interface ClientCredentials {
