@@ -28,6 +28,24 @@ export const secretLinkJob = z.object({
 });
 export type SecretLinkJob = z.infer<typeof secretLinkJob>;
 
+/**
+ * The BullMQ options every secret-link job is added with (structurally BullMQ's `JobsOptions`,
+ * so this package needs no BullMQ dependency). The mailer's worker relies on them: it reads
+ * `attempts` to tell a final failure from one BullMQ will retry.
+ */
+export interface SecretLinkJobOptions {
+  /** The delivery id, so a relay retry never queues the same e-mail twice. */
+  jobId: string;
+  attempts: number;
+  backoff: { type: 'exponential'; delay: number };
+  removeOnComplete: true;
+  removeOnFail: true;
+}
+
+export function secretLinkJobOptions(deliveryId: string, retry: { attempts: number; backoffMs: number }): SecretLinkJobOptions {
+  return { jobId: deliveryId, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs }, removeOnComplete: true, removeOnFail: true };
+}
+
 export const deliveryStatusJob = z.object({
   version: z.literal(1),
   deliveryId: z.string().min(1).max(100),

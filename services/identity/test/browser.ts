@@ -1,7 +1,9 @@
+import request, { type Response } from 'supertest';
+
 /**
- * A minimal user agent over real HTTP: keeps cookies, follows redirects by hand, and stops at the
- * first redirect that leaves the identity server (the client's redirect_uri), as a browser would
- * hand that URL to the client application.
+ * A minimal user agent over real HTTP (supertest against the running server): keeps cookies,
+ * follows redirects by hand, and stops at the first redirect that leaves the identity server (the
+ * client's redirect_uri), as a browser would hand that URL to the client application.
  */
 export class Browser {
   private readonly cookies = new Map<string, string>();
@@ -13,11 +15,15 @@ export class Browser {
     return this.cookies.get(name);
   }
 
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(new URL(url, this.origin), { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
+  /** One request, no redirect followed: a GET, or a form POST when `form` is given. */
+  async send(url: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+    const target = new URL(url, this.origin);
+    const path = `${target.pathname}${target.search}`;
+    const agent = request(target.origin);
+    const req = (form ? agent.post(path).type('form').send(form) : agent.get(path)).redirects(0).set(headers);
+    if (this.cookies.size) req.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await req;
+    for (const line of (res.headers['set-cookie'] as string[] | undefined) ?? []) {
       const [pair, ...attrs] = line.split(';');
       const eq = (pair as string).indexOf('=');
       const name = (pair as string).slice(0, eq).trim();
@@ -29,27 +35,23 @@ export class Browser {
     return res;
   }
 
-  /** GET (or the given request), then follow same-origin redirects; returns the final page or the outbound redirect. */
-  async navigate(url: string, init: RequestInit = {}): Promise<{ res: Response; url: string; html: string; leftTo?: string }> {
-    let res = await this.fetch(url, init);
+  /** GET (or POST `form`), then follow same-origin redirects; returns the final page or the outbound redirect. */
+  async navigate(url: string, form?: Record<string, string>): Promise<{ res: Response; url: string; html: string; leftTo?: string }> {
+    let res = await this.send(url, form);
     let current = new URL(url, this.origin).toString();
     for (let hops = 0; hops < 10 && res.status >= 300 && res.status < 400; hops++) {
-      const location = new URL(res.headers.get('location') as string, current).toString();
+      const location = new URL(res.headers['location'] as string, current).toString();
       if (!location.startsWith(this.origin)) return { res, url: current, html: '', leftTo: location };
       current = location;
-      res = await this.fetch(location);
+      res = await this.send(location);
     }
-    return { res, url: current, html: await res.text() };
+    return { res, url: current, html: res.text };
   }
 
   async submit(html: string, formIndex: number, fields: Record<string, string>) {
     const form = parseForms(html)[formIndex];
     if (!form) throw new Error(`no form ${formIndex} in page:\n${html}`);
-    return this.navigate(form.action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...form.hidden, ...fields }).toString(),
-    });
+    return this.navigate(form.action, { ...form.hidden, ...fields });
   }
 }
 

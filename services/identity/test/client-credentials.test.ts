@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import request from 'supertest';
 import { basic, createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
@@ -18,7 +19,7 @@ describe('client credentials grant (spec 4.1)', () => {
     const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
 
     expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toContain('no-store');
+    expect(res.headers['cache-control']).toContain('no-store');
     expect(res.body).toMatchObject({ token_type: 'Bearer', scope: c.read, expires_in: 300 });
     expect(typeof res.body['access_token']).toBe('string');
     expect(typeof res.body['refresh_token']).toBe('string');
@@ -76,7 +77,7 @@ describe('client credentials grant (spec 4.1)', () => {
   it('signs with the published ES256 key', async () => {
     const c = await createApiAndClient(h);
     const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
-    const jwks = (await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as { keys: { kid: string; d?: string }[] };
+    const jwks = (await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: { kid: string; d?: string }[] };
     const header = decodeProtectedHeader(String(res.body['access_token']));
     expect(header.alg).toBe('ES256');
     expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
@@ -134,9 +135,9 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
     ['no grant_type', 'application/x-www-form-urlencoded', 'scope=x'],
     ['an empty body', 'application/x-www-form-urlencoded', ''],
   ])('malformed request (%s): 400 with an OAuth error, never a 500', async (_name, type, body) => {
-    const res = await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': type }, body });
+    const res = await request(tokenUrl).post('').set('content-type', type).send(body);
     expect(res.status).toBe(400);
-    const json = (await res.json()) as Record<string, unknown>;
+    const json = res.body as Record<string, unknown>;
     expect(json['error']).toEqual(expect.any(String));
     expect(JSON.stringify(json)).not.toMatch(/at .*\.js/);
   });

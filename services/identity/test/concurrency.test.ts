@@ -1,13 +1,12 @@
 import pg from 'pg';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { createApiAndClient, identityPerFile, postForm, type Harness } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;
-beforeAll(async () => {
-  h = await startIdentity();
-  tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
+identityPerFile((started, token) => {
+  h = started;
+  tokenUrl = token;
 });
-afterAll(() => h.close());
 
 describe('one-time artifacts under concurrency', () => {
   it('a refresh token redeemed 20 times at once works exactly once', async () => {

@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import request from 'supertest';
 import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
@@ -9,9 +10,9 @@ afterAll(() => h.close());
 
 describe('discovery at the Keycloak path', () => {
   it('publishes every endpoint under /auth/realms/public/protocol/openid-connect', async () => {
-    const res = await fetch(`${h.issuer}/.well-known/openid-configuration`);
+    const res = await request(h.issuer).get('/.well-known/openid-configuration');
     expect(res.status).toBe(200);
-    const meta = (await res.json()) as Record<string, unknown>;
+    const meta = res.body as Record<string, unknown>;
     const p = `${h.issuer}/protocol/openid-connect`;
     expect(meta).toMatchObject({
       issuer: h.issuer,
@@ -37,7 +38,7 @@ describe('discovery at the Keycloak path', () => {
   });
 
   it('publishes public keys only', async () => {
-    const jwks = (await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as { keys: Record<string, unknown>[] };
+    const jwks = (await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: Record<string, unknown>[] };
     expect(jwks.keys.length).toBeGreaterThan(0);
     for (const key of jwks.keys) {
       expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
@@ -48,18 +49,18 @@ describe('discovery at the Keycloak path', () => {
 
 describe('service endpoints', () => {
   it('answers /healthz and /readyz', async () => {
-    expect((await fetch(`${h.url}/healthz`)).status).toBe(200);
-    const ready = await fetch(`${h.url}/readyz`);
+    expect((await request(h.url).get('/healthz')).status).toBe(200);
+    const ready = await request(h.url).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: 'ready', database: 'ok', redis: 'ok' });
+    expect(ready.body).toMatchObject({ status: 'ready', database: 'ok', redis: 'ok' });
   });
 
   it('exposes Prometheus metrics: requests per route and tokens issued', async () => {
     const c = await createApiAndClient(h);
     await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
-    const res = await fetch(`${h.url}/metrics`);
+    const res = await request(h.url).get('/metrics');
     expect(res.status).toBe(200);
-    const text = await res.text();
+    const text = res.text;
     expect(text).toMatch(/hush_identity_tokens_issued_total\{[^}]*grant_type="client_credentials"[^}]*\} [1-9]/);
     expect(text).toMatch(/http_requests_total\{[^}]*route="\/auth\/realms\/public\/protocol\/openid-connect\/token"/);
     expect(text).toMatch(/hush_identity_signing_keys\{[^}]*status="active"[^}]*\} 1/);
@@ -67,9 +68,9 @@ describe('service endpoints', () => {
   });
 
   it('answers unknown paths with a JSON 404 and a request id', async () => {
-    const res = await fetch(`${h.url}/nope`, { headers: { 'x-request-id': 'trace-123' } });
+    const res = await request(h.url).get('/nope').set('x-request-id', 'trace-123');
     expect(res.status).toBe(404);
-    expect(res.headers.get('x-request-id')).toBe('trace-123');
-    expect(await res.json()).toMatchObject({ error: 'not_found' });
+    expect(res.get('x-request-id')).toBe('trace-123');
+    expect(res.body).toMatchObject({ error: 'not_found' });
   });
 });

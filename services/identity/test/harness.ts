@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import request from 'supertest';
 import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createIdentityApp, type IdentityApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
@@ -68,6 +69,19 @@ export async function startIdentity(overrides: Record<string, string> = {}, via:
   };
 }
 
+/**
+ * One identity app for the whole test file (jest's beforeAll/afterAll): `use` receives it once it
+ * runs, with its token endpoint.
+ */
+export function identityPerFile(use: (h: Harness, tokenUrl: string) => void, overrides: Record<string, string> = {}): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startIdentity(overrides);
+    use(h, `${h.issuer}/protocol/openid-connect/token`);
+  });
+  afterAll(() => h?.close());
+}
+
 /** An API plus a confidential client allowed some of its scopes: the usual test set-up. */
 export async function createApiAndClient(
   h: Harness,
@@ -85,25 +99,20 @@ export async function createApiAndClient(
   return { api: identifier, read: `read-${suffix}`, write: `write-${suffix}`, clientId: client.client_id, clientSecret: client.client_secret };
 }
 
-/** POSTs a form to the token endpoint (or another), like curl -d. */
+/** POSTs a form to the token endpoint (or another), like curl -d; a body that is not JSON comes back as `{ raw }`. */
 export interface FormResponse {
   status: number;
-  headers: Headers;
+  headers: Record<string, string | undefined>;
   body: Record<string, unknown>;
 }
 
 export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<FormResponse> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(form).toString(),
-  });
-  const text = await res.text();
+  const res = await request(url).post('').type('form').set(headers).send(form);
   let body: Record<string, unknown>;
   try {
-    body = JSON.parse(text) as Record<string, unknown>;
+    body = JSON.parse(res.text) as Record<string, unknown>;
   } catch {
-    body = { raw: text };
+    body = { raw: res.text };
   }
   return { status: res.status, headers: res.headers, body };
 }

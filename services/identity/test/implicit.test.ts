@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import request from 'supertest';
 import { Browser } from './browser.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
@@ -51,8 +52,8 @@ describe('implicit grant (id_token token) for clients without a backend', () => 
     const c = await createApiAndClient(h, { grants: 'implicit', redirectUri: REDIRECT, extraArgs: ['--public'] });
     const url = new URL(`${h.issuer}/protocol/openid-connect/auth`);
     url.search = new URLSearchParams({ client_id: c.clientId, response_type: 'token', scope: `openid ${c.read}`, redirect_uri: REDIRECT, nonce: 'n' }).toString();
-    const res = await fetch(url, { redirect: 'manual' });
-    const location = new URL(res.headers.get('location') as string);
+    const res = await request(url.origin).get(`${url.pathname}${url.search}`).redirects(0);
+    const location = new URL(res.get('location') as string);
     expect(new URLSearchParams(location.hash.slice(1)).get('error') ?? location.searchParams.get('error')).toBe('unsupported_response_type');
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import request from 'supertest';
 import { ConfigError, createLogger } from '@hush/common';
 import { createIdentityApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
@@ -20,7 +21,7 @@ const token = async () => {
   const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
   return String(res.body['access_token']);
 };
-const kids = async () => ((await (await fetch(`${h.issuer}/protocol/openid-connect/certs`)).json()) as { keys: { kid: string }[] }).keys.map((k) => k.kid);
+const kids = async () => ((await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 // A fresh key set per check: a resource server that refetches the JWKS.
 const verify = (jwt: string) =>
   jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`)), { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });

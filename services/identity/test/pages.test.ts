@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import request, { type Response } from 'supertest';
 import { Browser, parseForms } from './browser.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
@@ -30,8 +31,8 @@ async function loginPage() {
 }
 
 /** The page's stylesheet carries the nonce its CSP allows (else the browser ignores it). */
-function expectStyled(res: globalThis.Response, html: string) {
-  const nonce = /style-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+function expectStyled(res: Response, html: string) {
+  const nonce = /style-src 'nonce-([^']+)'/.exec(res.get('content-security-policy') ?? '')?.[1];
   expect(nonce).toBeDefined();
   expect(html).toContain(`<style nonce="${nonce}">`);
 }
@@ -53,8 +54,8 @@ describe('the login page', () => {
 
 describe('error pages', () => {
   it('an expired or unknown interaction is a 4xx page whose styles load', async () => {
-    const res = await fetch(`${h.issuer}/login-actions/unknown-interaction`);
-    const html = await res.text();
+    const res = await request(h.issuer).get('/login-actions/unknown-interaction');
+    const html = res.text;
     expect(res.status).toBe(400);
     expect(html).toContain('role="alert"');
     expectStyled(res, html);
@@ -63,8 +64,8 @@ describe('error pages', () => {
   it('a form without its CSRF token is refused with a page whose styles load', async () => {
     const { browser, page } = await loginPage();
     const form = parseForms(page.html)[0] as { action: string };
-    const res = await browser.fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=carol&password=x' });
-    const html = await res.text();
+    const res = await browser.send(form.action, { username: 'carol', password: 'x' });
+    const html = res.text;
     expect(res.status).toBe(400);
     expectStyled(res, html);
   });
@@ -72,18 +73,14 @@ describe('error pages', () => {
   it('a sign-in that the browser says comes from another site is refused, even with the token', async () => {
     const { browser, page } = await loginPage();
     const form = parseForms(page.html)[0] as { action: string; hidden: Record<string, string> };
-    const res = await browser.fetch(form.action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
-      body: new URLSearchParams({ ...form.hidden, username: 'carol', password: PASSWORD }).toString(),
-    });
+    const res = await browser.send(form.action, { ...form.hidden, username: 'carol', password: PASSWORD }, { 'sec-fetch-site': 'cross-site' });
     expect(res.status).toBe(403);
-    expectStyled(res, await res.text());
+    expectStyled(res, res.text);
   });
 
   it('an OAuth error shown by the provider is styled under a CSP', async () => {
-    const res = await fetch(`${h.issuer}/protocol/openid-connect/auth?client_id=nobody&response_type=code&scope=openid`);
-    const html = await res.text();
+    const res = await request(h.issuer).get('/protocol/openid-connect/auth?client_id=nobody&response_type=code&scope=openid');
+    const html = res.text;
     expect(res.status).toBe(400);
     expect(html).toContain('role="alert"');
     expectStyled(res, html);

@@ -1,21 +1,15 @@
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import supertest from 'supertest';
 import pg from 'pg';
 import { readConfig } from '../src/config.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
-/** A GET with headers fetch() would not let a caller forge (Host). */
-function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** A GET with headers a client normally sets itself (Host) forged; no redirect followed. */
+async function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const target = new URL(url);
+  const res = await supertest(target.origin).get(`${target.pathname}${target.search}`).redirects(0).set(headers);
+  return { status: res.status, headers: res.headers, body: res.text };
 }
 
 const FORGED = [
@@ -45,6 +39,7 @@ describe.each([['directly exposed', 'false'], ['behind a trusted proxy', 'true']
   });
 
   it('publishes the configured public URL to an absolute-form request target naming another host', async () => {
+    // node:http itself: an HTTP client library always sends an origin-form target.
     const { port } = new URL(h.url);
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path: 'http://evil.test/auth/realms/public/.well-known/openid-configuration', headers: { host: 'evil.test' } }, (r) => {

@@ -21,7 +21,7 @@ describe('brute-force protection on client authentication', () => {
     const blocked = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: 'guess-5' });
     expect(blocked.status).toBe(429);
     expect(blocked.body['error']).toBe('temporarily_unavailable');
-    const retryAfter = Number(blocked.headers.get('retry-after'));
+    const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(120);
 
@@ -101,7 +101,7 @@ describe('per-IP limit', () => {
     const c = await createApiAndClient(ipHarness);
     const res = await postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: 'wrong' });
     expect(res.status).toBe(429);
-    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
     // Failures made up by someone else on the same address do not lock a valid client out.
     const right = await postForm(url, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
     expect(right.status).toBe(200);

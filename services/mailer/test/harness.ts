@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, secretLinkJobOptions, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
 import type { AddressInfo } from 'node:net';
 import { closeGracefully, listen, type Logger } from '@hush/common';
 import { capturingLogger, testRedisUrl } from '@hush/testing';
@@ -25,13 +25,7 @@ export function aSecretLinkJob(overrides: Partial<SecretLinkJob> = {}): SecretLi
 }
 
 /** The options the producer (services/secrets' outbox relay) sets, with test-sized backoff. */
-export const producerJobOptions = (deliveryId: string, attempts = 3): JobsOptions => ({
-  jobId: deliveryId,
-  attempts,
-  backoff: { type: 'exponential', delay: 100 },
-  removeOnComplete: true,
-  removeOnFail: true,
-});
+export const producerJobOptions = (deliveryId: string, attempts = 3, backoffMs = 100): JobsOptions => secretLinkJobOptions(deliveryId, { attempts, backoffMs });
 
 /** A running mailer as main.ts runs it: the app started, its health server listening. */
 export interface Mailer {

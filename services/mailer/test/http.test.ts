@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import request from 'supertest';
 import { createLogger } from '@hush/common';
 import { readConfig } from '../src/config.js';
 import { aSecretLinkJob, producerJobOptions, serveMailer, startTestMailer, type MailerHarness } from './harness.js';
@@ -19,13 +20,13 @@ afterAll(async () => {
 });
 
 test('GET /healthz answers 200 while the process runs', async () => {
-  const res = await fetch(`${h.url}/healthz`);
+  const res = await request(h.url).get('/healthz');
   expect(res.status).toBe(200);
-  expect(res.headers.get('cache-control')).toBe('no-store');
+  expect(res.headers['cache-control']).toBe('no-store');
 });
 
 test('GET /readyz answers 200 when Redis answers', async () => {
-  expect((await fetch(`${h.url}/readyz`)).status).toBe(200);
+  expect((await request(h.url).get('/readyz')).status).toBe(200);
 });
 
 test('GET /metrics shows the sent counter, the failure counters, the send histogram, the queue gauge and process metrics', async () => {
@@ -33,10 +34,10 @@ test('GET /metrics shows the sent counter, the failure counters, the send histog
   await h.add(job, producerJobOptions(job.deliveryId));
   await h.waitForStatus(job.deliveryId, 'sent');
 
-  const res = await fetch(`${h.url}/metrics`);
+  const res = await request(h.url).get('/metrics');
   expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-  const text = await res.text();
+  expect(res.headers['content-type']).toMatch(/^text\/plain/);
+  const text = res.text;
   expect(text).toMatch(/^hush_mailer_emails_sent_total 1$/m);
   expect(text).toContain('# TYPE hush_mailer_emails_failed_total counter');
   expect(text).toMatch(/^hush_mailer_send_duration_seconds_count 1$/m);
@@ -45,8 +46,8 @@ test('GET /metrics shows the sent counter, the failure counters, the send histog
 });
 
 test('unknown paths answer 404 and other methods 405', async () => {
-  expect((await fetch(`${h.url}/nope`)).status).toBe(404);
-  expect((await fetch(`${h.url}/healthz`, { method: 'POST' })).status).toBe(405);
+  expect((await request(h.url).get('/nope')).status).toBe(404);
+  expect((await request(h.url).post('/healthz')).status).toBe(405);
 });
 
 test('GET /readyz answers 503 when Redis does not answer, and close() still returns', async () => {
@@ -63,8 +64,8 @@ test('GET /readyz answers 503 when Redis does not answer, and close() still retu
   const mailer = await serveMailer(config, createLogger({ name: 'mailer-test', level: 'silent' }));
   try {
     const url = `http://127.0.0.1:${mailer.port}`;
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+    expect((await request(url).get('/healthz')).status).toBe(200);
+    expect((await request(url).get('/readyz')).status).toBe(503);
   } finally {
     await mailer.close();
     for (const socket of sockets) socket.destroy();

@@ -1,5 +1,5 @@
 import { SignJWT, generateKeyPair } from 'jose';
-import type { Harness as IdentityHarness } from '../../identity/test/harness.js';
+import { postForm, type Harness as IdentityHarness } from '../../identity/test/harness.js';
 import { basic, bearer, expectSecretObject, type Harness } from './harness.js';
 import { clientToken, startWithIdentity, userToken } from './identity.js';
 
@@ -91,12 +91,8 @@ describe('Bearer access tokens from identity (client credentials)', () => {
   it('refuses a token of identity for another API (audience)', async () => {
     await identity.cli('apis', 'create', 'https://other.example.com', '--scopes', 'other:read');
     const client = await identity.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'other', '--grants', 'client_credentials', '--scopes', 'other:read');
-    const res = await fetch(`${identity.issuer}/protocol/openid-connect/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'other:read', client_id: client.client_id, client_secret: client.client_secret }),
-    });
-    const token = String(((await res.json()) as Record<string, unknown>)['access_token']);
+    const res = await postForm(`${identity.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: 'other:read', client_id: client.client_id, client_secret: client.client_secret });
+    const token = String(res.body['access_token']);
     const recent = await h.http.get('/api/v1/private/recent').set('Authorization', bearer(token));
     expect(recent.status).toBe(401);
     expect(recent.body.code).toBe('invalid_token');

@@ -26,6 +26,19 @@ export interface Harness {
 }
 
 /**
+ * One secrets app for the whole test file (jest's beforeAll/afterAll) with one account: `use`
+ * receives both once the app runs.
+ */
+export function secretsPerFile(use: (h: Harness, auth: string) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startSecrets();
+    use(h, (await h.account()).auth);
+  });
+  afterAll(() => h?.close());
+}
+
+/**
  * Boots the real secrets app on a random port against a fresh PostgreSQL database (migrated
  * through the CLI, as an operator would) and the real Redis with a unique key prefix.
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.

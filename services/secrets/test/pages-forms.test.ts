@@ -1,13 +1,12 @@
 import type { Response } from 'supertest';
-import { startSecrets, type Harness } from './harness.js';
+import { secretsPerFile, type Harness } from './harness.js';
 
 let h: Harness;
 let auth: string;
-beforeAll(async () => {
-  h = await startSecrets();
-  auth = (await h.account()).auth;
+secretsPerFile((started, account) => {
+  h = started;
+  auth = account;
 });
-afterAll(() => h.close());
 
 const share = async (fields: Record<string, string> = { secret: 'form-guarded' }) => {
   const res = await h.http.post('/api/v1/share').set('Authorization', auth).type('form').send(fields);

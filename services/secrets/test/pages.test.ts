@@ -1,12 +1,11 @@
-import { startSecrets, type Harness } from './harness.js';
+import { secretsPerFile, type Harness } from './harness.js';
 
 let h: Harness;
 let auth: string;
-beforeAll(async () => {
-  h = await startSecrets();
-  auth = (await h.account()).auth;
+secretsPerFile((started, account) => {
+  h = started;
+  auth = account;
 });
-afterAll(() => h.close());
 
 const share = async (fields: Record<string, string>) => {
   const res = await h.http.post('/api/v1/share').set('Authorization', auth).type('form').send(fields);

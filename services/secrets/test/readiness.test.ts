@@ -1,4 +1,4 @@
-import { adminDatabaseUrl, eventually, TcpProxy, testRedisUrl } from '@hush/testing';
+import { adminDatabaseUrl, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
 import { startSecrets, type Harness } from './harness.js';
 
 // PostgreSQL and Redis are reached through proxies this file cuts and stalls; the real servers
@@ -20,11 +20,7 @@ afterAll(async () => {
   await Promise.all([postgres.stop(), redis.stop()]);
 });
 
-const readyz = async () => {
-  const started = Date.now();
-  const res = await fetch(`${h.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as Record<string, string>, ms: Date.now() - started };
-};
+const readyz = () => probeReadiness(h.url);
 const ready = () => eventually(async () => ((await readyz()).status === 200 ? true : undefined));
 
 beforeEach(async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { parse } from 'yaml';
 import { createTestDatabase, testRedisUrl, type TestDatabase } from '@hush/testing';
 import { startSmtp, type TestSmtp } from '../../../services/mailer/test/smtp.js';
@@ -72,7 +73,7 @@ async function runToEnd(service: string, dir: string, env: NodeJS.ProcessEnv, ar
 async function healthy(port: number) {
   for (let i = 0; i < 100; i++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+      if ((await request(`http://127.0.0.1:${port}`).get('/healthz')).ok) return;
     } catch {
       /* starting */
     }
@@ -139,35 +140,36 @@ it('token → share with recipient → e-mail → read once, with the compose en
       '--json',
     ]),
   ) as { client_id: string; client_secret: string };
-  const tokenRes = await fetch(`http://127.0.0.1:${ports.identity}/auth/realms/public/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'secrets:write', client_id: client.client_id, client_secret: client.client_secret }),
-  });
-  token = ((await tokenRes.json()) as { access_token: string }).access_token;
+  const tokenRes = await request(`http://127.0.0.1:${ports.identity}`)
+    .post('/auth/realms/public/protocol/openid-connect/token')
+    .type('form')
+    .send({ grant_type: 'client_credentials', scope: 'secrets:write', client_id: client.client_id, client_secret: client.client_secret });
+  token = (tokenRes.body as { access_token: string }).access_token;
   expect(token).toBeDefined();
 
-  const shared = await fetch(`http://127.0.0.1:${ports.secrets}/api/v1/share`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: new URLSearchParams({ secret: 'compose-flow-value', recipient: 'ops@example.com', ttl: '600' }),
-  });
+  const secrets = request(`http://127.0.0.1:${ports.secrets}`);
+  const shared = await secrets
+    .post('/api/v1/share')
+    .set('authorization', `Bearer ${token}`)
+    .type('form')
+    .send({ secret: 'compose-flow-value', recipient: 'ops@example.com', ttl: '600' });
   expect(shared.status).toBe(200);
-  const { secret_key: key } = (await shared.json()) as { secret_key: string };
+  const { secret_key: key } = shared.body as { secret_key: string };
 
   const [mail] = await smtp.waitFor('ops@example.com', 1, 20_000);
   const link = `http://127.0.0.1:${ports.secrets}/secret/${key}`;
   expect(mail?.mail.text).toContain(link);
   expect(mail?.mail.text).not.toContain('compose-flow-value');
 
-  const first = await fetch(`http://127.0.0.1:${ports.secrets}/api/v1/secret/${key}`, { method: 'POST' });
-  expect(await first.json()).toMatchObject({ value: 'compose-flow-value' });
-  expect((await fetch(`http://127.0.0.1:${ports.secrets}/api/v1/secret/${key}`, { method: 'POST' })).status).toBe(404);
+  const first = await secrets.post(`/api/v1/secret/${key}`);
+  expect(first.body).toMatchObject({ value: 'compose-flow-value' });
+  expect((await secrets.post(`/api/v1/secret/${key}`)).status).toBe(404);
 }, 60_000);
 
 it('every service answers /healthz, /readyz and /metrics', async () => {
   for (const port of Object.values(ports)) {
     for (const path of ['/healthz', '/readyz', '/metrics']) {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      const res = await request(`http://127.0.0.1:${port}`).get(path);
       expect([port, path, res.status]).toEqual([port, path, 200]);
     }
   }
@@ -177,11 +179,12 @@ it('SIGTERM during load: in-flight requests finish without error, then the proce
   // Shares with a passphrase spend ~0.3 s in bcrypt (cost 12, the compose default): by the time
   // SIGTERM arrives they are being handled, not merely queued in a socket.
   const inFlight = Array.from({ length: 8 }, (_, i) =>
-    fetch(`http://127.0.0.1:${ports.secrets}/api/v1/share`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: new URLSearchParams({ secret: `in-flight-${i}`, passphrase: 'slow to hash' }),
-    }).then((r) => r.status),
+    request(`http://127.0.0.1:${ports.secrets}`)
+      .post('/api/v1/share')
+      .set('authorization', `Bearer ${token}`)
+      .type('form')
+      .send({ secret: `in-flight-${i}`, passphrase: 'slow to hash' })
+      .then((r) => r.status),
   );
   await new Promise((r) => setTimeout(r, 150));
   const [identity, secrets, mailer] = children.filter((c) => c.exitCode === null && c.spawnargs.some((a) => a.endsWith('dist/src/main.js')));

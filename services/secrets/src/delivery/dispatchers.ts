@@ -1,5 +1,5 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, secretLinkJobOptions, type SecretLinkJob } from '@hush/queue';
 import { SendError, createMailTransport, sendSecretLink, type MailTransport } from '@hush/mail';
 
 /** What happened to one e-mail request taken from the outbox. */
@@ -23,6 +23,7 @@ export interface Dispatcher {
 export class QueueDispatcher implements Dispatcher {
   private readonly queue: Queue;
   private readonly statusWorker: Worker;
+  private readonly retry: { attempts: number; backoffMs: number };
 
   constructor(
     o: { redisUrl: string; prefix: string; attempts: number; backoffMs: number },
@@ -31,11 +32,8 @@ export class QueueDispatcher implements Dispatcher {
   ) {
     // Producers fail fast when Redis is down (no offline queue): the row stays in the outbox.
     const producer: ConnectionOptions = { url: o.redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
-    this.queue = new Queue(SECRET_LINK_QUEUE, {
-      connection: producer,
-      prefix: o.prefix,
-      defaultJobOptions: { attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoffMs }, removeOnComplete: true, removeOnFail: true },
-    });
+    this.retry = { attempts: o.attempts, backoffMs: o.backoffMs };
+    this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: o.prefix });
     this.queue.on('error', (err) => onError('queue', err));
     // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
     this.statusWorker = new Worker(
@@ -51,7 +49,7 @@ export class QueueDispatcher implements Dispatcher {
 
   async dispatch(job: SecretLinkJob): Promise<Outcome> {
     try {
-      await this.queue.add('secret-link', job, { jobId: job.deliveryId });
+      await this.queue.add('secret-link', job, secretLinkJobOptions(job.deliveryId, this.retry));
       return { kind: 'done' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.
