@@ -4,21 +4,28 @@ import { SendError, createMailTransport, sendSecretLink, type MailTransport } fr
 
 /** What happened to one e-mail request taken from the outbox. */
 export type Outcome =
-  | { kind: 'done' } // queued for the mailer, or sent
+  | { kind: 'queued' } // handed to the mailer; its outcome will come back on the status queue
+  | { kind: 'done' } // sent (inline)
   | { kind: 'failed'; reason: string } // will not be delivered
   | { kind: 'retry'; reason: string; afterSeconds: number }; // try again later
 
 /** Hands e-mail requests on: to the mailer through BullMQ, or straight to SMTP. */
 export interface Dispatcher {
   dispatch(job: SecretLinkJob, attempt: number): Promise<Outcome>;
+  /**
+   * Whether the job of a delivery handed on earlier is still waiting, delayed or running (false:
+   * it is gone, e.g. with Redis's data, and no outcome will come unless it is queued again).
+   * Throws when that cannot be known (Redis down).
+   */
+  jobPending(deliveryId: string): Promise<boolean>;
   queueDepth(): Promise<number>;
   close(): Promise<void>;
 }
 
 /**
  * The normal mode: BullMQ, with the mailer as consumer. The job id is the outbox row id, so a
- * row dispatched twice (a lease that ran out) is queued once while its job exists. Statuses
- * come back on the status queue.
+ * row dispatched twice (a lease that ran out, or the reconciler) is queued once while its job
+ * exists. Statuses come back on the status queue.
  */
 export class QueueDispatcher implements Dispatcher {
   private readonly queue: Queue;
@@ -52,11 +59,18 @@ export class QueueDispatcher implements Dispatcher {
   async dispatch(job: SecretLinkJob): Promise<Outcome> {
     try {
       await this.queue.add('secret-link', job, { jobId: job.deliveryId });
-      return { kind: 'done' };
+      return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.
       return { kind: 'retry', reason: `queue unavailable: ${(err as Error).message}`, afterSeconds: 5 };
     }
+  }
+
+  async jobPending(deliveryId: string): Promise<boolean> {
+    // Completed and failed jobs are removed at once (removeOnComplete/removeOnFail), so only a job
+    // still to be run is found; 'unknown' is a job lost, or finished with its report on the way.
+    const state = await this.queue.getJobState(deliveryId);
+    return state !== 'unknown' && state !== 'completed' && state !== 'failed';
   }
 
   queueDepth(): Promise<number> {
@@ -104,6 +118,11 @@ export class InlineDispatcher implements Dispatcher {
       // Exponential backoff from MAIL_BACKOFF_MS, as the mailer's BullMQ jobs have; capped at 5 min.
       return { kind: 'retry', reason: err.failure.reason, afterSeconds: Math.min(300, Math.max(1, Math.ceil((this.backoffMs * 2 ** attempt) / 1000))) };
     }
+  }
+
+  /** Nothing is handed on: every outcome is known when dispatch() returns. */
+  jobPending(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   queueDepth(): Promise<number> {
