@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SECRET_LINK_QUEUE } from '@hush/queue';
 import { eventually } from '@hush/testing';
+import { smtpReply } from '../../../services/mailer/test/smtp.js';
 import { startSystem, type System } from '../../e2e/test/system.js';
 
 /**
@@ -77,6 +78,31 @@ describe('Redis loses its data while e-mails are queued', () => {
       await system.close();
     }
   }, 90_000);
+
+  it('a job still being retried (SMTP 451) is never queued a second time by the reconciler', async () => {
+    const system = await startSystem({
+      smtp: { onRcpt: (_address, attempt) => (attempt <= 3 ? smtpReply(451, 'try again later') : undefined) },
+      secretsEnv: { MAIL_REQUEUE_AFTER: '1', MAIL_REQUEUE_LIMIT: '3', MAIL_BACKOFF_MS: '400', MAIL_ATTEMPTS: '6' },
+    });
+    try {
+      const { auth } = await system.secrets.account();
+      const recipients = ['slow-0@example.com', 'slow-1@example.com', 'slow-2@example.com'];
+      const shares = [];
+      for (const recipient of recipients) shares.push(await share(system, auth, recipient));
+      for (const s of shares) {
+        await eventually(async () => ((await deliveryOf(system, auth, s.metadataKey)).status === 'sent' ? true : undefined), 30_000);
+      }
+      await new Promise((r) => setTimeout(r, 2500));
+      for (const recipient of recipients) {
+        expect(system.smtp.to(recipient)).toHaveLength(1);
+        expect(system.smtp.rcptAttempts(recipient)).toBe(4);
+      }
+      expect(system.secrets.logs.join('\n')).not.toContain('lost from the queue');
+      expect(await outboxRows(system)).toBe(0);
+    } finally {
+      await system.close();
+    }
+  }, 60_000);
 
   it('a delivery whose job keeps vanishing is marked failed with a reason after its re-queue budget', async () => {
     const system = await startSystem({ startMailer: false, secretsEnv: { MAIL_REQUEUE_AFTER: '1', MAIL_REQUEUE_LIMIT: '1' } });

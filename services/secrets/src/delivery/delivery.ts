@@ -138,7 +138,8 @@ export class Delivery {
   private async reconcile(dispatcher: Dispatcher, row: OutboxRow): Promise<'pending' | 'unknown' | 'settled' | 'requeue'> {
     let pending: boolean;
     try {
-      pending = await dispatcher.jobPending(row.id);
+      // The row is read again after BullMQ: an outcome recorded meanwhile means the job finished.
+      pending = (await dispatcher.jobPending(row.id)) || !(await this.outbox.exists(row.id));
     } catch (err) {
       this.warn('reconcile', err);
       await this.outbox.retryIn(row.id, 5);

@@ -1,5 +1,5 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, statusJobId, type SecretLinkJob } from '@hush/queue';
 import { SendError, createMailTransport, sendSecretLink, type MailTransport } from '@hush/mail';
 
 /** What happened to one e-mail request taken from the outbox. */
@@ -22,6 +22,9 @@ export interface Dispatcher {
   close(): Promise<void>;
 }
 
+/** BullMQ job states of a job still to be run (or running). */
+const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
 /**
  * The normal mode: BullMQ, with the mailer as consumer. The job id is the outbox row id, so a
  * row dispatched twice (a lease that ran out, or the reconciler) is queued once while its job
@@ -29,6 +32,8 @@ export interface Dispatcher {
  */
 export class QueueDispatcher implements Dispatcher {
   private readonly queue: Queue;
+  /** Read only: whether a finished job's report is still waiting to be recorded. */
+  private readonly statusQueue: Queue;
   private readonly statusWorker: Worker;
 
   constructor(
@@ -44,6 +49,8 @@ export class QueueDispatcher implements Dispatcher {
       defaultJobOptions: { attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoffMs }, removeOnComplete: true, removeOnFail: true },
     });
     this.queue.on('error', (err) => onError('queue', err));
+    this.statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: producer, prefix: o.prefix });
+    this.statusQueue.on('error', (err) => onError('status queue', err));
     // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
     this.statusWorker = new Worker(
       DELIVERY_STATUS_QUEUE,
@@ -67,10 +74,13 @@ export class QueueDispatcher implements Dispatcher {
   }
 
   async jobPending(deliveryId: string): Promise<boolean> {
-    // Completed and failed jobs are removed at once (removeOnComplete/removeOnFail), so only a job
-    // still to be run is found; 'unknown' is a job lost, or finished with its report on the way.
-    const state = await this.queue.getJobState(deliveryId);
-    return state !== 'unknown' && state !== 'completed' && state !== 'failed';
+    // Completed and failed jobs are removed at once (removeOnComplete/removeOnFail), so a job still
+    // to be run is found in one of the live states. A job not found either finished, with its
+    // report on the status queue (the mailer adds it before the job ends, or right after a final
+    // failure), or was lost.
+    if (LIVE.has(await this.queue.getJobState(deliveryId))) return true;
+    const reports = await Promise.all([this.statusQueue.getJobState(statusJobId(deliveryId, 'sent')), this.statusQueue.getJobState(statusJobId(deliveryId, 'failed'))]);
+    return reports.some((state) => LIVE.has(state));
   }
 
   queueDepth(): Promise<number> {
@@ -78,7 +88,7 @@ export class QueueDispatcher implements Dispatcher {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.statusWorker.close(), this.queue.close()]);
+    await Promise.allSettled([this.statusWorker.close(), this.queue.close(), this.statusQueue.close()]);
   }
 }
 

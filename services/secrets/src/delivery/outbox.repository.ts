@@ -51,6 +51,12 @@ export class OutboxRepository {
     );
   }
 
+  /** Whether the row is still there (no outcome recorded since it was leased). */
+  async exists(id: string): Promise<boolean> {
+    const { rows } = await this.db.raw<{ rows: unknown[] }>(`SELECT 1 FROM outbox WHERE id = ?::uuid`, [id]);
+    return rows.length > 0;
+  }
+
   async retryIn(id: string, seconds: number): Promise<void> {
     await this.db.raw(`UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ?) WHERE id = ?::uuid`, [seconds, id]);
   }
