@@ -4,6 +4,8 @@ import { z } from 'zod';
  * The contract between the secrets service (producer: its outbox relay) and the mailer (consumer).
  * Jobs never hold a secret value or passphrase. They do hold the recipient address and the link,
  * which the mailer needs to send; jobs are removed from Redis once their outcome is recorded.
+ * Redis is not the record: the producer's outbox row outlives the job until a status comes back,
+ * and a job found missing is added again, so the consumer must expect a job to run more than once.
  */
 
 /** Queue the secrets relay adds e-mail requests to; the mailer's worker consumes it. */
@@ -14,7 +16,10 @@ export const DELIVERY_STATUS_QUEUE = 'hush-delivery-status';
 
 export const secretLinkJob = z.object({
   version: z.literal(1),
-  /** The outbox row id; also the BullMQ job id, so a relay retry never sends twice. */
+  /**
+   * The outbox row id; also the BullMQ job id, so a relay retry or a re-queue of a lost job never
+   * puts a second job for one delivery in the queue.
+   */
   deliveryId: z.string().min(1).max(100),
   /** Recipient e-mail address. */
   to: z.email(),
@@ -56,6 +61,16 @@ export const deliveryStatusJob = z.object({
   reason: z.string().max(300).optional(),
 });
 export type DeliveryStatusJob = z.infer<typeof deliveryStatusJob>;
+
+/**
+ * The id of a status job: a repeated report is a no-op while the first is queued, and the producer
+ * can tell a finished job whose report is on the way from a lost one. BullMQ 6 refuses custom ids
+ * with one ":" (only the three-part ids of repeatable jobs may hold colons), so "-" it is; never an
+ * integer either (also refused).
+ */
+export function statusJobId(deliveryId: string, status: DeliveryStatusJob['status']): string {
+  return `${deliveryId}-${status}`;
+}
 
 /** Obfuscates an e-mail address as Onetime Secret does: `foo@example.com` → `fo*****@e*****.com`. */
 export function obfuscateEmail(address: string): string {

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { Logger, ServiceApp } from '@hush/common';
+import { warnIfRedisVolatile, type Logger, type ServiceApp } from '@hush/common';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -71,6 +71,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
     // worker opens its own (BullMQ needs a blocking one).
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
     redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+    warnIfRedisVolatile(redis, logger, "queued e-mail jobs (delayed until the secrets service re-queues them) and the sent markers that keep a re-run job from sending twice (duplicate e-mails possible)");
     const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
     const linkQueue = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
     for (const queue of [statusQueue, linkQueue]) {

@@ -1,18 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { deliveryStatusJob, type DeliveryStatusJob } from '@hush/queue';
+import { deliveryStatusJob, statusJobId, type DeliveryStatusJob } from '@hush/queue';
+
+export { statusJobId };
 
 /** How long we remember that a delivery was sent: far beyond any job's retry horizon. */
 const SENT_MARKER_TTL_SECONDS = 7 * 24 * 3600;
-
-/**
- * The id of a status job. BullMQ 6 refuses custom ids with one ":" (only the three-part ids of
- * repeatable jobs may hold colons), so `${deliveryId}:sent` cannot be used; "-" keeps it readable
- * and never an integer (also refused).
- */
-export function statusJobId(deliveryId: string, status: DeliveryStatusJob['status']): string {
-  return `${deliveryId}-${status}`;
-}
 
 /**
  * What the mailer knows about a delivery outside the job itself:

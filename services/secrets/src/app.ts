@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
+import { apiSecurity, deriveKey, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { accountRoutes } from './accounts/accounts.routes.js';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -51,6 +51,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       attempts: config.MAIL_ATTEMPTS,
       backoffMs: config.MAIL_BACKOFF_MS,
       relayIntervalMs: config.RELAY_INTERVAL_MS,
+      requeueAfterSeconds: config.MAIL_REQUEUE_AFTER,
+      requeueLimit: config.MAIL_REQUEUE_LIMIT,
       smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
     },
     logger,
@@ -115,6 +117,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     async start() {
       pool.start();
       delivery.start();
+      if (config.DELIVERY_MODE === 'queue') warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
       sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
     },
     sweep: () => context.secrets.sweep(),

@@ -53,6 +53,14 @@ const schema = z.object({
   /** Send attempts per recipient e-mail, and the first retry delay in ms (doubled each time). */
   MAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
+  /**
+   * Seconds after handing an e-mail to the queue before the relay checks that its job still
+   * exists, and queues it again if Redis lost it; then again every as many seconds until the
+   * mailer reports the outcome.
+   */
+  MAIL_REQUEUE_AFTER: seconds(300),
+  /** Times an e-mail whose job vanished from the queue is queued again before it is marked failed. */
+  MAIL_REQUEUE_LIMIT: z.coerce.number().int().min(0).max(100).default(5),
   /** How often (ms) the outbox relay looks for e-mail requests to queue (it also runs right after a share). */
   RELAY_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /**

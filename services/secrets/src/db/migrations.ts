@@ -1,7 +1,9 @@
 import { staticMigrations } from '@hush/common';
 import * as initial from '../../migrations/20261201000000_initial.js';
+import * as outboxUntilOutcome from '../../migrations/20261215000000_outbox_until_outcome.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
   '20261201000000_initial': initial,
+  '20261215000000_outbox_until_outcome': outboxUntilOutcome,
 });

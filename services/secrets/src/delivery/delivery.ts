@@ -2,7 +2,7 @@ import { secretLinkJob } from '@hush/queue';
 import type { Logger } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
 import { InlineDispatcher, QueueDispatcher, type Dispatcher } from './dispatchers.js';
-import type { OutboxRepository } from './outbox.repository.js';
+import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
 export interface DeliveryOptions {
   /** `queue`: BullMQ and the mailer (production). `inline`: straight to SMTP, for a machine without Redis. */
@@ -13,6 +13,10 @@ export interface DeliveryOptions {
   attempts: number;
   backoffMs: number;
   relayIntervalMs: number;
+  /** Queue mode: seconds after a hand-off before the reconciler checks that the job still exists. */
+  requeueAfterSeconds: number;
+  /** Queue mode: times a delivery whose job vanished is queued again before it is marked `failed`. */
+  requeueLimit: number;
   smtp: { url: string; from: string; requireTls: boolean; rejectUnauthorized: boolean };
 }
 
@@ -24,11 +28,19 @@ const LEASE_SECONDS = 60;
  * outbox (written by the share's own statement) to a dispatcher, and statuses land on the
  * metadata.
  *
- * - Nothing is lost: a row leaves the outbox only once dispatched; while Redis (or SMTP, inline)
- *   is down it stays, and shares never wait for either.
- * - Nothing is sent twice in the queue mode: the BullMQ job id is the row id. (A row whose lease
- *   ran out after a successful add, but before its deletion, is queued again only if the first
- *   job is already gone: a crash window of one statement.)
+ * - Nothing is lost: a row leaves the outbox only when the outcome is known (`sent` or `failed`
+ *   recorded on the metadata) or the secret has expired; while Redis (or SMTP, inline) is down it
+ *   stays, and shares never wait for either.
+ * - Nothing waits forever on a lost job (queue mode): a handed-off row is due again after
+ *   `requeueAfterSeconds`; the reconciler (this same relay) then asks BullMQ whether its job is
+ *   still there. Waiting, delayed or running: check again later. Gone (Redis lost its data, or
+ *   the job finished and its report is still on the way): queue it again under the same job id,
+ *   so BullMQ never holds two jobs for one delivery; after `requeueLimit` such re-queues the
+ *   delivery is recorded `failed` with a reason.
+ * - Nothing is sent twice, as far as Redis remembers: the mailer keeps a "sent" marker per
+ *   delivery and reports instead of sending when a job comes back after a send. If that marker
+ *   was lost with the rest of Redis's data before the `sent` report was recorded here, the
+ *   re-queued job sends a second e-mail: the residual duplicate window (see the README).
  */
 export class Delivery {
   /** Created by start(): the queue mode's dispatcher opens Redis connections and a worker. */
@@ -90,6 +102,13 @@ export class Delivery {
       const done: string[] = [];
       let progressed = false;
       for (const row of rows) {
+        const requeue = row.queuedAt !== null;
+        if (requeue) {
+          const verdict = await this.reconcile(dispatcher, row);
+          if (verdict === 'unknown') continue;
+          progressed = true;
+          if (verdict !== 'requeue') continue;
+        }
         const job = secretLinkJob.parse(JSON.parse(this.crypto.openOutbox(row.id, row.payloadSealed)));
         const outcome = await dispatcher.dispatch(job, row.attempts);
         if (outcome.kind === 'retry') {
@@ -97,13 +116,46 @@ export class Delivery {
           await this.outbox.retryIn(row.id, outcome.afterSeconds);
           continue;
         }
-        done.push(row.id);
         progressed = true;
+        total++;
+        if (outcome.kind === 'queued') {
+          await this.outbox.markQueued(row.id, this.options.requeueAfterSeconds, requeue);
+          if (requeue) this.logger.warn({ deliveryId: row.id, requeues: row.requeues + 1 }, 'e-mail job lost from the queue; queued again');
+        } else {
+          done.push(row.id);
+        }
       }
       await this.outbox.remove(done);
-      total += done.length;
       if (!progressed) return total; // everything due is failing (Redis or SMTP down): wait
     }
+  }
+
+  /**
+   * A row handed to the queue earlier is due again: `pending` if its job is still in the queue,
+   * `unknown` if Redis cannot say, `settled` if it is now recorded `failed` (re-queue budget
+   * spent), `requeue` if its job is gone and it should be queued again.
+   */
+  private async reconcile(dispatcher: Dispatcher, row: OutboxRow): Promise<'pending' | 'unknown' | 'settled' | 'requeue'> {
+    let pending: boolean;
+    try {
+      // The row is read again after BullMQ: an outcome recorded meanwhile means the job finished.
+      pending = (await dispatcher.jobPending(row.id)) || !(await this.outbox.exists(row.id));
+    } catch (err) {
+      this.warn('reconcile', err);
+      await this.outbox.retryIn(row.id, 5);
+      return 'unknown';
+    }
+    if (pending) {
+      await this.outbox.markQueued(row.id, this.options.requeueAfterSeconds, false);
+      return 'pending';
+    }
+    if (row.requeues >= this.options.requeueLimit) {
+      const reason = `the e-mail job was lost from the queue again after ${row.requeues} re-queue(s); gave up`;
+      await this.outbox.recordDelivery(row.id, 'failed', new Date(), reason);
+      this.logger.warn({ deliveryId: row.id, requeues: row.requeues }, 'e-mail job lost from the queue too often; delivery marked failed');
+      return 'settled';
+    }
+    return 'requeue';
   }
 
   /** Outages produce an error per attempt: log one line every 30 s at most. */

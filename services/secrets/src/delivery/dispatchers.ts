@@ -1,27 +1,39 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, secretLinkJobOptions, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, secretLinkJobOptions, statusJobId, type SecretLinkJob } from '@hush/queue';
 import { SendError, createMailTransport, sendSecretLink, type MailTransport } from '@hush/mail';
 
 /** What happened to one e-mail request taken from the outbox. */
 export type Outcome =
-  | { kind: 'done' } // queued for the mailer, or sent
+  | { kind: 'queued' } // handed to the mailer; its outcome will come back on the status queue
+  | { kind: 'done' } // sent (inline)
   | { kind: 'failed'; reason: string } // will not be delivered
   | { kind: 'retry'; reason: string; afterSeconds: number }; // try again later
 
 /** Hands e-mail requests on: to the mailer through BullMQ, or straight to SMTP. */
 export interface Dispatcher {
   dispatch(job: SecretLinkJob, attempt: number): Promise<Outcome>;
+  /**
+   * Whether the job of a delivery handed on earlier is still waiting, delayed or running (false:
+   * it is gone, e.g. with Redis's data, and no outcome will come unless it is queued again).
+   * Throws when that cannot be known (Redis down).
+   */
+  jobPending(deliveryId: string): Promise<boolean>;
   queueDepth(): Promise<number>;
   close(): Promise<void>;
 }
 
+/** BullMQ job states of a job still to be run (or running). */
+const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
 /**
  * The normal mode: BullMQ, with the mailer as consumer. The job id is the outbox row id, so a
- * row dispatched twice (a lease that ran out) is queued once while its job exists. Statuses
- * come back on the status queue.
+ * row dispatched twice (a lease that ran out, or the reconciler) is queued once while its job
+ * exists. Statuses come back on the status queue.
  */
 export class QueueDispatcher implements Dispatcher {
   private readonly queue: Queue;
+  /** Read only: whether a finished job's report is still waiting to be recorded. */
+  private readonly statusQueue: Queue;
   private readonly statusWorker: Worker;
   private readonly retry: { attempts: number; backoffMs: number };
 
@@ -35,6 +47,8 @@ export class QueueDispatcher implements Dispatcher {
     this.retry = { attempts: o.attempts, backoffMs: o.backoffMs };
     this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: o.prefix });
     this.queue.on('error', (err) => onError('queue', err));
+    this.statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: producer, prefix: o.prefix });
+    this.statusQueue.on('error', (err) => onError('status queue', err));
     // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
     this.statusWorker = new Worker(
       DELIVERY_STATUS_QUEUE,
@@ -50,11 +64,21 @@ export class QueueDispatcher implements Dispatcher {
   async dispatch(job: SecretLinkJob): Promise<Outcome> {
     try {
       await this.queue.add('secret-link', job, secretLinkJobOptions(job.deliveryId, this.retry));
-      return { kind: 'done' };
+      return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.
       return { kind: 'retry', reason: `queue unavailable: ${(err as Error).message}`, afterSeconds: 5 };
     }
+  }
+
+  async jobPending(deliveryId: string): Promise<boolean> {
+    // Completed and failed jobs are removed at once (removeOnComplete/removeOnFail), so a job still
+    // to be run is found in one of the live states. A job not found either finished, with its
+    // report on the status queue (the mailer adds it before the job ends, or right after a final
+    // failure), or was lost.
+    if (LIVE.has(await this.queue.getJobState(deliveryId))) return true;
+    const reports = await Promise.all([this.statusQueue.getJobState(statusJobId(deliveryId, 'sent')), this.statusQueue.getJobState(statusJobId(deliveryId, 'failed'))]);
+    return reports.some((state) => LIVE.has(state));
   }
 
   queueDepth(): Promise<number> {
@@ -62,7 +86,7 @@ export class QueueDispatcher implements Dispatcher {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.statusWorker.close(), this.queue.close()]);
+    await Promise.allSettled([this.statusWorker.close(), this.queue.close(), this.statusQueue.close()]);
   }
 }
 
@@ -102,6 +126,11 @@ export class InlineDispatcher implements Dispatcher {
       // Exponential backoff from MAIL_BACKOFF_MS, as the mailer's BullMQ jobs have; capped at 5 min.
       return { kind: 'retry', reason: err.failure.reason, afterSeconds: Math.min(300, Math.max(1, Math.ceil((this.backoffMs * 2 ** attempt) / 1000))) };
     }
+  }
+
+  /** Nothing is handed on: every outcome is known when dispatch() returns. */
+  jobPending(): Promise<boolean> {
+    return Promise.resolve(false);
   }
 
   queueDepth(): Promise<number> {

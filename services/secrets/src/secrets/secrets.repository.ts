@@ -266,6 +266,13 @@ export class SecretsRepository {
         .whereNotNull('secret_key_sealed')
         .andWhereRaw('secret_expires_at <= now()')
         .update({ secret_key_sealed: null });
+      // A delivery still pending when its secret expires will never happen: say so on the metadata
+      // (which outlives the secret) rather than leave it `queued`.
+      await trx.raw(
+        `UPDATE metadata m SET delivery_status = 'failed', delivery_updated_at = now(),
+           delivery_reason = 'the secret expired before the e-mail was delivered'
+         FROM outbox o WHERE o.metadata_hash = m.metadata_hash AND o.expires_at <= now() AND m.delivery_status = 'queued'`,
+      );
       await trx('outbox').whereRaw('expires_at <= now()').delete();
       const metadata = await trx('metadata').whereRaw('expires_at <= now()').delete();
       return { secrets, metadata, sealedKeys };
