@@ -15,3 +15,4 @@ export * from './rate-limit.js';
 export * from './basic-auth.js';
 export * from './health.js';
 export * from './ids.js';
+export * from './outage.js';
