@@ -37,7 +37,7 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
     // knex prints every failed connection attempt on the console; each one also fails its query,
     // which the caller answers (503) and the outage log reports once.
     log: { warn: ignore, error: ignore, debug: ignore, deprecate: ignore, enableColors: false },
-    pool: { min: 0, max: poolMax, afterCreate: discardOnReadTimeout },
+    pool: { min: 0, max: poolMax, afterCreate: discardOnReadTimeout, validate: (client: pg.Client) => !timedOut.has(client) },
   });
 }
 
@@ -46,10 +46,13 @@ const ignore = (): void => undefined;
 /** How much longer the client waits than the server's statement_timeout before it gives up on the server. */
 const QUERY_TIMEOUT_MARGIN_MS = 500;
 
+const timedOut = new WeakSet<pg.Client>();
+
 /**
  * pg's query_timeout fails the query but keeps the connection, whose server may answer the
  * stalled statement at any time, or never: back in the pool, it would hang the next request.
- * Closing its socket makes knex discard it (and pg fail whatever was queued on it).
+ * Such a connection is marked before the query's caller hears of the failure (the pool's
+ * `validate` then refuses to hand it out again) and its socket closed.
  */
 function discardOnReadTimeout(client: pg.Client, done: (err: Error | null, client: pg.Client) => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -58,7 +61,10 @@ function discardOnReadTimeout(client: pg.Client, done: (err: Error | null, clien
     const callback = args[last];
     if (typeof callback === 'function') {
       args[last] = (err: Error | null, result: unknown) => {
-        if (err?.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        if (err?.message === 'Query read timeout') {
+          timedOut.add(client);
+          (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        }
         (callback as (e: Error | null, r: unknown) => void)(err, result);
       };
     }
