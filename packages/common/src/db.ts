@@ -34,9 +34,9 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
     client: 'pg',
     connection,
     acquireConnectionTimeout: timeoutMs,
-    // knex prints every failed connection attempt on the console; each one also fails its query,
-    // which the caller answers (503) and the outage log reports once.
-    log: { warn: ignore, error: ignore, debug: ignore, deprecate: ignore, enableColors: false },
+    // knex warns on the console of every failed connection (attempt, or one found dead); each
+    // also fails its query, which the caller answers (503) and the outage log reports once.
+    log: { warn: ignore },
     pool: { min: 0, max: poolMax, afterCreate: discardOnReadTimeout, validate: (client: pg.Client) => !timedOut.has(client) },
   });
 }
