@@ -15,4 +15,31 @@ describe('createDb', () => {
       await Promise.all([numbers.destroy(), strings.destroy()]);
     }
   });
+
+  it('with timeoutMs, lets the server cancel a slow statement and keeps using the connection', async () => {
+    const db = createDb(url, 1, { timeoutMs: 300 });
+    try {
+      await expect(db.raw('SELECT pg_sleep(2)')).rejects.toMatchObject({ code: '57014' });
+      expect((await db.raw('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('with timeoutMs, gives up on a server that does not answer and never reuses that connection', async () => {
+    const db = createDb(url, 1, { timeoutMs: 300 });
+    try {
+      // The server's own limit off on the pool's only connection: only the client's is left, as with a hung server.
+      await db.raw('SET statement_timeout = 0');
+      const started = Date.now();
+      await expect(db.raw('SELECT pg_sleep(3)')).rejects.toThrow(/Query read timeout/);
+      expect(Date.now() - started).toBeLessThan(1500);
+      // Back in the pool, that connection would still be busy with the sleep: the next query gets a new one.
+      const next = Date.now();
+      expect((await db.raw('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      expect(Date.now() - next).toBeLessThan(1000);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from './logger.js';
+import { outageLog } from './outage.js';
 
 /**
  * The one error model of Hush (docs/adr/0007-service-style-and-errors.md).
@@ -69,10 +70,54 @@ export class PayloadTooLargeError extends DomainError {
 }
 export class UnsupportedMediaTypeError extends wordedError(415, 'unsupported_media_type') {}
 
+/** Seconds a caller is asked to wait when a dependency is out: long enough not to hammer it, short enough to notice its return. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
+/** A dependency (the database, Redis) refused, dropped or did not answer in time: the request may succeed later. */
+export class DependencyUnavailableError extends DomainError {
+  constructor(
+    /** What is out, as /readyz names it: `database` or `redis`. */
+    readonly dependency: string,
+    /** What the driver threw (logged once per outage, never shown). */
+    readonly reason: unknown,
+  ) {
+    super(503, 'service_unavailable', 'The service is temporarily unavailable, please retry later', { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) });
+  }
+}
+
+// Socket-level failures of a connection to a dependency (Node's error codes).
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// pg's own messages for a connection that failed, timed out or died (knex puts the statement
+// and " - " before the message of a query's error).
+// (and the pool's: tarn's "operation timed out" when a connection attempt outlives the acquire timeout).
+const PG_CONNECTION_FAILURE = /(^| - )(Connection terminated|Connection ended unexpectedly|timeout expired|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|operation timed out for an unknown reason)/;
+// PostgreSQL SQLSTATEs of an unusable server: connection exceptions (08), statement_timeout and
+// shutdowns (57014, 57P01-57P03), too many connections (53300).
+const PG_UNAVAILABLE_STATE = /^(08...|57014|57P0[123]|53300)$/;
+// ioredis: command timeout, offline with no queue, retries exhausted, connection closed.
+const REDIS_FAILURE = /^(Command timed out|Stream isn't writeable|Reached the max retries per request|Connection is closed)/;
+
+/**
+ * Which dependency a driver's error says is out (`database`, `redis`), or undefined if the error
+ * is something else. The one place such failures are recognised: callers get a 503, not a 500.
+ */
+export function unavailableDependency(err: unknown): string | undefined {
+  const e = err as { name?: unknown; code?: unknown; message?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object') return undefined;
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (e.name === 'MaxRetriesPerRequestError' || REDIS_FAILURE.test(message)) return 'redis';
+  if (e.name === 'KnexTimeoutError' || PG_CONNECTION_FAILURE.test(message)) return 'database';
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE_STATE.test(e.code))) return 'database';
+  // net.connect over several addresses (localhost: ::1 and 127.0.0.1) fails with an AggregateError.
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((part) => unavailableDependency(part) !== undefined)) return unavailableDependency(e.errors[0]);
+  return undefined;
+}
+
 /**
  * Turns what a parser or the platform throws at bad input into the caller's 4xx: body-parser's
  * typed errors, multer's (matched by name: only secrets depends on multer), busboy's and the
- * URIError of a malformed percent-escape in a path. Undefined means "a real fault".
+ * URIError of a malformed percent-escape in a path; and a dependency's failure (see
+ * `unavailableDependency`) into a 503 with Retry-After. Undefined means "a real fault".
  */
 export function toDomainError(err: unknown, bodyLimit = 'the size limit'): DomainError | undefined {
   if (err instanceof DomainError) return err;
@@ -97,6 +142,8 @@ export function toDomainError(err: unknown, bodyLimit = 'the size limit'): Domai
   // Any other client error raised by a parser (aborted request, bad multipart boundary...).
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new MalformedBodyError('the request body could not be read');
   if (err instanceof Error && /^(Multipart|Malformed part header|Unexpected end of form)/i.test(err.message)) return new MalformedBodyError('the multipart body is malformed');
+  const dependency = unavailableDependency(err);
+  if (dependency) return new DependencyUnavailableError(dependency, err);
   return undefined;
 }
 
@@ -116,8 +163,14 @@ export function domainErrorMiddleware(
       res.status(500).json(options.fault);
       return;
     }
+    reportUnavailable(logger, known);
     res.set(known.headers).status(known.status).json(options.body(known));
   };
+}
+
+/** Logs a `DependencyUnavailableError` in its dependency's outage log (once per outage); other errors are left alone. */
+export function reportUnavailable(logger: Logger, err: DomainError): void {
+  if (err instanceof DependencyUnavailableError) outageLog(logger, err.dependency).failed(err.reason);
 }
 
 /** Exit code of an admin CLI for a failure: 1 for the operator's mistakes (any DomainError), else 70 (EX_SOFTWARE). */

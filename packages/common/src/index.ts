@@ -16,3 +16,4 @@ export * from './basic-auth.js';
 export * from './health.js';
 export * from './ids.js';
 export * from './redis-durability.js';
+export * from './outage.js';

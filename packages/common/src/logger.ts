@@ -18,7 +18,13 @@ export const redactPaths = [
   '*.refresh_token',
   '*.id_token',
   '*.token',
-  '*.code',
+  // OAuth authorization codes, where a request's parameters are logged; not `*.code`, which
+  // would also blank an error's code (ECONNREFUSED) and hide what failed from the operator.
+  'query.code',
+  'body.code',
+  'params.code',
+  'req.query.code',
+  'req.body.code',
   '*.code_verifier',
   '*.api_token',
   '*.recipient',

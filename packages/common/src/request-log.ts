@@ -8,7 +8,8 @@ type Request = IncomingMessage & { originalUrl: string };
 /**
  * Express middleware: a request id on every response (X-Request-Id, taken from the caller when it
  * is sane) and one log line per request: method, path, status, duration; failures (5xx) at error
- * level, the rest at debug. No query string (codes, tokens and parameters travel there), no body.
+ * level, the rest at debug. A 503 is not a failure of ours: a dependency is out (its outage log
+ * says so once, see outage.ts), or the service is starting, stopping or not ready. No query string (codes, tokens and parameters travel there), no body.
  * `logPath` rewrites the path first, for services whose paths carry capabilities.
  */
 export function requestLog(logger: Logger, logPath: (path: string) => string = (path) => path) {
@@ -19,10 +20,11 @@ export function requestLog(logger: Logger, logPath: (path: string) => string = (
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       // Below LOG_LEVEL=debug only failures are logged: build nothing for the other requests.
-      if (res.statusCode < 500 && !logger.isLevelEnabled('debug')) return;
+      const failed = res.statusCode >= 500 && res.statusCode !== 503;
+      if (!failed && !logger.isLevelEnabled('debug')) return;
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const line = { reqId: id, method: req.method, path: logPath(req.originalUrl.split('?')[0] ?? ''), status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.error(line, 'request failed');
+      if (failed) logger.error(line, 'request failed');
       else logger.debug(line, 'request');
     });
     next();

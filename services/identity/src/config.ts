@@ -17,7 +17,14 @@ const schema = z.object({
     .refine((u) => new URL(u).pathname === '/' && !/[?#@]/.test(u), 'must be an origin (scheme://host[:port]) without a path, query or fragment'),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_identity'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * Longest wait (ms) on the database: for a pooled connection, to connect, for one statement.
+   * Past it the request answers 503 with Retry-After instead of hanging with the database.
+   */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Longest wait (ms) for a Redis connection or command. */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** Prefix of this service's Redis keys (several deployments may share one Redis). */
   REDIS_PREFIX: z.string().min(1).default('hush:identity:'),
   /** Encrypts private signing keys and derives cookie keys. Required: there is no default. */

@@ -11,7 +11,14 @@ const schema = z.object({
   BASE_URL: z.url().default('http://localhost:3000').transform(trimSlash),
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_secrets'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * Longest wait (ms) on the database: for a pooled connection, to connect, for one statement.
+   * Past it the request answers 503 with Retry-After instead of hanging with the database.
+   */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Longest wait (ms) for a Redis connection or command. */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** Prefix of this service's Redis keys (several deployments may share one Redis). */
   REDIS_PREFIX: z.string().min(1).default('hush:secrets:'),
   /** Root of every encryption key of this service. Required: there is no default. */

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { allowFormTarget, createCsrf, CrossOriginFormError, formField, isCrossOrigin, nonceOf, pageSecurity, sendErrorPage, type Logger } from '@hush/common';
+import { allowFormTarget, createCsrf, CrossOriginFormError, DependencyUnavailableError, formField, isCrossOrigin, nonceOf, pageSecurity, reportUnavailable, sendErrorPage, toDomainError, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -149,6 +149,12 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
 
   // Expired or missing interaction cookies are the common failure here: a page, not a stack trace.
   router.use('/login-actions', (err: Error & { status?: number; statusCode?: number }, req: Request, res: Response, _next: NextFunction) => {
+    const known = toDomainError(err);
+    if (known instanceof DependencyUnavailableError) {
+      reportUnavailable(deps.logger, known);
+      sendErrorPage(req, res, { status: known.status, code: 'temporarily_unavailable', message: known.message, headers: known.headers });
+      return;
+    }
     const status = err.status ?? err.statusCode ?? 500;
     if (status >= 500) deps.logger.error({ err }, 'interaction failed');
     sendErrorPage(req, res, {

@@ -1,6 +1,6 @@
 import Provider, { errors, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
 import type { JWK } from 'jose';
-import { isUuid } from '@hush/common';
+import { isUuid, type Logger } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
 import type { Client } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
@@ -16,6 +16,7 @@ import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { pinPublicOrigin, publicDocumentCaching } from './public-url.js';
 import { clientAuthLimiter, compareClientSecret } from './rate-limits.js';
 import { OIDC_SCOPES } from './scopes.js';
+import { answerUnavailable } from './unavailable.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
 
@@ -28,6 +29,7 @@ export interface ProviderDeps {
   limiter: FailureLimits;
   jwks: JWK[];
   cookieKeys: string[];
+  logger: Logger;
 }
 
 const PROTOCOL = '/protocol/openid-connect';
@@ -154,10 +156,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       };
     },
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
-    renderError: (ctx, out) => {
-      ctx.type = 'html';
-      ctx.body = errorPage({ status: ctx.status, code: out.error ?? 'error', message: out.error_description ?? '', nonce: securePage(ctx.req, ctx.res) });
-    },
+    renderError,
   };
 
   const provider = new Provider(config.issuer, configuration);
@@ -169,10 +168,18 @@ export function buildProvider(deps: ProviderDeps): Provider {
     return compareClientSecret(limiter, this.clientId, actual, this.clientSecret);
   };
 
+  // Outermost: it rewrites the final answer of a request that failed on an unavailable dependency.
+  answerUnavailable(provider, deps.logger, renderError);
   provider.use(clientAuthLimiter(limiter));
   provider.use(clientCredentialsRefresh(provider));
   provider.use(publicDocumentCaching(config.KEY_RELOAD_INTERVAL));
   return provider;
+}
+
+/** oidc-provider's error page (for requests that accept HTML; the others get its JSON). */
+function renderError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): void {
+  ctx.type = 'html';
+  ctx.body = errorPage({ status: ctx.status, code: out.error ?? 'error', message: out.error_description ?? '', nonce: securePage(ctx.req, ctx.res) });
 }
 
 /** Both variants of a client record's payload, built once per record (the ClientCache keeps records). */

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { createCsrf, formField, formGuard, nonceOf, pageSecurity, sameOrigin, sendErrorPage, toDomainError, type Logger } from '@hush/common';
+import { createCsrf, formField, formGuard, nonceOf, pageSecurity, reportUnavailable, sameOrigin, sendErrorPage, toDomainError, type Logger } from '@hush/common';
 import { PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
@@ -91,6 +91,7 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
   router.use(['/secret', '/private'], (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const known = toDomainError(err, '16 kB');
     if (!known) logger.error({ err }, 'page failed');
+    else reportUnavailable(logger, known);
     sendErrorPage(req, res, known ?? { status: 500, message: 'Please try again later.' });
   });
   return router;

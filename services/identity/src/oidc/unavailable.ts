@@ -1,0 +1,34 @@
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { DependencyUnavailableError, reportUnavailable, toDomainError, type Logger } from '@hush/common';
+
+type Render = (ctx: KoaContextWithOIDC, out: { error: string; error_description: string }) => void;
+
+/**
+ * Protocol requests that failed because the database or Redis is out answer 503
+ * `temporarily_unavailable` (RFC 6749 §4.1.2.1) with Retry-After, not oidc-provider's 500
+ * `server_error`, and the outage is logged once (see @hush/common's outage log).
+ *
+ * oidc-provider catches every error inside its routes and renders any unexpected one as
+ * `server_error`, announcing it with the `server_error` event; this middleware, outermost, finds
+ * the response of such a request still a 500 (not redirected to the client) and answers it anew.
+ */
+export function answerUnavailable(provider: Provider, logger: Logger, render: Render): void {
+  const unavailable = new WeakMap<object, DependencyUnavailableError>();
+  provider.on('server_error', (ctx: KoaContextWithOIDC, err: unknown) => {
+    const known = toDomainError(err);
+    if (known instanceof DependencyUnavailableError) unavailable.set(ctx, known);
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    const known = unavailable.get(ctx);
+    if (!known || ctx.status !== 500) return;
+    reportUnavailable(logger, known);
+    ctx.status = known.status;
+    ctx.set(known.headers);
+    const out = { error: 'temporarily_unavailable', error_description: known.message };
+    // Only oidc-provider's routes emit server_error, so this is one of their contexts.
+    if (ctx.accepts('json', 'html') === 'html') render(ctx as unknown as KoaContextWithOIDC, out);
+    else ctx.body = out;
+  });
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { adminDatabaseUrl, TcpProxy, testRedisUrl } from '@hush/testing';
+import { startIdentityService, startSecretsService, type RunningService } from './services.js';
+
+/**
+ * Redis hung (it accepts connections and never answers): Redis holds only counters here (rate
+ * limits, failure counts), so requests go on without them, after at most the Redis timeout,
+ * instead of hanging with it.
+ */
+const REDIS_TIMEOUT_MS = 300;
+
+const postgres = new TcpProxy(adminDatabaseUrl);
+const redis = new TcpProxy(testRedisUrl);
+let secrets: RunningService;
+let identity: RunningService;
+
+beforeAll(async () => {
+  await Promise.all([postgres.start(), redis.start()]);
+  const env = { REDIS_URL: redis.via(testRedisUrl), REDIS_TIMEOUT_MS: String(REDIS_TIMEOUT_MS) };
+  [secrets, identity] = await Promise.all([startSecretsService(postgres, env), startIdentityService(postgres, env)]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled([secrets?.close(), identity?.close()]);
+  await Promise.all([postgres.stop(), redis.stop()]);
+});
+
+it('neither service hangs on a hung Redis', async () => {
+  const { api_token } = await secrets.cli<{ api_token: string }>('tokens', 'create', 'bob');
+  const suffix = randomBytes(4).toString('hex');
+  await identity.cli('apis', 'create', `https://api-${suffix}.example.com`, '--scopes', `read-${suffix}`, '--ttl', '300');
+  const client = await identity.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'faults', '--id', `faults-${suffix}`, '--grants', 'client_credentials', '--scopes', `read-${suffix}`);
+  redis.stall();
+  const started = Date.now();
+  const [shared, issued] = await Promise.all([
+    fetch(`${secrets.url}/api/v1/share`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`bob:${api_token}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ secret: 'redis is hung' }),
+    }),
+    fetch(`${identity.url}/auth/realms/public/protocol/openid-connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: `read-${suffix}` }).toString(),
+    }),
+  ]);
+  const ms = Date.now() - started;
+  expect(shared.status).toBe(200);
+  expect(((await shared.json()) as { secret_key?: string }).secret_key).toEqual(expect.any(String));
+  expect(issued.status).toBe(200);
+  expect(((await issued.json()) as { access_token?: string }).access_token).toEqual(expect.any(String));
+  expect(ms).toBeLessThan(5 * REDIS_TIMEOUT_MS);
+}, 30_000);

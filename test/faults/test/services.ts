@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { connect, disconnect, type Infrastructure } from '@hush/common';
+import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
+import { createSecretsApp } from '../../../services/secrets/src/app.js';
+import { runCli as runSecretsCli } from '../../../services/secrets/src/cli/cli.js';
+import { readConfig as readSecretsConfig } from '../../../services/secrets/src/config.js';
+import { dbOptions as secretsDbOptions } from '../../../services/secrets/src/db/knex.js';
+import { createIdentityApp } from '../../../services/identity/src/app.js';
+import { runCli as runIdentityCli } from '../../../services/identity/src/cli/cli.js';
+import { readConfig as readIdentityConfig } from '../../../services/identity/src/config.js';
+
+/**
+ * A service built and connected as its main.ts does (`connect`: the same pool, timeouts and
+ * outage logs), in this process so the test reads its log lines, with PostgreSQL behind `postgres`.
+ */
+export interface RunningService {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  logs: string[];
+  cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
+  close(): Promise<void>;
+}
+
+interface Parts {
+  database: TestDatabase;
+  server: Server;
+  infra: Infrastructure;
+  app: { close(): Promise<void> };
+}
+
+function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string[], cli: RunningService['cli']): RunningService {
+  return {
+    url,
+    env,
+    logs,
+    cli,
+    async close() {
+      await parts.app.close();
+      parts.server.closeAllConnections();
+      parts.server.close();
+      await disconnect(parts.infra);
+      await parts.database.drop();
+    },
+  };
+}
+
+export async function startSecretsService(postgres: TcpProxy, env: Record<string, string> = {}): Promise<RunningService> {
+  const database = await createTestDatabase('faults_secrets');
+  const { server, url } = await listenOnFreePort();
+  const fullEnv: NodeJS.ProcessEnv = {
+    DATABASE_URL: postgres.via(database.url),
+    REDIS_URL: testRedisUrl,
+    REDIS_PREFIX: uniquePrefix('faults-secrets'),
+    QUEUE_PREFIX: uniquePrefix('faults-q').slice(0, -1),
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    BASE_URL: url,
+    PASSPHRASE_HASH_COST: '4',
+    PASSPHRASE_WORKERS: '1',
+    API_TOKEN_CACHE_SECONDS: '0',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  const config = readSecretsConfig(fullEnv);
+  const { cli } = cliDriver(runSecretsCli, fullEnv);
+  await cli('migrate');
+  const { logger, logs } = capturingLogger('secrets-faults', config.LOG_LEVEL);
+  const infra = connect(config, 'secrets', secretsDbOptions, logger);
+  await once(infra.redis, 'ready');
+  const app = createSecretsApp(config, infra);
+  await app.start();
+  server.on('request', app.handler);
+  return running({ database, server, infra, app }, url, fullEnv, logs, cli);
+}
+
+export async function startIdentityService(postgres: TcpProxy, env: Record<string, string> = {}): Promise<RunningService> {
+  const database = await createTestDatabase('faults_identity');
+  const { server, url } = await listenOnFreePort();
+  const fullEnv: NodeJS.ProcessEnv = {
+    DATABASE_URL: postgres.via(database.url),
+    REDIS_URL: testRedisUrl,
+    REDIS_PREFIX: uniquePrefix('faults-identity'),
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    AUTH_URL: url,
+    PASSWORD_HASH_COST: '4',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  const config = readIdentityConfig(fullEnv);
+  const { cli } = cliDriver(runIdentityCli, fullEnv);
+  await cli('migrate');
+  const { logger, logs } = capturingLogger('identity-faults', config.LOG_LEVEL);
+  const infra = connect(config, 'identity', {}, logger);
+  await once(infra.redis, 'ready');
+  const app = createIdentityApp(config, infra);
+  await app.start();
+  server.on('request', app.handler);
+  return running({ database, server, infra, app }, url, fullEnv, logs, cli);
+}
+
+/** The parsed lines of a capturing logger at error level (pino's 50) or above, from index `from` on. */
+export function errorLines(logs: string[], from = 0): Record<string, unknown>[] {
+  return logs
+    .slice(from)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => typeof line['level'] === 'number' && line['level'] >= 50);
+}
