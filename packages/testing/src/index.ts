@@ -82,6 +82,9 @@ export function cliDriver(run: (argv: string[], env: NodeJS.ProcessEnv) => Promi
   return { cli, cliRaw };
 }
 
+export * from './browser.js';
+export * from './html.js';
+export * from './smtp.js';
 export * from './tcp-proxy.js';
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
@@ -94,4 +97,3 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
-export * from './smtp.js';

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import request from 'supertest';
-import { Browser, parseForms } from './browser.js';
+import { Browser, parseForms } from '@hush/testing';
 import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import pg from 'pg';
-import { Browser } from './browser.js';
+import { Browser } from '@hush/testing';
 import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
