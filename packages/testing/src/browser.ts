@@ -56,3 +56,21 @@ export class Browser {
     return this.navigate(form.action, { ...form.hidden, ...fields });
   }
 }
+
+/** A form POSTed to `url` (a token endpoint, say), like curl -d; a body that is not JSON comes back as `{ raw }`. */
+export interface FormResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: Record<string, unknown>;
+}
+
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<FormResponse> {
+  const res = await request(url).post('').type('form').set(headers).send(form);
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(res.text) as Record<string, unknown>;
+  } catch {
+    body = { raw: res.text };
+  }
+  return { status: res.status, headers: res.headers, body };
+}
