@@ -82,6 +82,9 @@ export function cliDriver(run: (argv: string[], env: NodeJS.ProcessEnv) => Promi
   return { cli, cliRaw };
 }
 
+export * from './browser.js';
+export * from './html.js';
+export * from './smtp.js';
 export * from './tcp-proxy.js';
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */

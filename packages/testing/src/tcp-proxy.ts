@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, Socket, type AddressInfo, type Server } from 'node:net';
+import request from 'supertest';
 
 /**
  * A TCP proxy in front of a real server (PostgreSQL, Redis, SMTP) that a test can cut or stall,
@@ -104,6 +105,6 @@ export async function duringOutage<T>(proxy: TcpProxy, outage: Outage, probe: ()
 /** GET `${baseUrl}/readyz`: status, JSON body and how long the answer took. */
 export async function probeReadiness(baseUrl: string): Promise<{ status: number; body: Record<string, string>; ms: number }> {
   const started = Date.now();
-  const res = await fetch(`${baseUrl}/readyz`);
-  return { status: res.status, body: (await res.json()) as Record<string, string>, ms: Date.now() - started };
+  const res = await request(baseUrl).get('/readyz');
+  return { status: res.status, body: res.body as Record<string, string>, ms: Date.now() - started };
 }

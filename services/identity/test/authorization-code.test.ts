@@ -1,8 +1,8 @@
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import request from 'supertest';
-import { Browser, parseForms } from './browser.js';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { Browser, parseForms, postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const PASSWORD = 'correct horse battery staple';

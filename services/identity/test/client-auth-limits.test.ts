@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { testRedisUrl } from '@hush/testing';
-import { basic, createApiAndClient, postForm, startIdentity, type FormResponse, type Harness } from './harness.js';
+import { type FormResponse, postForm, testRedisUrl } from '@hush/testing';
+import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 /**
  * Client authentication failures must not tell known client ids from made-up ones (status,

@@ -6,7 +6,8 @@ import { CLIENTS_CHANNEL, type Client } from '../src/clients/clients.repository.
 import { createContext } from '../src/context.js';
 import { hashClientSecret, newClientSecret } from '../src/clients/client-secret.js';
 import { createDb, type Db } from '../src/db/knex.js';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 // Client records are cached in the service's memory (src/clients/client-cache.ts). These tests
 // change clients the way another process or replica would (the CLI, another connection pool, raw

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;

@@ -1,7 +1,8 @@
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import request from 'supertest';
-import { basic, createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;

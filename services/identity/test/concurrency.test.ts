@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { createApiAndClient, identityPerFile, postForm, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, identityPerFile, type Harness } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;

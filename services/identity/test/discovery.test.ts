@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import request from 'supertest';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import request from 'supertest';
 import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createIdentityApp, type IdentityApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
@@ -97,24 +96,6 @@ export async function createApiAndClient(
   args.push(...(opts.extraArgs ?? []));
   const client = await h.cli<{ client_id: string; client_secret: string }>(...args);
   return { api: identifier, read: `read-${suffix}`, write: `write-${suffix}`, clientId: client.client_id, clientSecret: client.client_secret };
-}
-
-/** POSTs a form to the token endpoint (or another), like curl -d; a body that is not JSON comes back as `{ raw }`. */
-export interface FormResponse {
-  status: number;
-  headers: Record<string, string | undefined>;
-  body: Record<string, unknown>;
-}
-
-export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<FormResponse> {
-  const res = await request(url).post('').type('form').set(headers).send(form);
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(res.text) as Record<string, unknown>;
-  } catch {
-    body = { raw: res.text };
-  }
-  return { status: res.status, headers: res.headers, body };
 }
 
 export const basic = (id: string, secret: string) =>

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import request from 'supertest';
-import { Browser } from './browser.js';
+import { Browser } from '@hush/testing';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 // Implicit clients must register https redirect URIs; the test never follows the final redirect.

@@ -7,7 +7,8 @@ import { createIdentityApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
 import { createDb } from '../src/db/knex.js';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 let c: Awaited<ReturnType<typeof createApiAndClient>>;

@@ -1,4 +1,5 @@
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import request, { type Response } from 'supertest';
-import { Browser, parseForms } from './browser.js';
+import { Browser, parseForms } from '@hush/testing';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';

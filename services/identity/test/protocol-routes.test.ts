@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createApiAndClient, identityPerFile, postForm, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { createApiAndClient, identityPerFile, type Harness } from './harness.js';
 
 // oidc-provider's protocol routes are served without Express (src/oidc/direct-dispatch.ts); what
 // every request gets under Express must still be there.

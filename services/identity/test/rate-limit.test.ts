@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { testRedisUrl } from '@hush/testing';
-import { basic, createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { postForm, testRedisUrl } from '@hush/testing';
+import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import pg from 'pg';
-import { Browser } from './browser.js';
-import { createApiAndClient, postForm, startIdentity, type Harness } from './harness.js';
+import { Browser, postForm } from '@hush/testing';
+import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const PASSWORD = 'correct horse battery staple';

@@ -1,6 +1,6 @@
 import { obfuscateEmail } from '@hush/queue';
 import { aSecretLinkJob, producerJobOptions, sleep, startTestMailer, type MailerHarness } from './harness.js';
-import { smtpReply, startSmtp, type TestSmtp } from './smtp.js';
+import { smtpReply, startSmtp, type TestSmtp } from '@hush/testing';
 
 // Recipients whose local part starts with "deferred" get 451 for their first two RCPT TOs;
 // "rejected" ones always get 550. Everyone else is accepted.

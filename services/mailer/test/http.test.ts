@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createLogger } from '@hush/common';
 import { readConfig } from '../src/config.js';
 import { aSecretLinkJob, producerJobOptions, serveMailer, startTestMailer, type MailerHarness } from './harness.js';
-import { startSmtp, type TestSmtp } from './smtp.js';
+import { startSmtp, type TestSmtp } from '@hush/testing';
 
 let smtp: TestSmtp;
 let h: MailerHarness;

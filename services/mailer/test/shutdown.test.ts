@@ -1,5 +1,5 @@
 import { aSecretLinkJob, producerJobOptions, startTestMailer, type MailerHarness } from './harness.js';
-import { startSmtp, type TestSmtp } from './smtp.js';
+import { startSmtp, type TestSmtp } from '@hush/testing';
 
 let smtp: TestSmtp;
 let h: MailerHarness;

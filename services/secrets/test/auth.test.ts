@@ -1,5 +1,6 @@
 import { SignJWT, generateKeyPair } from 'jose';
-import { postForm, type Harness as IdentityHarness } from '../../identity/test/harness.js';
+import { postForm } from '@hush/testing';
+import type { Harness as IdentityHarness } from '../../identity/test/harness.js';
 import { basic, bearer, expectSecretObject, type Harness } from './harness.js';
 import { clientToken, startWithIdentity, userToken } from './identity.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { postForm, startIdentity, type Harness as IdentityHarness } from '../../identity/test/harness.js';
-import { Browser } from '../../identity/test/browser.js';
+import { startIdentity, type Harness as IdentityHarness } from '../../identity/test/harness.js';
+import { Browser, postForm } from '@hush/testing';
 import { startSecrets, type Harness } from './harness.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { parseForms } from '@hush/testing';
 import { secretsPerFile, type Harness } from './harness.js';
 
 let h: Harness;
@@ -17,7 +18,7 @@ const state = async (metadataKey: string) => ((await h.http.get(`/api/v1/private
 
 /** The page's form as a browser holds it: its CSRF token and the cookie it is bound to. */
 const formOf = (page: Response) => {
-  const csrf = /name="csrf" value="([^"]*)"/.exec(page.text)?.[1];
+  const csrf = parseForms(page.text).find((f) => 'csrf' in f.hidden)?.hidden['csrf'];
   const cookie = (page.headers['set-cookie'] as unknown as string[] | undefined)?.map((c) => c.split(';')[0]).join('; ');
   expect(csrf).toBeDefined();
   expect(cookie).toBeDefined();

@@ -1,3 +1,4 @@
+import { parseForms } from '@hush/testing';
 import { secretsPerFile, type Harness } from './harness.js';
 
 let h: Harness;
@@ -17,7 +18,7 @@ const share = async (fields: Record<string, string>) => {
 type Form = { csrf: string; cookie: string };
 const formOn = async (path: string): Promise<Form> => {
   const page = await h.http.get(path);
-  const csrf = /name="csrf" value="([^"]*)"/.exec(page.text)?.[1] as string;
+  const csrf = parseForms(page.text).find((f) => 'csrf' in f.hidden)?.hidden['csrf'] as string;
   const cookie = (page.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
   return { csrf, cookie };
 };

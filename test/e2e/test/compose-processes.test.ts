@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { createTestDatabase, testRedisUrl, type TestDatabase } from '@hush/testing';
-import { startSmtp, type TestSmtp } from '../../../services/mailer/test/smtp.js';
+import { createTestDatabase, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
 
 /**
  * Issue 5: the services started as processes exactly as docker-compose.yml starts them — the same

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { SECRET_LINK_QUEUE } from '@hush/queue';
-import { smtpReply } from '../../../services/mailer/test/smtp.js';
+import { smtpReply } from '@hush/testing';
 import { eventually, RedisProxy, startSystem, type System } from './system.js';
 
 /**

@@ -1,4 +1,4 @@
-import { smtpReply, type TestSmtpOptions } from '../../../services/mailer/test/smtp.js';
+import { smtpReply, type TestSmtpOptions } from '@hush/testing';
 import { eventually, RedisProxy, startSystem, type System } from './system.js';
 
 /**

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { capturingLogger, TcpProxy, testRedisUrl } from '@hush/testing';
+import { capturingLogger, startSmtp, TcpProxy, testRedisUrl, type TestSmtp, type TestSmtpOptions } from '@hush/testing';
 import { startSecrets, type Harness } from '../../../services/secrets/test/harness.js';
-import { startSmtp, type TestSmtp, type TestSmtpOptions } from '../../../services/mailer/test/smtp.js';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
 import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
 

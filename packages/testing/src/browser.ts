@@ -1,9 +1,10 @@
 import request, { type Response } from 'supertest';
+import { parseForms } from './html.js';
 
 /**
- * A minimal user agent over real HTTP (supertest against the running server): keeps cookies,
- * follows redirects by hand, and stops at the first redirect that leaves the identity server (the
- * client's redirect_uri), as a browser would hand that URL to the client application.
+ * A minimal user agent over real HTTP (supertest against a running server): keeps cookies,
+ * follows redirects by hand, and stops at the first redirect that leaves `origin` (for an OIDC
+ * server, the client's redirect_uri), as a browser would hand that URL to the other application.
  */
 export class Browser {
   private readonly cookies = new Map<string, string>();
@@ -48,6 +49,7 @@ export class Browser {
     return { res, url: current, html: res.text };
   }
 
+  /** Submits the page's `formIndex`-th form: its hidden fields plus `fields` (what the user types). */
   async submit(html: string, formIndex: number, fields: Record<string, string>) {
     const form = parseForms(html)[formIndex];
     if (!form) throw new Error(`no form ${formIndex} in page:\n${html}`);
@@ -55,9 +57,20 @@ export class Browser {
   }
 }
 
-export function parseForms(html: string): { action: string; hidden: Record<string, string> }[] {
-  return [...html.matchAll(/<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map((m) => ({
-    action: (m[1] as string).replace(/&amp;/g, '&'),
-    hidden: Object.fromEntries([...(m[2] as string).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((h) => [h[1], h[2]])),
-  }));
+/** A form POSTed to `url` (a token endpoint, say), like curl -d; a body that is not JSON comes back as `{ raw }`. */
+export interface FormResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: Record<string, unknown>;
+}
+
+export async function postForm(url: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<FormResponse> {
+  const res = await request(url).post('').type('form').set(headers).send(form);
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(res.text) as Record<string, unknown>;
+  } catch {
+    body = { raw: res.text };
+  }
+  return { status: res.status, headers: res.headers, body };
 }
