@@ -1,8 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SECRET_LINK_QUEUE } from '@hush/queue';
-import { eventually } from '@hush/testing';
-import { smtpReply } from '../../../services/mailer/test/smtp.js';
+import { eventually, smtpReply } from '@hush/testing';
 import { startSystem, type System } from '../../e2e/test/system.js';
 
 /**
