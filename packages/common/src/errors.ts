@@ -97,6 +97,8 @@ export function toDomainError(err: unknown, bodyLimit = 'the size limit'): Domai
   // Any other client error raised by a parser (aborted request, bad multipart boundary...).
   if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new MalformedBodyError('the request body could not be read');
   if (err instanceof Error && /^(Multipart|Malformed part header|Unexpected end of form)/i.test(err.message)) return new MalformedBodyError('the multipart body is malformed');
+  // busboy reads multipart/form-data only; another multipart subtype is refused before any part is read.
+  if (err instanceof Error && err.message.startsWith('Unsupported content type: multipart/')) return new UnsupportedMediaTypeError('multipart bodies must be multipart/form-data');
   return undefined;
 }
 
