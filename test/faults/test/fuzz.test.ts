@@ -573,6 +573,12 @@ function describeRequest(index: number, req: FuzzRequest, outcome: Outcome): str
   ].join('\n');
 }
 
+/** A log line at error level or above (pino's number, or its label). */
+function isFault(line: string): boolean {
+  const { level } = JSON.parse(line) as { level: number | string };
+  return typeof level === 'number' ? level >= 50 : level === 'error' || level === 'fatal';
+}
+
 // --- The test ----------------------------------------------------------------------------------
 
 const FUZZ_LIMITS = { secrets: { RATE_LIMIT_MAX: '0', AUTH_MAX_FAILURES: '1000000' }, identity: { CLIENT_AUTH_MAX_FAILURES: '1000000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000', LOGIN_MAX_FAILURES: '1000000', LOGIN_MAX_FAILURES_PER_IP: '1000000' } };
@@ -673,6 +679,7 @@ describe('fuzzing every route of both services', () => {
   it(`${REQUESTS} seeded requests (seed ${SEED}) never get a 5xx`, async () => {
     const rng = new Rng(SEED);
     const corpus = Array.from({ length: REQUESTS }, () => generate(rng, fixtures));
+    const logged = { identity: identity.logs.length, secrets: secrets.logs.length };
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const origins = { secrets: secrets.url, identity: identity.url };
     const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
@@ -683,6 +690,9 @@ describe('fuzzing every route of both services', () => {
     // eslint-disable-next-line no-console -- the reproduction of each failure, for whoever reads the CI log
     if (failures.length) console.log(`${failures.length} of ${REQUESTS} requests failed (seed ${SEED}):\n${failures.join('\n')}`);
     expect(failures).toEqual([]);
+    // Nor was any of them a fault answered with a 4xx: nothing logged at error level meanwhile.
+    const faults = [...identity.logs.slice(logged.identity), ...secrets.logs.slice(logged.secrets)].filter(isFault);
+    expect(faults).toEqual([]);
     // The corpus must mostly reach the services, or it proves nothing.
     expect(answered).toBeGreaterThan(REQUESTS * 0.9);
   }, 120_000);
