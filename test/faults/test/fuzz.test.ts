@@ -500,12 +500,21 @@ interface Outcome {
   responseBody?: string;
 }
 
-function send(agent: Agent, origin: string, req: FuzzRequest): Promise<Outcome> {
+/**
+ * Sends one request. A kept-alive socket the server closed just as it was reused fails before any
+ * answer (node's documented keep-alive race); that request is sent once more on a fresh socket.
+ */
+async function send(agent: Agent, origin: string, req: FuzzRequest): Promise<Outcome> {
+  const first = await sendOnce(agent, origin, req);
+  return first.staleSocket ? sendOnce(false, origin, req) : first;
+}
+
+function sendOnce(agent: Agent | false, origin: string, req: FuzzRequest): Promise<Outcome & { staleSocket?: boolean }> {
   const url = new URL(origin);
   return new Promise((resolve) => {
     let status: number | undefined;
     let done = false;
-    const finish = (outcome: Outcome) => {
+    const finish = (outcome: Outcome & { staleSocket?: boolean }) => {
       if (done) return;
       done = true;
       resolve(outcome);
@@ -541,7 +550,10 @@ function send(agent: Agent, origin: string, req: FuzzRequest): Promise<Outcome> 
     client.on('timeout', () => {
       client.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`));
     });
-    client.on('error', (err) => finish(status === undefined ? { error: err.message } : { status }));
+    client.on('error', (err: NodeJS.ErrnoException) => {
+      if (status !== undefined) finish({ status });
+      else finish({ error: err.message, staleSocket: client.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE') });
+    });
     client.end(req.body);
   });
 }
