@@ -135,6 +135,7 @@ function garbageAuthorization(r: Rng, f: Fixtures): string {
     () => `Basic ${Buffer.from(`:${r.string(5)}`).toString('base64')}`,
     () => `Basic ${Buffer.from([0xff, 0xfe, 0x3a, 0x80, 0xc3]).toString('base64')}`,
     () => `Basic ${Buffer.from(`%ff%:${r.string(5)}`).toString('base64')}`,
+    () => `Basic ${Buffer.from(`${r.pick([f.identity.clientId, 'user'])}${r.pick(['\u0000', '%00', '\ud800'])}:${r.string(5)}\u0000`).toString('base64')}`,
     () => `Basic ${'A'.repeat(r.int(1000, 12000))}`,
     () => `Bearer ${forgedJwt(r, r.chance(0.5) ? f.secrets.clientBearer.slice(7) : f.identity.accessToken)}`,
     () => `Bearer ${'x'.repeat(r.int(1000, 12000))}`,
@@ -260,6 +261,7 @@ function mutateFields(r: Rng, fields: Fields): string {
     () => pairs.map((p) => (p.startsWith(`${key}=`) ? `${key}=${'v'.repeat(r.int(17_000, 300_000))}` : p)),
     () => [...pairs, ...Array.from({ length: r.int(60, 1500) }, (_, i) => `f${i}=${i}`)],
     () => pairs.map((p) => (p.startsWith(`${key}=`) ? `${key}=%ff%` : p)),
+    () => pairs.map((p) => (p.startsWith(`${key}=`) ? `${p}${r.pick(['%00', '%00%00', '%C0%80', '%EF%BF%BF', '%ED%A0%80'])}` : p)),
     () => pairs.filter((p) => !p.startsWith(`${key}=`)),
     () => pairs.map((p) => (p.startsWith(`${key}=`) ? `${key}` : p)),
     () => [...pairs, '=', '&', '%=%'],
@@ -274,7 +276,7 @@ function jsonBody(r: Rng, fields: Fields): Buffer {
   const key = keys.length ? r.pick(keys) : 'x';
   const options = [
     () => JSON.stringify(fields),
-    () => JSON.stringify({ ...fields, [key]: r.pick<unknown>([123, -1, 1e308, true, null, [], {}, [fields[key]], { $gt: '' }, 'x'.repeat(r.int(1000, 300_000))]) }),
+    () => JSON.stringify({ ...fields, [key]: r.pick<unknown>([123, -1, 1e308, true, null, [], {}, [fields[key]], { $gt: '' }, 'x'.repeat(r.int(1000, 300_000)), `${fields[key] ?? ''}\u0000`, '\ud800', `${fields[key] ?? ''}\ufffe`]) }),
     () => `${JSON.stringify(fields).slice(0, -1)}`, // truncated
     () => '{"a":',
     () => '[' .repeat(r.int(1000, 20_000)) + ']'.repeat(r.int(0, 5)),
@@ -351,6 +353,8 @@ function oddHeaders(r: Rng, f: Fixtures, headers: Record<string, string>): void 
     () => (headers['if-none-match'] = r.ascii(20)),
     () => (headers['range'] = r.pick(['bytes=0-1', 'bytes=-1', 'bytes=x'])),
     () => (headers['dpop'] = forgedJwt(r)),
+    () => Object.assign(headers, { origin: r.pick(['http://evil.test', f.identity.origin, 'null']), 'access-control-request-method': r.pick(['POST', 'GET', 'DELETE', 'X']), 'access-control-request-headers': r.pick(['authorization', 'content-type, dpop', r.ascii(30)]) }),
+    () => (headers['expect'] = r.pick(['100-continue', 'garbage'])),
     () => (headers['content-type'] = r.pick(['application/json; charset=utf-7', 'application/x-www-form-urlencoded; charset="%ff"', 'multipart/form-data; boundary=', latin1OfUtf8('text/plain; charset=ü'), ''])),
   ];
   for (let i = r.int(1, 2); i > 0; i--) r.pick(options)();
