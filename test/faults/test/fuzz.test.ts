@@ -11,7 +11,8 @@ import { clientToken, userToken } from '../../../services/secrets/test/identity.
  * a healthy system has no reason for a 503.
  *
  * A failure prints each offending request (its index in the corpus, method, path, headers and
- * body) so it can be replayed with curl.
+ * body) so it can be replayed with curl. The corpus has the same shape on every run; only the
+ * keys and tokens minted in the set-up differ.
  */
 // FUZZ_SEED and FUZZ_REQUESTS explore other corpora; CI runs the fixed one.
 const SEED = Number(process.env['FUZZ_SEED'] ?? 0x12f022);
@@ -286,7 +287,7 @@ function jsonBody(r: Rng, fields: Fields): Buffer {
     () => 'null',
     () => '1e999999',
     () => '\ufeff' + JSON.stringify(fields),
-    () => JSON.stringify({ __proto__: { admin: true }, constructor: { prototype: { x: 1 } }, ...fields }).replace('"admin"', '"admin"'),
+    () => '{"constructor":{"prototype":{"polluted":1}},' + JSON.stringify(fields).slice(1),
     () => '{"__proto__":{"polluted":1},' + JSON.stringify(fields).slice(1),
     () => JSON.stringify(fields).replace(/"/, "'"),
     () => '',
