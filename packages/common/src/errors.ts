@@ -144,6 +144,8 @@ export function toDomainError(err: unknown, bodyLimit = 'the size limit'): Domai
   if (err instanceof Error && /^(Multipart|Malformed part header|Unexpected end of form)/i.test(err.message)) return new MalformedBodyError('the multipart body is malformed');
   const dependency = unavailableDependency(err);
   if (dependency) return new DependencyUnavailableError(dependency, err);
+  // busboy reads multipart/form-data only; another multipart subtype is refused before any part is read.
+  if (err instanceof Error && err.message.startsWith('Unsupported content type: multipart/')) return new UnsupportedMediaTypeError('multipart bodies must be multipart/form-data');
   return undefined;
 }
 

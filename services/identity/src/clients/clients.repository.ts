@@ -91,6 +91,8 @@ export class ClientsRepository {
 
   /** On every token request; concurrent lookups share one query (`batched`, packages/common/src/batch.ts). */
   find(clientId: string): Promise<Client | undefined> {
+    // PostgreSQL text cannot hold NUL, so no client has one; asking would fail the whole batch.
+    if (clientId.includes('\u0000')) return Promise.resolve(undefined);
     return this.findBatched(clientId);
   }
 
