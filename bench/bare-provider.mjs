@@ -9,7 +9,9 @@ const key = { ...(await exportJWK(privateKey)), kid: 'bench', alg: 'ES256', use:
 const audience = 'https://bench.example.com';
 
 const provider = new Provider(`http://127.0.0.1:${port}`, {
-  clients: [{ client_id: 'bench', client_secret: process.env.CLIENT_SECRET, grant_types: ['client_credentials'], response_types: [], token_endpoint_auth_method: 'client_secret_post' }],
+  clients: [
+    { client_id: 'bench', client_secret: process.env.CLIENT_SECRET, grant_types: ['client_credentials'], response_types: [], token_endpoint_auth_method: 'client_secret_post' },
+  ],
   jwks: { keys: [key] },
   features: {
     devInteractions: { enabled: false },

@@ -103,7 +103,11 @@ try {
   const minted = JSON.parse((await runCli(['tokens', 'create', 'bench', '--json'], env)).stdout);
   const auth = `Basic ${Buffer.from(`bench:${minted.api_token}`).toString('base64')}`;
 
-  server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], { env, execArgv: ['--import', pathToFileURL(join(here, 'secrets-api', 'loop-probe.mjs')).href], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], {
+    env,
+    execArgv: ['--import', pathToFileURL(join(here, 'secrets-api', 'loop-probe.mjs')).href],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;

@@ -176,7 +176,13 @@ const ENTRY = {
 
 function environments(env) {
   return {
-    identity: { ...env, MASTER_KEY: env.IDENTITY_MASTER_KEY, DATABASE_URL: env.IDENTITY_DATABASE_URL, PORT: env.IDENTITY_PORT ?? '8080', SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1` },
+    identity: {
+      ...env,
+      MASTER_KEY: env.IDENTITY_MASTER_KEY,
+      DATABASE_URL: env.IDENTITY_DATABASE_URL,
+      PORT: env.IDENTITY_PORT ?? '8080',
+      SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1`,
+    },
     secrets: {
       ...env,
       MASTER_KEY: env.SECRETS_MASTER_KEY,
@@ -218,7 +224,20 @@ async function demo(envs) {
   const client = await cli(
     'identity',
     ENTRY.identityCli,
-    ['clients', 'create', '--id', `demo-cli-${randomBytes(3).toString('hex')}`, '--name', 'Demo CLI', '--org', 'demo', '--grants', 'client_credentials,refresh_token', '--scopes', 'secrets:read,secrets:write'],
+    [
+      'clients',
+      'create',
+      '--id',
+      `demo-cli-${randomBytes(3).toString('hex')}`,
+      '--name',
+      'Demo CLI',
+      '--org',
+      'demo',
+      '--grants',
+      'client_credentials,refresh_token',
+      '--scopes',
+      'secrets:read,secrets:write',
+    ],
     envs.identity,
   );
   const token = await cli('secrets', ENTRY.secretsCli, ['tokens', 'create', 'demo', '--label', 'demo'], envs.secrets);
@@ -230,7 +249,13 @@ async function demo(envs) {
 async function all(env) {
   if (!(await reachable(env.IDENTITY_DATABASE_URL)) && !process.env.IDENTITY_DATABASE_URL && !process.env.SECRETS_DATABASE_URL) {
     log('postgres', `no PostgreSQL at ${new URL(env.IDENTITY_DATABASE_URL).host}: using embedded PGlite (data in .data/pglite)`);
-    env = { ...env, IDENTITY_DATABASE_URL: await embeddedPostgres('identity', 55432), SECRETS_DATABASE_URL: await embeddedPostgres('secrets', 55433), DATABASE_POOL_MAX: '1', CLIENT_CACHE: 'false' };
+    env = {
+      ...env,
+      IDENTITY_DATABASE_URL: await embeddedPostgres('identity', 55432),
+      SECRETS_DATABASE_URL: await embeddedPostgres('secrets', 55433),
+      DATABASE_POOL_MAX: '1',
+      CLIENT_CACHE: 'false',
+    };
   }
   const envs = environments(env);
   await Promise.all([ensureDatabase(envs.identity.DATABASE_URL), ensureDatabase(envs.secrets.DATABASE_URL)]);
@@ -252,7 +277,10 @@ async function all(env) {
   ];
   if (!(await redisAnswers(env.REDIS_URL))) {
     // Same code path for the e-mail (@hush/mail), sent by the secrets service from its outbox.
-    log('redis', `no Redis at ${env.REDIS_URL}: e-mail is sent in-process by the secrets service (DELIVERY_MODE=inline); the mailer is not started, and login/token rate limits are off`);
+    log(
+      'redis',
+      `no Redis at ${env.REDIS_URL}: e-mail is sent in-process by the secrets service (DELIVERY_MODE=inline); the mailer is not started, and login/token rate limits are off`,
+    );
     services.pop();
     envs.secrets.DELIVERY_MODE = 'inline';
     envs.secrets.SMTP_URL = envs.mailer.SMTP_URL;

@@ -48,7 +48,10 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const url = (fallback?: string) => (fallback === undefined ? z.url() : z.url().default(fallback));
 export const bool = (fallback: boolean) =>
-  z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(fallback ? 'true' : 'false').transform((v) => ['true', '1', 'yes'].includes(v));
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => ['true', '1', 'yes'].includes(v));
 export const logLevel = () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /** A 256-bit key given as 64 hex characters or base64/base64url of 32 bytes. */

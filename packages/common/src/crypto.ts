@@ -21,7 +21,11 @@ export function deriveKey(root: Buffer, info: string | Buffer, salt: Buffer | st
   const blocks: Buffer[] = [];
   let previous = Buffer.alloc(0);
   for (let i = 1; blocks.length * HASH_BYTES < length; i++) {
-    previous = createHmac('sha256', prk).update(previous).update(info).update(Buffer.from([i])).digest();
+    previous = createHmac('sha256', prk)
+      .update(previous)
+      .update(info)
+      .update(Buffer.from([i]))
+      .digest();
     blocks.push(previous);
   }
   return Buffer.concat(blocks).subarray(0, length);

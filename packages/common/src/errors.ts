@@ -90,7 +90,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 // pg's own messages for a connection that failed, timed out or died (knex puts the statement
 // and " - " before the message of a query's error).
 // (and the pool's: tarn's "operation timed out" when a connection attempt outlives the acquire timeout).
-const PG_CONNECTION_FAILURE = /(^| - )(Connection terminated|Connection ended unexpectedly|timeout expired|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|operation timed out for an unknown reason)/;
+const PG_CONNECTION_FAILURE =
+  /(^| - )(Connection terminated|Connection ended unexpectedly|timeout expired|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|operation timed out for an unknown reason)/;
 // PostgreSQL SQLSTATEs of an unusable server: connection exceptions (08), statement_timeout and
 // shutdowns (57014, 57P01-57P03), too many connections (53300).
 const PG_UNAVAILABLE_STATE = /^(08...|57014|57P0[123]|53300)$/;
@@ -154,10 +155,7 @@ export function toDomainError(err: unknown, bodyLimit = 'the size limit'): Domai
  * status and headers with the surface's `body`; anything else is logged and answered 500 with
  * the fixed `fault` body, so no detail of a fault reaches the caller.
  */
-export function domainErrorMiddleware(
-  logger: Logger,
-  options: { body: (err: DomainError) => object; fault: object; bodyLimit?: string },
-): ErrorRequestHandler {
+export function domainErrorMiddleware(logger: Logger, options: { body: (err: DomainError) => object; fault: object; bodyLimit?: string }): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
     const known = toDomainError(err, options.bodyLimit);
     if (!known) {

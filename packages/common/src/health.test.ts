@@ -7,7 +7,10 @@ const never = () => new Promise<never>(() => {});
 
 describe('checkReadiness', () => {
   it('is ready only when every check resolves, and names each failing one', async () => {
-    expect(await checkReadiness({ checks: { database: async () => 1, redis: async () => 'PONG' } })).toEqual({ ready: true, body: { status: 'ready', database: 'ok', redis: 'ok' } });
+    expect(await checkReadiness({ checks: { database: async () => 1, redis: async () => 'PONG' } })).toEqual({
+      ready: true,
+      body: { status: 'ready', database: 'ok', redis: 'ok' },
+    });
     const failing = await checkReadiness({
       checks: {
         database: async () => 1,

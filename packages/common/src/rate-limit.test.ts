@@ -80,7 +80,12 @@ describe('RateLimit against Redis', () => {
       if (from === source) seen.push(String(args[0]).toLowerCase());
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await limits.retryAfter([{ limit: a, key: 'x' }, { limit: b, key: 'y' }])).toBe(0);
+    expect(
+      await limits.retryAfter([
+        { limit: a, key: 'x' },
+        { limit: b, key: 'y' },
+      ]),
+    ).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 50));
     monitor.disconnect();
     expect(seen).toEqual(['mget']);

@@ -34,7 +34,9 @@ lines</textarea>
   });
 
   it('decodes entities in attributes and textarea text', () => {
-    const [form] = parseForms(`<form action="/cb?a=1&amp;b=&#50;"><input type="hidden" name="q" value="&quot;x&quot; &lt;y&gt; &#x27;z&#x27;"><textarea name="t">a &amp; b <i>&lt;</textarea></form>`);
+    const [form] = parseForms(
+      `<form action="/cb?a=1&amp;b=&#50;"><input type="hidden" name="q" value="&quot;x&quot; &lt;y&gt; &#x27;z&#x27;"><textarea name="t">a &amp; b <i>&lt;</textarea></form>`,
+    );
     expect(form?.action).toBe('/cb?a=1&b=2');
     expect(form?.hidden['q']).toBe(`"x" <y> 'z'`);
     expect(form?.fields[1]?.value).toBe('a & b <i><');

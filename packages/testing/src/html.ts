@@ -57,8 +57,7 @@ export function parseForms(html: string): ParsedForm[] {
         if (tag === 'textarea' && textarea) {
           textarea.value = decodeRcdata(textarea.value.replace(/^\r?\n/, ''));
           textarea = undefined;
-        }
-        else if (tag === 'form') form = undefined;
+        } else if (tag === 'form') form = undefined;
       },
     },
     { decodeEntities: true },

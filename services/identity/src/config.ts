@@ -42,7 +42,11 @@ const schema = z.object({
   KEY_RELOAD_INTERVAL: z.coerce.number().int().min(1).default(30),
   /** bcrypt cost for user passwords. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
-  REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).default(14 * 24 * 3600),
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(14 * 24 * 3600),
   /** Failed client authentications allowed per client (from any IP) and per IP in one window; past them, further failures get 429. */
   CLIENT_AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   CLIENT_AUTH_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),

@@ -107,15 +107,22 @@ describe('authorization code + PKCE through the login and consent pages', () => 
   it('refuses the wrong code_verifier', async () => {
     const { c, config } = await setup();
     const { callback, state } = await authorize(config, `openid ${c.read}`);
-    await expect(
-      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: state }),
-    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: oidc.randomPKCECodeVerifier(), expectedState: state })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('refuses an unregistered redirect_uri without redirecting to it', async () => {
     const { c } = await setup();
     const url = new URL(`${h.issuer}/protocol/openid-connect/auth`);
-    url.search = new URLSearchParams({ client_id: c.clientId, response_type: 'code', scope: 'openid', redirect_uri: 'https://evil.example/cb', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString();
+    url.search = new URLSearchParams({
+      client_id: c.clientId,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: 'https://evil.example/cb',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    }).toString();
     const res = await request(url.origin).get(`${url.pathname}${url.search}`).redirects(0).set('accept', 'text/html');
     expect(res.status).toBe(400);
     expect(res.get('location')).toBeUndefined();
@@ -123,7 +130,13 @@ describe('authorization code + PKCE through the login and consent pages', () => 
 
   it('the user can deny consent: the client gets access_denied', async () => {
     const { c, config } = await setup();
-    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${c.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: `openid ${c.read}`,
+      state: 's',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
     const browser = new Browser(new URL(h.issuer).origin);
     const login = await browser.navigate(url.toString());
     const consent = await browser.submit(login.html, 0, { username: 'alice', password: PASSWORD });
@@ -135,7 +148,13 @@ describe('authorization code + PKCE through the login and consent pages', () => 
 describe('the login page', () => {
   async function loginPage() {
     const { c, config } = await setup();
-    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${c.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: `openid ${c.read}`,
+      state: 's',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
     const browser = new Browser(new URL(h.issuer).origin);
     return { browser, page: await browser.navigate(url.toString()) };
   }

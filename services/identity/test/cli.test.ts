@@ -26,7 +26,10 @@ describe('admin CLI', () => {
     const c = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'r', '--grants', 'client_credentials', '--scopes', 'rot:read');
     const rotated = await h.cli<{ client_secret: string }>('clients', 'rotate-secret', c.client_id);
     const token = (secret: string) =>
-      request(h.issuer).post('/protocol/openid-connect/token').type('form').send({ grant_type: 'client_credentials', scope: 'rot:read', client_id: c.client_id, client_secret: secret });
+      request(h.issuer)
+        .post('/protocol/openid-connect/token')
+        .type('form')
+        .send({ grant_type: 'client_credentials', scope: 'rot:read', client_id: c.client_id, client_secret: secret });
     expect((await token(c.client_secret)).status).toBe(401);
     expect((await token(rotated.client_secret)).status).toBe(200);
   });

@@ -39,11 +39,21 @@ describe('refresh tokens from the client-credentials grant under sustained traff
 
     expect(await rowsOf(c.clientId)).toEqual({ Grant: 1, RefreshToken: 1 });
 
-    const refreshed = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: String(newest.body['refresh_token']), client_id: c.clientId, client_secret: c.clientSecret });
+    const refreshed = await postForm(tokenUrl, {
+      grant_type: 'refresh_token',
+      refresh_token: String(newest.body['refresh_token']),
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toMatchObject({ scope: c.read, refresh_token: expect.any(String) as string });
     // Each request's refresh token replaces the one before.
-    const replaced = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: String(previous.body['refresh_token']), client_id: c.clientId, client_secret: c.clientSecret });
+    const replaced = await postForm(tokenUrl, {
+      grant_type: 'refresh_token',
+      refresh_token: String(previous.body['refresh_token']),
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect(replaced.status).toBe(400);
     expect(replaced.body['error']).toBe('invalid_grant');
   });
@@ -53,12 +63,24 @@ describe('refresh tokens from the client-credentials grant under sustained traff
     const [a, b] = [`https://a-${suffix}.example.com`, `https://b-${suffix}.example.com`];
     await h.cli('apis', 'create', a, '--scopes', `a-${suffix}`);
     await h.cli('apis', 'create', b, '--scopes', `b-${suffix}`);
-    const client = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', `two ${suffix}`, '--grants', 'client_credentials,refresh_token', '--scopes', `a-${suffix},b-${suffix}`);
+    const client = await h.cli<{ client_id: string; client_secret: string }>(
+      'clients',
+      'create',
+      '--name',
+      `two ${suffix}`,
+      '--grants',
+      'client_credentials,refresh_token',
+      '--scopes',
+      `a-${suffix},b-${suffix}`,
+    );
     const auth = { client_id: client.client_id, client_secret: client.client_secret };
     const forA = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: `a-${suffix}`, ...auth });
     const forB = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: `b-${suffix}`, ...auth });
 
-    for (const [token, scope] of [[forA.body['refresh_token'], `a-${suffix}`], [forB.body['refresh_token'], `b-${suffix}`]] as const) {
+    for (const [token, scope] of [
+      [forA.body['refresh_token'], `a-${suffix}`],
+      [forB.body['refresh_token'], `b-${suffix}`],
+    ] as const) {
       const refreshed = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: String(token), ...auth });
       expect(refreshed.status).toBe(200);
       expect(refreshed.body['scope']).toBe(scope);

@@ -144,7 +144,11 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
   });
 
   it('a client secret used twice in one request (Basic and body): 400 invalid_request', async () => {
-    const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret }, { authorization: basic(c.clientId, c.clientSecret) });
+    const res = await postForm(
+      tokenUrl,
+      { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret },
+      { authorization: basic(c.clientId, c.clientSecret) },
+    );
     expect(res.status).toBe(400);
     expect(res.body['error']).toBe('invalid_request');
   });

@@ -34,7 +34,12 @@ describe('expired artifacts', () => {
     try {
       // Age every stored artifact past its expiry, as time would.
       await db.query(`UPDATE oidc_models SET expires_at = now() - interval '1 second'`);
-      const refreshed = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: String(first.body['refresh_token']), client_id: c.clientId, client_secret: c.clientSecret });
+      const refreshed = await postForm(tokenUrl, {
+        grant_type: 'refresh_token',
+        refresh_token: String(first.body['refresh_token']),
+        client_id: c.clientId,
+        client_secret: c.clientSecret,
+      });
       expect(refreshed.status).toBe(400);
       expect(refreshed.body['error']).toBe('invalid_grant');
 

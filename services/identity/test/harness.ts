@@ -82,10 +82,7 @@ export function identityPerFile(use: (h: Harness, tokenUrl: string) => void, ove
 }
 
 /** An API plus a confidential client allowed some of its scopes: the usual test set-up. */
-export async function createApiAndClient(
-  h: Harness,
-  opts: { grants?: string; scopes?: string; org?: string; redirectUri?: string; extraArgs?: string[] } = {},
-) {
+export async function createApiAndClient(h: Harness, opts: { grants?: string; scopes?: string; org?: string; redirectUri?: string; extraArgs?: string[] } = {}) {
   const suffix = randomBytes(4).toString('hex');
   const identifier = `https://api-${suffix}.example.com`;
   await h.cli('apis', 'create', identifier, '--scopes', `read-${suffix},write-${suffix}`, '--ttl', '300');
@@ -98,5 +95,4 @@ export async function createApiAndClient(
   return { api: identifier, read: `read-${suffix}`, write: `write-${suffix}`, clientId: client.client_id, clientSecret: client.client_secret };
 }
 
-export const basic = (id: string, secret: string) =>
-  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

@@ -41,7 +41,9 @@ describe('implicit grant (id_token token) for clients without a backend', () => 
     const jwks = createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`));
     const { payload: claims } = await jwtVerify(fragment.get('id_token') as string, jwks, { issuer: h.issuer, audience: c.clientId });
     expect(claims.nonce).toBe(nonce);
-    const digest = createHash('sha256').update(fragment.get('access_token') as string).digest();
+    const digest = createHash('sha256')
+      .update(fragment.get('access_token') as string)
+      .digest();
     expect(claims['at_hash']).toBe(digest.subarray(0, 16).toString('base64url'));
 
     const { payload } = await jwtVerify(fragment.get('access_token') as string, jwks, { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });

@@ -19,13 +19,17 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const token = async () => {
-  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    scope: c.read,
+    client_id: c.clientId,
+    client_secret: c.clientSecret,
+  });
   return String(res.body['access_token']);
 };
 const kids = async () => ((await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: { kid: string }[] }).keys.map((k) => k.kid);
 // A fresh key set per check: a resource server that refetches the JWKS.
-const verify = (jwt: string) =>
-  jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`)), { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
+const verify = (jwt: string) => jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`)), { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
 
 describe('signing key rotation without downtime', () => {
   it('publishes the next key before it signs, keeps the old key until retired', async () => {

@@ -14,12 +14,19 @@ afterAll(() => h.close());
 
 describe('a client id PostgreSQL cannot store (a NUL character) is an unknown client', () => {
   it.each(['token', 'token/introspect', 'revoke'])('%s, client_secret_post', async (route) => {
-    const res = await postForm(`${h.issuer}/protocol/openid-connect/${route}`, { grant_type: 'client_credentials', scope: c.read, token: 'x', client_id: '\u0000', client_secret: 'secret' });
+    const res = await postForm(`${h.issuer}/protocol/openid-connect/${route}`, {
+      grant_type: 'client_credentials',
+      scope: c.read,
+      token: 'x',
+      client_id: '\u0000',
+      client_secret: 'secret',
+    });
     expect({ status: res.status, error: res.body['error'] }).toEqual({ status: 401, error: 'invalid_client' });
   });
 
   it('and does not fail the lookups of other clients made at the same time', async () => {
-    const token = (clientId: string, clientSecret: string) => postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: clientId, client_secret: clientSecret });
+    const token = (clientId: string, clientSecret: string) =>
+      postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: clientId, client_secret: clientSecret });
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? token('\u0000', 'secret') : token(c.clientId, c.clientSecret))));
     expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? 401 : 200)));
   });
@@ -27,12 +34,20 @@ describe('a client id PostgreSQL cannot store (a NUL character) is an unknown cl
 
 describe('a token PostgreSQL cannot store (a NUL character) is an unknown one', () => {
   it.each(['token/introspect', 'revoke'])('%s of a token with a NUL', async (route) => {
-    const res = await postForm(`${h.issuer}/protocol/openid-connect/${route}`, { token: `abc\u0000def`, token_type_hint: 'refresh_token' }, { authorization: basic(c.clientId, c.clientSecret) });
+    const res = await postForm(
+      `${h.issuer}/protocol/openid-connect/${route}`,
+      { token: `abc\u0000def`, token_type_hint: 'refresh_token' },
+      { authorization: basic(c.clientId, c.clientSecret) },
+    );
     expect(res.status).toBe(200);
   });
 
   it('a refresh_token grant with a NUL in the token', async () => {
-    const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'refresh_token', refresh_token: `abc\u0000def` }, { authorization: basic(c.clientId, c.clientSecret) });
+    const res = await postForm(
+      `${h.issuer}/protocol/openid-connect/token`,
+      { grant_type: 'refresh_token', refresh_token: `abc\u0000def` },
+      { authorization: basic(c.clientId, c.clientSecret) },
+    );
     expect({ status: res.status, error: res.body['error'] }).toEqual({ status: 400, error: 'invalid_grant' });
   });
 

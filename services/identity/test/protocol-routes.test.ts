@@ -15,7 +15,11 @@ identityPerFile((started, token) => {
 describe('protocol routes outside Express', () => {
   it('a token response carries the caller’s request id, and the request is logged under it with its path and status', async () => {
     const c = await createApiAndClient(h);
-    const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret }, { 'x-request-id': 'req-direct-1' });
+    const res = await postForm(
+      tokenUrl,
+      { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret },
+      { 'x-request-id': 'req-direct-1' },
+    );
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('req-direct-1');
     await new Promise((r) => setTimeout(r, 20));

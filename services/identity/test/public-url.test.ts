@@ -21,7 +21,10 @@ const FORGED = [
 const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri', 'userinfo_endpoint', 'introspection_endpoint', 'revocation_endpoint', 'end_session_endpoint'];
 
 // Behind a proxy that forwards X-Forwarded-* (TRUST_PROXY) as well as directly exposed.
-describe.each([['directly exposed', 'false'], ['behind a trusted proxy', 'true']])('discovery, %s', (_name, trustProxy) => {
+describe.each([
+  ['directly exposed', 'false'],
+  ['behind a trusted proxy', 'true'],
+])('discovery, %s', (_name, trustProxy) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startIdentity({ TRUST_PROXY: trustProxy });
@@ -57,7 +60,14 @@ describe.each([['directly exposed', 'false'], ['behind a trusted proxy', 'true']
 
   it('builds the URL the login page returns the browser to from the configured public URL, under a forged Host', async () => {
     const c = await createApiAndClient(h, { grants: 'authorization_code', redirectUri: 'http://127.0.0.1:9/cb' });
-    const query = new URLSearchParams({ client_id: c.clientId, response_type: 'code', scope: 'openid', redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      client_id: c.clientId,
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      code_challenge: 'x'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     const res = await get(`${h.issuer}/protocol/openid-connect/auth?${query.toString()}`, { host: 'evil.test', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' });
     expect(res.status).toBe(303);
     expect(String(res.headers.location)).not.toContain('evil.test');

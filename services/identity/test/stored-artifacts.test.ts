@@ -39,7 +39,13 @@ async function dumpDatabase(): Promise<string> {
 async function authorize(config: oidc.Configuration, scope: string) {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope, state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope,
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
   const browser = new Browser(new URL(h.issuer).origin);
   const login = await browser.navigate(url.toString());
   const consent = await browser.submit(login.html, 0, { username: 'carol', password: PASSWORD });
@@ -56,9 +62,15 @@ describe('what a copy of the database yields', () => {
     secrets['client-credentials refresh token'] = String(cc.body['refresh_token']);
 
     const app = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-    const config = await oidc.discovery(new URL(h.issuer), app.clientId, { client_secret: app.clientSecret, id_token_signed_response_alg: 'ES256' }, oidc.ClientSecretBasic(app.clientSecret), {
-      execute: [oidc.allowInsecureRequests],
-    });
+    const config = await oidc.discovery(
+      new URL(h.issuer),
+      app.clientId,
+      { client_secret: app.clientSecret, id_token_signed_response_alg: 'ES256' },
+      oidc.ClientSecretBasic(app.clientSecret),
+      {
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
     const redeemed = await authorize(config, `openid ${app.read}`);
     const tokens = await oidc.authorizationCodeGrant(config, redeemed.callback, { pkceCodeVerifier: redeemed.verifier, expectedState: redeemed.state });
     secrets['rotated refresh token'] = tokens.refresh_token as string;
@@ -79,7 +91,13 @@ describe('what a copy of the database yields', () => {
 
     // A user signed in and looking at the consent page: the interaction records the session.
     const stalled = new Browser(new URL(h.issuer).origin);
-    const stalledUrl = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${app.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const stalledUrl = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: `openid ${app.read}`,
+      state: 's',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
     const stalledLogin = await stalled.navigate(stalledUrl.toString());
     const stalledConsent = await stalled.submit(stalledLogin.html, 0, { username: 'carol', password: PASSWORD });
     expect(stalledConsent.html).toContain('Allow');
@@ -89,7 +107,9 @@ describe('what a copy of the database yields', () => {
 
     const dump = await dumpDatabase();
     expect(dump).toContain(service.clientId); // the dump is real
-    const found = Object.entries(secrets).filter(([, value]) => dump.includes(value)).map(([name]) => name);
+    const found = Object.entries(secrets)
+      .filter(([, value]) => dump.includes(value))
+      .map(([name]) => name);
     expect(found).toEqual([]);
 
     // And all of them still work from what is stored.
@@ -97,12 +117,23 @@ describe('what a copy of the database yields', () => {
     expect(again.access_token).toBeDefined();
     const exchanged = await oidc.authorizationCodeGrant(config, pending.callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(exchanged.refresh_token).toBeDefined();
-    const refreshedService = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: secrets['client-credentials refresh token'], client_id: service.clientId, client_secret: service.clientSecret });
+    const refreshedService = await postForm(tokenUrl, {
+      grant_type: 'refresh_token',
+      refresh_token: secrets['client-credentials refresh token'],
+      client_id: service.clientId,
+      client_secret: service.clientSecret,
+    });
     expect(refreshedService.status).toBe(200);
     const info = await oidc.fetchUserInfo(config, userinfoTokens.access_token, oidc.skipSubjectCheck);
     expect(info.sub).toEqual(expect.any(String));
     // The session found by its cookie: a new authorization needs no login page.
-    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: `openid ${app.read}`, state: 's', code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()), code_challenge_method: 'S256' });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: `openid ${app.read}`,
+      state: 's',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
     const silent = await pending.browser.navigate(url.toString());
     expect(silent.leftTo).toContain('code=');
   });

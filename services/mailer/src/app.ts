@@ -71,13 +71,23 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
     // worker opens its own (BullMQ needs a blocking one).
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
     redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
-    warnIfRedisVolatile(redis, logger, "queued e-mail jobs (delayed until the secrets service re-queues them) and the sent markers that keep a re-run job from sending twice (duplicate e-mails possible)");
+    warnIfRedisVolatile(
+      redis,
+      logger,
+      'queued e-mail jobs (delayed until the secrets service re-queues them) and the sent markers that keep a re-run job from sending twice (duplicate e-mails possible)',
+    );
     const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
     const linkQueue = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
     for (const queue of [statusQueue, linkQueue]) {
       queue.on('error', (err) => logger.debug({ err: { message: err.message } }, 'queue connection error'));
     }
-    const transport = createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, maxConnections: config.CONCURRENCY, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED });
+    const transport = createMailTransport({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      maxConnections: config.CONCURRENCY,
+      requireTls: config.SMTP_REQUIRE_TLS,
+      rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
+    });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
     const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight }, track);
     running = { redis, statusQueue, linkQueue, transport, worker };

@@ -26,8 +26,6 @@ describe('mailer configuration', () => {
   });
 
   test('names every bad variable', () => {
-    expect(() => readConfig({ SMTP_URL: 'http://mail', CONCURRENCY: '0', SMTP_REQUIRE_TLS: 'maybe' })).toThrow(
-      /SMTP_URL[\s\S]*SMTP_REQUIRE_TLS[\s\S]*CONCURRENCY/,
-    );
+    expect(() => readConfig({ SMTP_URL: 'http://mail', CONCURRENCY: '0', SMTP_REQUIRE_TLS: 'maybe' })).toThrow(/SMTP_URL[\s\S]*SMTP_REQUIRE_TLS[\s\S]*CONCURRENCY/);
   });
 });

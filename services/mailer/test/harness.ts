@@ -78,8 +78,7 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   const producer = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix });
   const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix });
-  const statusJob = async (deliveryId: string, status: DeliveryStatusJob['status']) =>
-    (await statusQueue.getJob(statusJobId(deliveryId, status))) ?? undefined;
+  const statusJob = async (deliveryId: string, status: DeliveryStatusJob['status']) => (await statusQueue.getJob(statusJobId(deliveryId, status))) ?? undefined;
 
   return {
     config,

@@ -117,7 +117,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     async start() {
       pool.start();
       delivery.start();
-      if (config.DELIVERY_MODE === 'queue') warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
+      if (config.DELIVERY_MODE === 'queue')
+        warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
       sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
     },
     sweep: () => context.secrets.sweep(),

@@ -99,4 +99,3 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     API_AUDIENCE: raw.API_AUDIENCE ?? `${raw.BASE_URL}/api/v1`,
   };
 }
-

@@ -58,7 +58,11 @@ export class InsufficientScopeError extends DomainError {
     });
   }
 }
-export class UserTokenRequiredError extends fixedError(403, 'user_token_required', "Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)") {}
+export class UserTokenRequiredError extends fixedError(
+  403,
+  'user_token_required',
+  "Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)",
+) {}
 
 // 404: unknown, already read, burned and expired are deliberately indistinguishable.
 export class UnknownSecretError extends fixedError(404, 'unknown_secret', 'Unknown secret') {}
@@ -84,9 +88,14 @@ export class TooManyAuthFailuresError extends DomainError {
 }
 
 // 503
-export class IdentityUnavailableError extends fixedError(503, 'identity_unavailable', 'Cannot verify access tokens right now (the identity service is unreachable); retry shortly', {
-  'Retry-After': '5',
-}) {}
+export class IdentityUnavailableError extends fixedError(
+  503,
+  'identity_unavailable',
+  'Cannot verify access tokens right now (the identity service is unreachable); retry shortly',
+  {
+    'Retry-After': '5',
+  },
+) {}
 
 // Accounts: the admin CLI and the API-token routes (a user token's username is the custid).
 export class InvalidCustidError extends fixedError(400, 'invalid_input', 'custid must be 1 to 254 characters without spaces, colons or control characters') {}

@@ -13,7 +13,10 @@ describe('429: failed authentications per client IP (AUTH_MAX_FAILURES per AUTH_
     const a = await h.account();
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await h.http.post('/api/v1/share').set('Authorization', basic(a.custid, `wrong-${i}`)).send({ secret: 'x' });
+      const res = await h.http
+        .post('/api/v1/share')
+        .set('Authorization', basic(a.custid, `wrong-${i}`))
+        .send({ secret: 'x' });
       codes.push(res.status);
       expect(res.body).toEqual({ code: 'invalid_credentials', message: expect.any(String) });
     }

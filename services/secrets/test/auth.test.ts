@@ -73,8 +73,7 @@ describe('Bearer access tokens from identity (client credentials)', () => {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
     const { privateKey } = await generateKeyPair('ES256');
     const kid = JSON.parse(Buffer.from(header, 'base64url').toString()).kid;
-    const forge = (overrides: Record<string, unknown>, typ = 'at+jwt') =>
-      new SignJWT({ ...claims, ...overrides }).setProtectedHeader({ alg: 'ES256', typ, kid }).sign(privateKey);
+    const forge = (overrides: Record<string, unknown>, typ = 'at+jwt') => new SignJWT({ ...claims, ...overrides }).setProtectedHeader({ alg: 'ES256', typ, kid }).sign(privateKey);
 
     const bad = [
       `${accessToken.slice(0, -4)}AAAA`, // tampered signature
@@ -91,8 +90,22 @@ describe('Bearer access tokens from identity (client credentials)', () => {
 
   it('refuses a token of identity for another API (audience)', async () => {
     await identity.cli('apis', 'create', 'https://other.example.com', '--scopes', 'other:read');
-    const client = await identity.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'other', '--grants', 'client_credentials', '--scopes', 'other:read');
-    const res = await postForm(`${identity.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: 'other:read', client_id: client.client_id, client_secret: client.client_secret });
+    const client = await identity.cli<{ client_id: string; client_secret: string }>(
+      'clients',
+      'create',
+      '--name',
+      'other',
+      '--grants',
+      'client_credentials',
+      '--scopes',
+      'other:read',
+    );
+    const res = await postForm(`${identity.issuer}/protocol/openid-connect/token`, {
+      grant_type: 'client_credentials',
+      scope: 'other:read',
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    });
     const token = String(res.body['access_token']);
     const recent = await h.http.get('/api/v1/private/recent').set('Authorization', bearer(token));
     expect(recent.status).toBe(401);

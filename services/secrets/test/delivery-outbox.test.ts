@@ -12,7 +12,9 @@ const outboxRowOf = async (metadataKey: string) => h.db('outbox').where('metadat
 
 describe('the outbox row of an e-mail', () => {
   it('stays after the hand-off to the queue, until an outcome is known', async () => {
-    const created = (await h.http.post('/api/v1/share').set('Authorization', alice.auth).send({ secret: 'x', recipient: 'kept@example.com', ttl: 600 })).body as { metadata_key: string };
+    const created = (await h.http.post('/api/v1/share').set('Authorization', alice.auth).send({ secret: 'x', recipient: 'kept@example.com', ttl: 600 })).body as {
+      metadata_key: string;
+    };
     const row = await eventually(async () => {
       const r = await outboxRowOf(created.metadata_key);
       return r?.queued_at ? r : undefined;
@@ -23,7 +25,9 @@ describe('the outbox row of an e-mail', () => {
   });
 
   it('is deleted when the secret expires, and the delivery then says failed rather than queued forever', async () => {
-    const created = (await h.http.post('/api/v1/share').set('Authorization', alice.auth).send({ secret: 'x', recipient: 'late@example.com', ttl: 1 })).body as { metadata_key: string };
+    const created = (await h.http.post('/api/v1/share').set('Authorization', alice.auth).send({ secret: 'x', recipient: 'late@example.com', ttl: 1 })).body as {
+      metadata_key: string;
+    };
     await eventually(async () => ((await outboxRowOf(created.metadata_key))?.queued_at ? true : undefined));
     await new Promise((r) => setTimeout(r, 1100));
     await h.secrets.sweep();

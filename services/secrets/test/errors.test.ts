@@ -6,7 +6,12 @@ beforeAll(async () => ({ h, alice } = await startSecretsWithAccount()));
 afterAll(() => h.close());
 
 /** Every failing request must answer `{ message, code }` with no stack and leave the tables as they were. */
-async function expectError(send: () => Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Record<string, string> }>, status: number, code: string, message?: RegExp) {
+async function expectError(
+  send: () => Promise<{ status: number; body: Record<string, unknown>; text: string; headers: Record<string, string> }>,
+  status: number,
+  code: string,
+  message?: RegExp,
+) {
   const before = await rowCounts(h.db);
   const res = await send();
   expect({ status: res.status, code: res.body['code'] }).toEqual({ status, code });
@@ -60,7 +65,11 @@ describe('400: bad input, named clearly, nothing written', () => {
   });
 
   it('a broken multipart body', async () => {
-    await expectError(() => share().set('content-type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nContent-Disposition: form-data; name="secret"\r\n\r\nunterminated'), 400, 'malformed_body');
+    await expectError(
+      () => share().set('content-type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nContent-Disposition: form-data; name="secret"\r\n\r\nunterminated'),
+      400,
+      'malformed_body',
+    );
   });
 
   it.each([
@@ -94,16 +103,28 @@ describe('401: missing or bad credentials', () => {
     ['an unknown scheme', 'Digest abc', 'invalid_credentials'],
     ['a garbage bearer token', 'Bearer not.a.jwt', 'invalid_token'],
   ])('share with %s', async (_name, header, code) => {
-    const res = await expectError(() => {
-      const req = h.http.post('/api/v1/share').type('form').send({ secret: 'x' });
-      return header ? req.set('Authorization', header) : req;
-    }, 401, code);
+    const res = await expectError(
+      () => {
+        const req = h.http.post('/api/v1/share').type('form').send({ secret: 'x' });
+        return header ? req.set('Authorization', header) : req;
+      },
+      401,
+      code,
+    );
     expect(res.headers['www-authenticate']).toBeDefined();
   });
 
   it("a valid token under another account's name", async () => {
     const bob = await h.account();
-    await expectError(() => h.http.post('/api/v1/share').set('Authorization', 'Basic ' + Buffer.from(`${bob.custid}:${alice.token}`).toString('base64')).send({ secret: 'x' }), 401, 'invalid_credentials');
+    await expectError(
+      () =>
+        h.http
+          .post('/api/v1/share')
+          .set('Authorization', 'Basic ' + Buffer.from(`${bob.custid}:${alice.token}`).toString('base64'))
+          .send({ secret: 'x' }),
+      401,
+      'invalid_credentials',
+    );
   });
 
   it.each([
@@ -150,7 +171,11 @@ describe('413: longer than the plan allows, never truncated', () => {
 
   it('plans set raises the limit to 5,000 (standard) and 10,000 (pro)', async () => {
     const erin = await h.account();
-    const send = (n: number) => h.http.post('/api/v1/share').set('Authorization', erin.auth).send({ secret: 'y'.repeat(n) });
+    const send = (n: number) =>
+      h.http
+        .post('/api/v1/share')
+        .set('Authorization', erin.auth)
+        .send({ secret: 'y'.repeat(n) });
     expect((await send(1001)).status).toBe(413);
     await h.cli('plans', 'set', erin.custid, 'standard');
     expect((await send(5000)).status).toBe(200);

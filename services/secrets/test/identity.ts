@@ -34,14 +34,35 @@ export async function clientToken(identity: IdentityHarness, scopes: string, opt
 export async function userToken(identity: IdentityHarness, username: string, password: string, scopes: string) {
   const redirect = 'http://127.0.0.1:9/callback';
   const client = await identity.cli<{ client_id: string; client_secret: string }>(
-    'clients', 'create', '--name', `app ${randomBytes(3).toString('hex')}`, '--grants', 'authorization_code', '--scopes', 'secrets:read,secrets:write', '--redirect-uri', redirect,
+    'clients',
+    'create',
+    '--name',
+    `app ${randomBytes(3).toString('hex')}`,
+    '--grants',
+    'authorization_code',
+    '--scopes',
+    'secrets:read,secrets:write',
+    '--redirect-uri',
+    redirect,
   );
-  const config = await oidc.discovery(new URL(identity.issuer), client.client_id, { client_secret: client.client_secret, id_token_signed_response_alg: 'ES256' }, oidc.ClientSecretBasic(client.client_secret), {
-    execute: [oidc.allowInsecureRequests],
-  });
+  const config = await oidc.discovery(
+    new URL(identity.issuer),
+    client.client_id,
+    { client_secret: client.client_secret, id_token_signed_response_alg: 'ES256' },
+    oidc.ClientSecretBasic(client.client_secret),
+    {
+      execute: [oidc.allowInsecureRequests],
+    },
+  );
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, { redirect_uri: redirect, scope: `openid ${scopes}`, state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirect,
+    scope: `openid ${scopes}`,
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
   const browser = new Browser(new URL(identity.issuer).origin);
   const login = await browser.navigate(url.toString());
   const consent = await browser.submit(login.html, 0, { username, password });

@@ -171,7 +171,11 @@ describe('recent', () => {
     const carol = await h.account();
     const keys: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await h.http.post('/api/v1/share').set('Authorization', carol.auth).type('form').send({ secret: `n${i}` });
+      const res = await h.http
+        .post('/api/v1/share')
+        .set('Authorization', carol.auth)
+        .type('form')
+        .send({ secret: `n${i}` });
       keys.push(res.body.metadata_key);
     }
     await h.http.post('/api/v1/share').set('Authorization', alice.auth).type('form').send({ secret: 'not carol' });
@@ -180,7 +184,12 @@ describe('recent', () => {
     expect(page1.status).toBe(200);
     expect(Array.isArray(page1.body)).toBe(true);
     expect(page1.body).toHaveLength(3);
-    expect(page1.body.map((m: { metadata_shortkey: string }) => m.metadata_shortkey)).toEqual(keys.slice(2).reverse().map((k) => k.slice(0, 6)));
+    expect(page1.body.map((m: { metadata_shortkey: string }) => m.metadata_shortkey)).toEqual(
+      keys
+        .slice(2)
+        .reverse()
+        .map((k) => k.slice(0, 6)),
+    );
     for (const item of page1.body) {
       expect(item).toMatchObject({ custid: carol.custid, secret_key: null, metadata_key: null, state: 'new' });
       expect(Number.isInteger(item.created)).toBe(true);
@@ -188,13 +197,25 @@ describe('recent', () => {
     const cursor = page1.headers['x-next-cursor'];
     expect(page1.headers['link']).toContain('rel="next"');
     const page2 = await h.http.get(`/api/v1/private/recent?limit=3&before=${cursor}`).set('Authorization', carol.auth);
-    expect(page2.body.map((m: { metadata_shortkey: string }) => m.metadata_shortkey)).toEqual(keys.slice(0, 2).reverse().map((k) => k.slice(0, 6)));
+    expect(page2.body.map((m: { metadata_shortkey: string }) => m.metadata_shortkey)).toEqual(
+      keys
+        .slice(0, 2)
+        .reverse()
+        .map((k) => k.slice(0, 6)),
+    );
     expect(page2.headers['x-next-cursor']).toBeUndefined();
   });
 
   it('defaults to 20 items', async () => {
     const dave = await h.account();
-    await Promise.all(Array.from({ length: 22 }, (_, i) => h.http.post('/api/v1/share').set('Authorization', dave.auth).send({ secret: `d${i}` })));
+    await Promise.all(
+      Array.from({ length: 22 }, (_, i) =>
+        h.http
+          .post('/api/v1/share')
+          .set('Authorization', dave.auth)
+          .send({ secret: `d${i}` }),
+      ),
+    );
     const res = await h.http.get('/api/v1/private/recent').set('Authorization', dave.auth);
     expect(res.body).toHaveLength(20);
   });

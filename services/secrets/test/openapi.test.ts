@@ -60,7 +60,14 @@ it('real responses of every operation match their schemas', async () => {
   expectConforms('/share', 'post', shared);
   expectConforms('/create', 'post', await h.http.post('/api/v1/create').set('Authorization', auth).send({ secret: 'y' }));
   expectConforms('/share', 'post', await h.http.post('/api/v1/share').set('Authorization', auth).send({}));
-  expectConforms('/share', 'post', await h.http.post('/api/v1/share').set('Authorization', auth).send({ secret: 'x'.repeat(1001) }));
+  expectConforms(
+    '/share',
+    'post',
+    await h.http
+      .post('/api/v1/share')
+      .set('Authorization', auth)
+      .send({ secret: 'x'.repeat(1001) }),
+  );
   expectConforms('/share', 'post', await h.http.post('/api/v1/share').send({ secret: 'x' }));
 
   const generated = await h.http.post('/api/v1/generate').set('Authorization', auth).send({ length: 20 });
@@ -98,7 +105,17 @@ it('real responses of every operation match their schemas', async () => {
 
 it('the schemas are strict: an extra or mistyped field fails', () => {
   const validate = ajv.getSchema(`openapi.json#/${pointer('components', 'schemas', 'Secret')}`);
-  const good = { custid: 'a', metadata_key: 'a'.repeat(31), secret_key: 'b'.repeat(31), ttl: 1, metadata_ttl: 2, secret_ttl: 1, created: 1, updated: 1, passphrase_required: false };
+  const good = {
+    custid: 'a',
+    metadata_key: 'a'.repeat(31),
+    secret_key: 'b'.repeat(31),
+    ttl: 1,
+    metadata_ttl: 2,
+    secret_ttl: 1,
+    created: 1,
+    updated: 1,
+    passphrase_required: false,
+  };
   expect(validate?.(good)).toBe(true);
   expect(validate?.({ ...good, ttl: '1' })).toBe(false);
   expect(validate?.({ ...good, value: 'leak' })).toBe(false);

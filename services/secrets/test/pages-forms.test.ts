@@ -39,7 +39,12 @@ describe('error pages', () => {
     expectStyled(await h.http.get('/secret/%ff'));
     expectStyled(await h.http.get('/secret/doesnotexist0000000000000000000'));
     expectStyled(await h.http.get('/private/doesnotexist0000000000000000000'));
-    expectStyled(await h.http.post('/secret/doesnotexist0000000000000000000').type('form').send({ f: 'x'.repeat(17_000) }));
+    expectStyled(
+      await h.http
+        .post('/secret/doesnotexist0000000000000000000')
+        .type('form')
+        .send({ f: 'x'.repeat(17_000) }),
+    );
     const s = await share();
     const form = formOf(await h.http.get(`/secret/${s.secret_key}`));
     const refused = await h.http.post(`/secret/${s.secret_key}`).set('Cookie', form.cookie).type('form').send({ csrf: 'forged' });
@@ -63,11 +68,19 @@ describe('malformed input is the caller’s error (4xx page), never a 500', () =
   it('a reveal form over 16 kB, or with over 1,000 fields, is refused and consumes nothing', async () => {
     const s = await share();
     const form = formOf(await h.http.get(`/secret/${s.secret_key}`));
-    const big = await h.http.post(`/secret/${s.secret_key}`).set('Cookie', form.cookie).type('form').send({ csrf: form.csrf, passphrase: 'x'.repeat(17_000) });
+    const big = await h.http
+      .post(`/secret/${s.secret_key}`)
+      .set('Cookie', form.cookie)
+      .type('form')
+      .send({ csrf: form.csrf, passphrase: 'x'.repeat(17_000) });
     expect(big.status).toBe(413);
     expect(big.text).toContain('role="alert"');
     const fields = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`f${i}`, '1']));
-    const many = await h.http.post(`/secret/${s.secret_key}`).set('Cookie', form.cookie).type('form').send({ csrf: form.csrf, ...fields });
+    const many = await h.http
+      .post(`/secret/${s.secret_key}`)
+      .set('Cookie', form.cookie)
+      .type('form')
+      .send({ csrf: form.csrf, ...fields });
     expect(many.status).toBe(413);
     expect(await state(s.metadata_key)).toBe('new');
   });
@@ -116,7 +129,12 @@ describe('the reveal and burn forms are guarded against cross-site requests', ()
     }
     expect(await state(s.metadata_key)).toBe('new');
     // What Chromium sends from our own page (no Referer, so `Origin: null`).
-    const ok = await h.http.post(`/secret/${s.secret_key}`).set('Cookie', form.cookie).set({ 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }).type('form').send({ csrf: form.csrf });
+    const ok = await h.http
+      .post(`/secret/${s.secret_key}`)
+      .set('Cookie', form.cookie)
+      .set({ 'Sec-Fetch-Site': 'same-origin', Origin: 'null' })
+      .type('form')
+      .send({ csrf: form.csrf });
     expect(ok.status).toBe(200);
   });
 

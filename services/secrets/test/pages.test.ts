@@ -24,7 +24,11 @@ const formOn = async (path: string): Promise<Form> => {
 };
 /** Submits the page's form, as its button does. */
 const submit = (path: string, form: Form, fields: Record<string, string> = {}) =>
-  h.http.post(path).set('Cookie', form.cookie).type('form').send({ csrf: form.csrf, ...fields });
+  h.http
+    .post(path)
+    .set('Cookie', form.cookie)
+    .type('form')
+    .send({ csrf: form.csrf, ...fields });
 
 describe('the page behind the secret link', () => {
   it('GET shows that a secret waits and consumes nothing, however often (link unfurlers, mail scanners)', async () => {

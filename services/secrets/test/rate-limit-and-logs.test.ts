@@ -81,13 +81,27 @@ describe('logs never contain a secret value, passphrase, token, key or e-mail ad
     await h.http.post(`/api/v1/private/${created.metadata_key}`).set('Authorization', a.auth);
     await h.http.post(`/api/v1/private/${created.metadata_key}/burn`).set('Authorization', a.auth);
     await h.http.get('/api/v1/private/recent').set('Authorization', a.auth);
-    await h.http.post('/api/v1/share').set('Authorization', a.auth).send({ secret: 'x'.repeat(2000) });
+    await h.http
+      .post('/api/v1/share')
+      .set('Authorization', a.auth)
+      .send({ secret: 'x'.repeat(2000) });
     await h.http.post('/api/v1/share').set('Authorization', 'Bearer not-a-real-token').send({ secret: value });
 
     const log = h.logs.join('');
     expect(h.logs.length).toBeGreaterThanOrEqual(8);
     expect(log).toContain('/api/v1/secret/:key');
-    for (const needle of [value, 'pass-phrase-x', 'wrong-guess-y', 'mailbox@example.com', 'mailbox', created.secret_key, created.metadata_key, a.token, 'not-a-real-token', a.custid]) {
+    for (const needle of [
+      value,
+      'pass-phrase-x',
+      'wrong-guess-y',
+      'mailbox@example.com',
+      'mailbox',
+      created.secret_key,
+      created.metadata_key,
+      a.token,
+      'not-a-real-token',
+      a.custid,
+    ]) {
       expect(log).not.toContain(needle);
     }
   });

@@ -11,7 +11,11 @@ const VALUE = 'correct-horse-battery-staple-9431';
 
 async function shareTo(system: System, recipient: string, extra: Record<string, string> = {}) {
   const { auth } = await system.secrets.account();
-  const res = await system.secrets.http.post('/api/v1/share').set('Authorization', auth).type('form').send({ secret: VALUE, recipient, ...extra });
+  const res = await system.secrets.http
+    .post('/api/v1/share')
+    .set('Authorization', auth)
+    .type('form')
+    .send({ secret: VALUE, recipient, ...extra });
   expect(res.status).toBe(200);
   return { ...(res.body as { secret_key: string; metadata_key: string; custid: string }), auth };
 }

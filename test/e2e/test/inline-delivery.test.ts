@@ -36,16 +36,19 @@ it('without Redis, the share succeeds and the e-mail is sent in-process', async 
 }, 30_000);
 
 it('inline, a temporary SMTP failure is retried from the outbox; a permanent one shows failed', async () => {
-  await withoutRedis({ onRcpt: (address, attempt) => (address.startsWith('never') ? smtpReply(550, 'no') : attempt <= 1 ? smtpReply(451, 'later') : undefined) }, async (system) => {
-    const retried = await share(system, 'judy@example.com');
-    const refused = await share(system, 'never@example.com');
-    await system.smtp.waitFor('judy@example.com', 1, 15_000);
-    await eventually(async () => ((await retried.metadata())['delivery_status'] === 'sent' ? true : undefined));
-    const failed = await eventually(async () => {
-      const m = await refused.metadata();
-      return m['delivery_status'] === 'failed' ? m : undefined;
-    });
-    expect(String(failed['delivery_reason'])).not.toContain('never@example.com');
-    expect(system.smtp.rcptAttempts('never@example.com')).toBe(1);
-  });
+  await withoutRedis(
+    { onRcpt: (address, attempt) => (address.startsWith('never') ? smtpReply(550, 'no') : attempt <= 1 ? smtpReply(451, 'later') : undefined) },
+    async (system) => {
+      const retried = await share(system, 'judy@example.com');
+      const refused = await share(system, 'never@example.com');
+      await system.smtp.waitFor('judy@example.com', 1, 15_000);
+      await eventually(async () => ((await retried.metadata())['delivery_status'] === 'sent' ? true : undefined));
+      const failed = await eventually(async () => {
+        const m = await refused.metadata();
+        return m['delivery_status'] === 'failed' ? m : undefined;
+      });
+      expect(String(failed['delivery_reason'])).not.toContain('never@example.com');
+      expect(system.smtp.rcptAttempts('never@example.com')).toBe(1);
+    },
+  );
 }, 30_000);

@@ -77,7 +77,16 @@ async function inspect(page: Page, violations: string[], name: string) {
 it('identity: login (with its error), consent, sign-out and error pages', async () => {
   await identity.cli('users', 'create', 'dora', '--password', PASSWORD);
   const client = await identity.cli<{ client_id: string }>(
-    'clients', 'create', '--name', 'Dora’s <Notes> app', '--grants', 'authorization_code', '--scopes', 'openid,secrets:read', '--redirect-uri', REDIRECT,
+    'clients',
+    'create',
+    '--name',
+    'Dora’s <Notes> app',
+    '--grants',
+    'authorization_code',
+    '--scopes',
+    'openid,secrets:read',
+    '--redirect-uri',
+    REDIRECT,
   );
   const verifier = randomBytes(32).toString('base64url');
   const auth = new URL(`${identity.issuer}/protocol/openid-connect/auth`);

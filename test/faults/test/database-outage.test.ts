@@ -29,7 +29,18 @@ beforeAll(async () => {
   auth = `Basic ${Buffer.from(`alice:${api_token}`).toString('base64')}`;
   const suffix = randomBytes(4).toString('hex');
   await identity.cli('apis', 'create', `https://api-${suffix}.example.com`, '--scopes', `read-${suffix}`, '--ttl', '300');
-  const created = await identity.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'faults', '--id', `faults-${suffix}`, '--grants', 'client_credentials', '--scopes', `read-${suffix}`);
+  const created = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients',
+    'create',
+    '--name',
+    'faults',
+    '--id',
+    `faults-${suffix}`,
+    '--grants',
+    'client_credentials',
+    '--scopes',
+    `read-${suffix}`,
+  );
   client = { id: created.client_id, secret: created.client_secret, scope: `read-${suffix}` };
   unreadKey = (await share()).body['secret_key'] as string;
 }, 60_000);

@@ -278,10 +278,28 @@ function jsonBody(r: Rng, fields: Fields): Buffer {
   const key = keys.length ? r.pick(keys) : 'x';
   const options = [
     () => JSON.stringify(fields),
-    () => JSON.stringify({ ...fields, [key]: r.pick<unknown>([123, -1, 1e308, true, null, [], {}, [fields[key]], { $gt: '' }, 'x'.repeat(r.int(1000, 300_000)), `${fields[key] ?? ''}\u0000`, '\ud800', `${fields[key] ?? ''}\ufffe`]) }),
+    () =>
+      JSON.stringify({
+        ...fields,
+        [key]: r.pick<unknown>([
+          123,
+          -1,
+          1e308,
+          true,
+          null,
+          [],
+          {},
+          [fields[key]],
+          { $gt: '' },
+          'x'.repeat(r.int(1000, 300_000)),
+          `${fields[key] ?? ''}\u0000`,
+          '\ud800',
+          `${fields[key] ?? ''}\ufffe`,
+        ]),
+      }),
     () => `${JSON.stringify(fields).slice(0, -1)}`, // truncated
     () => '{"a":',
-    () => '[' .repeat(r.int(1000, 20_000)) + ']'.repeat(r.int(0, 5)),
+    () => '['.repeat(r.int(1000, 20_000)) + ']'.repeat(r.int(0, 5)),
     () => '{"a":'.repeat(r.int(500, 5000)) + '1' + '}'.repeat(r.int(0, 5000)),
     () => JSON.stringify([fields]),
     () => '"just a string"',
@@ -302,16 +320,25 @@ function multipart(r: Rng, fields: Fields): { type: string; body: Buffer } {
   const parts = Object.entries(fields).map(([k, v]) => `--${clean}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
   const options = [
     () => [...parts, `--${clean}--\r\n`].join(''),
-    () => [...parts, `--${clean}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n${r.string(100)}\r\n`, `--${clean}--\r\n`].join(''),
+    () =>
+      [...parts, `--${clean}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n${r.string(100)}\r\n`, `--${clean}--\r\n`].join(
+        '',
+      ),
     () => parts.join(''), // no closing boundary
     () => `--${clean}\r\nContent-Disposition: form-data\r\n\r\nnameless\r\n--${clean}--\r\n`,
     () => `--${clean}\r\nbroken header\r\n\r\nx\r\n--${clean}--\r\n`,
-    () => [...parts, ...Array.from({ length: r.int(51, 200) }, (_, i) => `--${clean}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n${i}\r\n`), `--${clean}--\r\n`].join(''),
+    () =>
+      [...parts, ...Array.from({ length: r.int(51, 200) }, (_, i) => `--${clean}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n${i}\r\n`), `--${clean}--\r\n`].join(''),
     () => `--${clean}\r\nContent-Disposition: form-data; name="secret"\r\n\r\n${'s'.repeat(r.int(200_000, 300_000))}\r\n--${clean}--\r\n`,
     () => r.ascii(r.int(0, 300)),
     () => `--${clean}\r\nContent-Disposition: form-data; name="${latin1OfUtf8('é')}"; filename*=UTF-8''%ff\r\n\r\nx\r\n--${clean}--\r\n`,
   ];
-  const type = r.pick([`multipart/form-data; boundary=${boundary}`, 'multipart/form-data', `multipart/mixed; boundary=${boundary}`, `multipart/form-data; boundary=${boundary}; charset=utf-7`]);
+  const type = r.pick([
+    `multipart/form-data; boundary=${boundary}`,
+    'multipart/form-data',
+    `multipart/mixed; boundary=${boundary}`,
+    `multipart/form-data; boundary=${boundary}; charset=utf-7`,
+  ]);
   return { type: latin1OfUtf8(type), body: Buffer.from(r.pick(options)(), 'latin1') };
 }
 
@@ -324,14 +351,28 @@ function body(r: Rng, fields: Fields): { type?: string; body?: Buffer } {
       return { type: 'application/x-www-form-urlencoded', body: urlencoded(fields) };
     case 2:
     case 3:
-      return { type: r.pick(['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'application/x-www-form-urlencoded; charset=latin1', 'application/x-www-form-urlencoded; charset=utf-7']), body: Buffer.from(mutateFields(r, fields), 'latin1') };
+      return {
+        type: r.pick([
+          'application/x-www-form-urlencoded',
+          'application/x-www-form-urlencoded; charset=utf-8',
+          'application/x-www-form-urlencoded; charset=latin1',
+          'application/x-www-form-urlencoded; charset=utf-7',
+        ]),
+        body: Buffer.from(mutateFields(r, fields), 'latin1'),
+      };
     case 4:
     case 5:
-      return { type: r.pick(['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'application/json; charset=utf-16', 'text/json']), body: jsonBody(r, fields) };
+      return {
+        type: r.pick(['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json', 'application/json; charset=utf-16', 'text/json']),
+        body: jsonBody(r, fields),
+      };
     case 6:
       return multipart(r, fields);
     case 7:
-      return { type: r.pick(['text/plain', 'text/html', 'application/octet-stream', 'application/xml', 'image/png', '*/*', 'garbage', ';;;']), body: Buffer.from(r.ascii(r.int(0, 2000))) };
+      return {
+        type: r.pick(['text/plain', 'text/html', 'application/octet-stream', 'application/xml', 'image/png', '*/*', 'garbage', ';;;']),
+        body: Buffer.from(r.ascii(r.int(0, 2000))),
+      };
     case 8:
       return { body: urlencoded(fields) }; // no content type
     default:
@@ -344,7 +385,14 @@ function oddHeaders(r: Rng, f: Fixtures, headers: Record<string, string>): void 
     () => (headers['authorization'] = garbageAuthorization(r, f)),
     () => (headers['host'] = r.pick(['evil.test', 'evil.test:99999', '[::1', '', 'a'.repeat(300), '127.0.0.1:1'])),
     () => (headers['origin'] = r.pick(['null', 'http://evil.test', '%ff', 'file://', r.ascii(20)])),
-    () => (headers['cookie'] = r.pick(['hush_csrf=%ff', `_interaction=${r.string(20)}; _interaction.sig=${r.string(27)}`, '=;=;;', 'a'.repeat(8000), `_session=${r.string(43)}; _session.legacy=x`])),
+    () =>
+      (headers['cookie'] = r.pick([
+        'hush_csrf=%ff',
+        `_interaction=${r.string(20)}; _interaction.sig=${r.string(27)}`,
+        '=;=;;',
+        'a'.repeat(8000),
+        `_session=${r.string(43)}; _session.legacy=x`,
+      ])),
     () => (headers['x-forwarded-for'] = r.pick(['not-an-ip', '1.1.1.1, 2.2.2.2, ::ffff:3.3.3.3', '%ff', '999.999.999.999', ''])),
     () => (headers['x-forwarded-proto'] = r.pick(['gopher', 'https', '%ff'])),
     () => (headers['x-request-id'] = r.pick(['', '<script>', 'x'.repeat(5000), r.ascii(30)])),
@@ -355,9 +403,21 @@ function oddHeaders(r: Rng, f: Fixtures, headers: Record<string, string>): void 
     () => (headers['if-none-match'] = r.ascii(20)),
     () => (headers['range'] = r.pick(['bytes=0-1', 'bytes=-1', 'bytes=x'])),
     () => (headers['dpop'] = forgedJwt(r)),
-    () => Object.assign(headers, { origin: r.pick(['http://evil.test', f.identity.origin, 'null']), 'access-control-request-method': r.pick(['POST', 'GET', 'DELETE', 'X']), 'access-control-request-headers': r.pick(['authorization', 'content-type, dpop', r.ascii(30)]) }),
+    () =>
+      Object.assign(headers, {
+        origin: r.pick(['http://evil.test', f.identity.origin, 'null']),
+        'access-control-request-method': r.pick(['POST', 'GET', 'DELETE', 'X']),
+        'access-control-request-headers': r.pick(['authorization', 'content-type, dpop', r.ascii(30)]),
+      }),
     () => (headers['expect'] = r.pick(['100-continue', 'garbage'])),
-    () => (headers['content-type'] = r.pick(['application/json; charset=utf-7', 'application/x-www-form-urlencoded; charset="%ff"', 'multipart/form-data; boundary=', latin1OfUtf8('text/plain; charset=ü'), ''])),
+    () =>
+      (headers['content-type'] = r.pick([
+        'application/json; charset=utf-7',
+        'application/x-www-form-urlencoded; charset="%ff"',
+        'multipart/form-data; boundary=',
+        latin1OfUtf8('text/plain; charset=ü'),
+        '',
+      ])),
   ];
   for (let i = r.int(1, 2); i > 0; i--) r.pick(options)();
 }
@@ -378,7 +438,12 @@ function secretsTemplates(r: Rng, f: Fixtures): Template[] {
   const secretKey = r.pick([...s.secretKeys, s.passphraseKey]);
   const metadataKey = r.pick(s.metadataKeys);
   const base = r.pick(['private', 'metadata', 'receipt']);
-  const shareFields: Fields = { secret: r.string(r.int(1, 40)), ...(r.chance(0.4) ? { passphrase: r.string(8) } : {}), ...(r.chance(0.4) ? { ttl: String(r.int(60, 86400)) } : {}), ...(r.chance(0.2) ? { recipient: `${r.string(5)}@example.com` } : {}) };
+  const shareFields: Fields = {
+    secret: r.string(r.int(1, 40)),
+    ...(r.chance(0.4) ? { passphrase: r.string(8) } : {}),
+    ...(r.chance(0.4) ? { ttl: String(r.int(60, 86400)) } : {}),
+    ...(r.chance(0.2) ? { recipient: `${r.string(5)}@example.com` } : {}),
+  };
   const page = r.pick([s.page, s.burnPage]);
   const t = (method: string, path: string, fields?: Fields, headers: Record<string, string> = {}): Template => ({ service: 'secrets', method, path, fields, headers });
   return [
@@ -413,8 +478,16 @@ function identityTemplates(r: Rng, f: Fixtures): Template[] {
   // Resource indicators reach our own resource-server lookup.
   const resource = (): Fields => (r.chance(0.3) ? { resource: r.pick([i.api, 'https://unknown.example.com', 'not a url', 'urn:x', `${i.api}#frag`, '']) } : {});
   // Mostly the right credentials; sometimes a wrong secret or a made-up client id.
-  const [id, secret] = r.pick([[i.clientId, i.clientSecret], [i.clientId, i.clientSecret], [i.clientId, i.clientSecret], [i.clientId, r.string(43)], [r.string(12), r.string(43)]] as const);
-  const clientAuth: { headers: Record<string, string>; fields: Fields } = r.chance(0.5) ? { headers: { authorization: clientBasic(id, secret) }, fields: {} } : { headers: {}, fields: { client_id: id, client_secret: secret } };
+  const [id, secret] = r.pick([
+    [i.clientId, i.clientSecret],
+    [i.clientId, i.clientSecret],
+    [i.clientId, i.clientSecret],
+    [i.clientId, r.string(43)],
+    [r.string(12), r.string(43)],
+  ] as const);
+  const clientAuth: { headers: Record<string, string>; fields: Fields } = r.chance(0.5)
+    ? { headers: { authorization: clientBasic(id, secret) }, fields: {} }
+    : { headers: {}, fields: { client_id: id, client_secret: secret } };
   const interaction = r.pick(i.interactions);
   const authQuery = new URLSearchParams({
     client_id: r.chance(0.8) ? i.codeClientId : r.string(8),
@@ -439,18 +512,55 @@ function identityTemplates(r: Rng, f: Fixtures): Template[] {
     t('GET', `${p}/auth?${authQuery}`),
     t('POST', `${p}/auth`, Object.fromEntries(new URLSearchParams(authQuery))),
     t('GET', `${p}/auth/${interaction.uid}`, undefined, { cookie: interaction.cookie }),
-    t('POST', `${p}/token`, { grant_type: 'client_credentials', scope: r.pick([i.scope, i.scope, `${i.scope} openid`, '', 'read', 'secrets:read']), ...resource(), ...clientAuth.fields }, clientAuth.headers),
+    t(
+      'POST',
+      `${p}/token`,
+      { grant_type: 'client_credentials', scope: r.pick([i.scope, i.scope, `${i.scope} openid`, '', 'read', 'secrets:read']), ...resource(), ...clientAuth.fields },
+      clientAuth.headers,
+    ),
     t('POST', `${p}/token`, { grant_type: 'refresh_token', refresh_token: i.refreshToken, ...clientAuth.fields }, clientAuth.headers),
-    t('POST', `${p}/token`, { grant_type: 'authorization_code', code: r.string(43), redirect_uri: i.redirectUri, code_verifier: r.string(43), client_id: i.codeClientId, client_secret: i.codeClientSecret }),
-    t('POST', `${p}/token`, { grant_type: r.pick(['password', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange', 'implicit', '']), username: 'a', password: 'b', ...clientAuth.fields }, clientAuth.headers),
+    t('POST', `${p}/token`, {
+      grant_type: 'authorization_code',
+      code: r.string(43),
+      redirect_uri: i.redirectUri,
+      code_verifier: r.string(43),
+      client_id: i.codeClientId,
+      client_secret: i.codeClientSecret,
+    }),
+    t(
+      'POST',
+      `${p}/token`,
+      {
+        grant_type: r.pick(['password', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange', 'implicit', '']),
+        username: 'a',
+        password: 'b',
+        ...clientAuth.fields,
+      },
+      clientAuth.headers,
+    ),
     t(r.pick(['GET', 'POST']), `${p}/userinfo`, r.chance(0.3) ? { access_token: token } : undefined, { authorization: `Bearer ${token}` }),
-    t('POST', `${p}/token/introspect`, { token, ...(r.chance(0.3) ? { token_type_hint: r.pick(['access_token', 'refresh_token', 'x']) } : {}), ...clientAuth.fields }, clientAuth.headers),
-    t('POST', `${p}/revoke`, { token: r.chance(0.5) ? token : r.string(43), ...(r.chance(0.3) ? { token_type_hint: r.pick(['access_token', 'refresh_token', 'x']) } : {}), ...clientAuth.fields }, clientAuth.headers),
+    t(
+      'POST',
+      `${p}/token/introspect`,
+      { token, ...(r.chance(0.3) ? { token_type_hint: r.pick(['access_token', 'refresh_token', 'x']) } : {}), ...clientAuth.fields },
+      clientAuth.headers,
+    ),
+    t(
+      'POST',
+      `${p}/revoke`,
+      { token: r.chance(0.5) ? token : r.string(43), ...(r.chance(0.3) ? { token_type_hint: r.pick(['access_token', 'refresh_token', 'x']) } : {}), ...clientAuth.fields },
+      clientAuth.headers,
+    ),
     t(r.pick(['GET', 'POST']), `${p}/logout${r.chance(0.5) ? `?id_token_hint=${forgedJwt(r)}&post_logout_redirect_uri=${encodeURIComponent(i.redirectUri)}&state=x` : ''}`),
     t('POST', `${p}/logout/confirm`, { xsrf: r.string(20), logout: 'yes' }, { cookie: `_session=${r.string(43)}` }),
     t('GET', `${p}/logout/success`),
     t('GET', `${i.realm}/login-actions/${interaction.uid}`, undefined, { cookie: interaction.cookie }),
-    t('POST', `${i.realm}/login-actions/${interaction.uid}/login`, { csrf: interaction.csrf, username: r.pick(['alice', 'nobody', '', 'a'.repeat(5000)]), password: r.pick(['fuzz-password-1', 'wrong', '']) }, interactionHeaders),
+    t(
+      'POST',
+      `${i.realm}/login-actions/${interaction.uid}/login`,
+      { csrf: interaction.csrf, username: r.pick(['alice', 'nobody', '', 'a'.repeat(5000)]), password: r.pick(['fuzz-password-1', 'wrong', '']) },
+      interactionHeaders,
+    ),
     t('POST', `${i.realm}/login-actions/${interaction.uid}/confirm`, { csrf: interaction.csrf }, interactionHeaders),
     t('POST', `${i.realm}/login-actions/${interaction.uid}/abort`, { csrf: interaction.csrf }, interactionHeaders),
     t('GET', '/healthz'),
@@ -599,7 +709,10 @@ function isFault(line: string): boolean {
 
 // --- The test ----------------------------------------------------------------------------------
 
-const FUZZ_LIMITS = { secrets: { RATE_LIMIT_MAX: '0', AUTH_MAX_FAILURES: '1000000' }, identity: { CLIENT_AUTH_MAX_FAILURES: '1000000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000', LOGIN_MAX_FAILURES: '1000000', LOGIN_MAX_FAILURES_PER_IP: '1000000' } };
+const FUZZ_LIMITS = {
+  secrets: { RATE_LIMIT_MAX: '0', AUTH_MAX_FAILURES: '1000000' },
+  identity: { CLIENT_AUTH_MAX_FAILURES: '1000000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000', LOGIN_MAX_FAILURES: '1000000', LOGIN_MAX_FAILURES_PER_IP: '1000000' },
+};
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
@@ -610,14 +723,23 @@ async function pageForm(url: string): Promise<{ csrf: string; cookie: string }> 
   const html = await res.text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!csrf) throw new Error(`no CSRF token on ${url} (${res.status})`);
-  return { csrf, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') };
+  return {
+    csrf,
+    cookie: res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
 }
 
 async function openInteraction(authUrl: string, origin: string): Promise<{ uid: string; cookie: string; csrf: string }> {
   const res = await fetch(authUrl, { redirect: 'manual' });
   const location = res.headers.get('location');
   if (!location) throw new Error(`no interaction redirect (${res.status})`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const page = await fetch(new URL(location, origin), { headers: { cookie } });
   const html = await page.text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
@@ -651,9 +773,25 @@ beforeAll(async () => {
   // Identity: a client-credentials client (with its tokens) and an authorization-code client
   // with a few open login interactions.
   const c = await createApiAndClient(identity, { grants: 'client_credentials,refresh_token' });
-  const cc = await postForm(`${identity.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+  const cc = await postForm(`${identity.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    scope: c.read,
+    client_id: c.clientId,
+    client_secret: c.clientSecret,
+  });
   const redirectUri = 'http://127.0.0.1:9/callback';
-  const codeClient = await identity.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'fuzz app', '--grants', 'authorization_code,refresh_token', '--scopes', 'secrets:read', '--redirect-uri', redirectUri);
+  const codeClient = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients',
+    'create',
+    '--name',
+    'fuzz app',
+    '--grants',
+    'authorization_code,refresh_token',
+    '--scopes',
+    'secrets:read',
+    '--redirect-uri',
+    redirectUri,
+  );
   const authUrl = `${identity.issuer}/protocol/openid-connect/auth?${new URLSearchParams({ client_id: codeClient.client_id, redirect_uri: redirectUri, response_type: 'code', scope: 'openid', state: 's', code_challenge: b64url('x'.repeat(32)), code_challenge_method: 'S256' }).toString()}`;
   const interactions = await Promise.all(Array.from({ length: 8 }, () => openInteraction(authUrl, identity.url)));
 
@@ -703,7 +841,11 @@ describe('fuzzing every route of both services', () => {
     const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
     agent.destroy();
 
-    const failures = outcomes.flatMap((outcome, index) => ((outcome.status ?? 0) >= 500 || (outcome.status === undefined && !outcome.error?.startsWith('not sent')) ? [describeRequest(index, corpus[index] as FuzzRequest, outcome)] : []));
+    const failures = outcomes.flatMap((outcome, index) =>
+      (outcome.status ?? 0) >= 500 || (outcome.status === undefined && !outcome.error?.startsWith('not sent'))
+        ? [describeRequest(index, corpus[index] as FuzzRequest, outcome)]
+        : [],
+    );
     const answered = outcomes.filter((o) => o.status !== undefined).length;
     // eslint-disable-next-line no-console -- the reproduction of each failure, for whoever reads the CI log
     if (failures.length) console.log(`${failures.length} of ${REQUESTS} requests failed (seed ${SEED}):\n${failures.join('\n')}`);

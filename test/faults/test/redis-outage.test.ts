@@ -29,7 +29,18 @@ it('neither service hangs on a hung Redis', async () => {
   const { api_token } = await secrets.cli<{ api_token: string }>('tokens', 'create', 'bob');
   const suffix = randomBytes(4).toString('hex');
   await identity.cli('apis', 'create', `https://api-${suffix}.example.com`, '--scopes', `read-${suffix}`, '--ttl', '300');
-  const client = await identity.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'faults', '--id', `faults-${suffix}`, '--grants', 'client_credentials', '--scopes', `read-${suffix}`);
+  const client = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients',
+    'create',
+    '--name',
+    'faults',
+    '--id',
+    `faults-${suffix}`,
+    '--grants',
+    'client_credentials',
+    '--scopes',
+    `read-${suffix}`,
+  );
   redis.stall();
   const started = Date.now();
   const [shared, issued] = await Promise.all([

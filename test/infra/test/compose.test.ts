@@ -61,7 +61,7 @@ const vendoredSchemaPath = join(repoRoot, 'test', 'infra', 'compose-spec.schema.
 const composeSchemaPath = existsSync(specSchemaPath) ? specSchemaPath : vendoredSchemaPath;
 
 describe('docker-compose.yml', () => {
-  it('checks against the spec\'s Compose schema (the checked-in copy is identical to it)', () => {
+  it("checks against the spec's Compose schema (the checked-in copy is identical to it)", () => {
     if (existsSync(specSchemaPath)) expect(readFileSync(vendoredSchemaPath, 'utf8')).toBe(readFileSync(specSchemaPath, 'utf8'));
     expect(existsSync(composeSchemaPath)).toBe(true);
   });
@@ -77,17 +77,24 @@ describe('docker-compose.yml', () => {
 
   it('runs identity, secrets and the mailer, each from its own Dockerfile, plus their one-shot migrations', () => {
     expect(new Set(longRunning.map((a) => a.service))).toEqual(new Set(SERVICES));
-    expect(oneShot.map((a) => `${a.service}: ${String(a.svc.command)}`).sort()).toEqual(['identity: node,dist/src/cli/main.js,bootstrap', 'secrets: node,dist/src/cli/main.js,migrate']);
+    expect(oneShot.map((a) => `${a.service}: ${String(a.svc.command)}`).sort()).toEqual([
+      'identity: node,dist/src/cli/main.js,bootstrap',
+      'secrets: node,dist/src/cli/main.js,migrate',
+    ]);
     for (const { svc } of oneShot) expect(svc.restart).toBe('no');
     for (const name of ['postgres', 'redis', 'mailpit']) expect(raw.services[name]).toBeDefined();
   });
 
   it('sets only variables the service reads (directly or as <NAME>_FILE)', () => {
-    const unknown = appServices.flatMap(({ name, service, svc }) => Object.keys(svc.environment ?? {}).filter((v) => !isReadBy(service, v)).map((v) => `${name}: ${v}`));
+    const unknown = appServices.flatMap(({ name, service, svc }) =>
+      Object.keys(svc.environment ?? {})
+        .filter((v) => !isReadBy(service, v))
+        .map((v) => `${name}: ${v}`),
+    );
     expect(unknown).toEqual([]);
   });
 
-  it("gives every long-running service its required variables, the keys only from .env, and refuses to start without them", () => {
+  it('gives every long-running service its required variables, the keys only from .env, and refuses to start without them', () => {
     for (const { name, service, svc } of appServices) {
       for (const key of REQUIRED[service]) {
         const value = svc.environment?.[key] ?? svc.environment?.[`${key}_FILE`];

@@ -61,7 +61,13 @@ describe.each(SERVICES)('infra/docker/%s.Dockerfile', (service) => {
   });
 
   it('differs from the other services only in its name and port', () => {
-    const normalise = (s: ServiceName) => dockerfile(s).split('\n').slice(2).join('\n').replaceAll(s, 'SVC').replaceAll(String(defaultPort(s)), 'PORT');
+    const normalise = (s: ServiceName) =>
+      dockerfile(s)
+        .split('\n')
+        .slice(2)
+        .join('\n')
+        .replaceAll(s, 'SVC')
+        .replaceAll(String(defaultPort(s)), 'PORT');
     expect(normalise(service)).toEqual(normalise('identity'));
   });
 });
@@ -73,7 +79,14 @@ function dockerignored(patterns: string[], path: string): boolean {
       `^${pattern
         .replace(/^\/+/, '')
         .split('/')
-        .map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+        .map((part) =>
+          part === '**'
+            ? '.*'
+            : part
+                .replace(/[.+^${}()|\\]/g, '\\$&')
+                .replace(/\*/g, '[^/]*')
+                .replace(/\?/g, '[^/]'),
+        )
         .join('/')
         .replace(/\.\*\//g, '(?:.*/)?')}$`,
     );
@@ -108,10 +121,17 @@ describe('.dockerignore', () => {
     expect(dockerignored(patterns, path)).toBe(true);
   });
 
-  it.each(['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc', 'tsconfig.base.json', 'services/identity/src/main.ts', 'services/secrets/migrations', 'packages/common/src/index.ts', 'services/identity/.env.example'])(
-    'keeps %s in the build context',
-    (path) => {
-      expect(dockerignored(patterns, path)).toBe(false);
-    },
-  );
+  it.each([
+    'package.json',
+    'pnpm-lock.yaml',
+    'pnpm-workspace.yaml',
+    '.npmrc',
+    'tsconfig.base.json',
+    'services/identity/src/main.ts',
+    'services/secrets/migrations',
+    'packages/common/src/index.ts',
+    'services/identity/.env.example',
+  ])('keeps %s in the build context', (path) => {
+    expect(dockerignored(patterns, path)).toBe(false);
+  });
 });

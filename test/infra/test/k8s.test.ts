@@ -35,7 +35,24 @@ const API_VERSIONS: Record<string, string> = {
   PodDisruptionBudget: 'policy/v1',
 };
 /** Container fields of core/v1 Container that we use; anything else is most likely a typo. */
-const CONTAINER_FIELDS = new Set(['name', 'image', 'imagePullPolicy', 'command', 'args', 'ports', 'env', 'envFrom', 'volumeMounts', 'readinessProbe', 'livenessProbe', 'startupProbe', 'lifecycle', 'resources', 'securityContext', 'workingDir']);
+const CONTAINER_FIELDS = new Set([
+  'name',
+  'image',
+  'imagePullPolicy',
+  'command',
+  'args',
+  'ports',
+  'env',
+  'envFrom',
+  'volumeMounts',
+  'readinessProbe',
+  'livenessProbe',
+  'startupProbe',
+  'lifecycle',
+  'resources',
+  'securityContext',
+  'workingDir',
+]);
 
 const serviceOfImage = (image: string): ServiceName | undefined => SERVICES.find((s) => new RegExp(`^hush-${s}:[\\w.-]+$`).test(image));
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -86,7 +103,11 @@ describe('infra/k8s', () => {
     for (const s of secrets) {
       expect(s['data']).toBeUndefined();
       for (const [key, value] of Object.entries(s['stringData'] ?? {})) {
-        expect({ secret: s['metadata']['name'], key, placeholder: String(value).includes('REPLACE') && !looksLikeKey(String(value)) }).toEqual({ secret: s['metadata']['name'], key, placeholder: true });
+        expect({ secret: s['metadata']['name'], key, placeholder: String(value).includes('REPLACE') && !looksLikeKey(String(value)) }).toEqual({
+          secret: s['metadata']['name'],
+          key,
+          placeholder: true,
+        });
       }
     }
   });
@@ -138,7 +159,10 @@ describe('infra/k8s', () => {
       }
       for (const e of c['env'] ?? []) {
         const ref = e['valueFrom']?.['secretKeyRef'] ?? e['valueFrom']?.['configMapKeyRef'];
-        if (ref) expect(byName(e['valueFrom']['secretKeyRef'] ? 'Secret' : 'ConfigMap', ref['name'])?.[e['valueFrom']['secretKeyRef'] ? 'stringData' : 'data']?.[ref['key']]).toBeDefined();
+        if (ref)
+          expect(
+            byName(e['valueFrom']['secretKeyRef'] ? 'Secret' : 'ConfigMap', ref['name'])?.[e['valueFrom']['secretKeyRef'] ? 'stringData' : 'data']?.[ref['key']],
+          ).toBeDefined();
         if (!String(e['name']).endsWith('_FILE')) continue;
         const path = String(e['value']);
         const mount = (c['volumeMounts'] ?? []).find((m: Obj) => path.startsWith(`${m['mountPath']}/`));

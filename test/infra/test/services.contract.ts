@@ -82,5 +82,4 @@ export function cliCommands(service: ServiceName): Set<string> {
 export const implemented = (service: ServiceName) => existsSync(join(repoRoot, 'services', service, 'src', 'main.ts'));
 
 /** A 32-byte key as the services accept it (hex or base64): a real key must never be committed. */
-export const looksLikeKey = (value: string) =>
-  /^[0-9a-fA-F]{64}$/.test(value) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32);
+export const looksLikeKey = (value: string) => /^[0-9a-fA-F]{64}$/.test(value) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32);

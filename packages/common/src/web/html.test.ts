@@ -20,9 +20,7 @@ describe('escapeHtml', () => {
 describe('the html template', () => {
   it('escapes interpolated strings in content and attributes', () => {
     const evil = `"><script>alert(1)</script>`;
-    expect(String(html`<p title="${evil}">${evil}</p>`)).toBe(
-      '<p title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>',
-    );
+    expect(String(html`<p title="${evil}">${evil}</p>`)).toBe('<p title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>');
   });
 
   it('nests its own results and raw fragments without escaping them again', () => {
@@ -32,7 +30,13 @@ describe('the html template', () => {
 
   it('concatenates arrays, escaping their strings and keeping their fragments', () => {
     const items = ['<x>', 'y'].map((s) => html`<li>${s}</li>`);
-    expect(String(html`<ul>${items}</ul>`)).toBe('<ul><li>&lt;x&gt;</li><li>y</li></ul>');
+    expect(
+      String(
+        html`<ul>
+          ${items}
+        </ul>`,
+      ),
+    ).toBe('<ul><li>&lt;x&gt;</li><li>y</li></ul>');
     expect(String(html`${['<', html`<i></i>`, ['&']]}`)).toBe('&lt;<i></i>&amp;');
   });
 

@@ -14,4 +14,3 @@ export function hashPassword(password: string, cost: number): Promise<string> {
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
   return bcrypt.compare(password, hash);
 }
-

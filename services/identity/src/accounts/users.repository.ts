@@ -39,9 +39,7 @@ export class UsersRepository {
   constructor(private readonly db: Db) {}
 
   private select() {
-    return this.db('users as u')
-      .leftJoin('organizations as o', 'o.id', 'u.organization_id')
-      .select('u.*', 'o.name as organization_name');
+    return this.db('users as u').leftJoin('organizations as o', 'o.id', 'u.organization_id').select('u.*', 'o.name as organization_name');
   }
 
   async create(input: { username: string; email?: string | undefined; name?: string | undefined; passwordHash: string; organizationId?: string | undefined }): Promise<User> {

@@ -32,8 +32,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
 
-const list = (v: unknown): string[] =>
-  (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
+const list = (v: unknown): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
 const str = stringArg;
 const need = requiredArg;
 
@@ -72,8 +71,7 @@ const commands: Record<string, CliCommand<CliContext>> = {
     await setUserPassword(ctx, need(p[0], 'username'), need(str(v['password']), '--password'));
     return { username: p[0], updated: true };
   },
-  'users list': async (ctx) =>
-    (await ctx.users.list()).map((u) => ({ id: u.id, username: u.username, email: u.email, organization: u.organizationName })),
+  'users list': async (ctx) => (await ctx.users.list()).map((u) => ({ id: u.id, username: u.username, email: u.email, organization: u.organizationName })),
   'apis create': async (ctx, p, v) =>
     createApi(ctx, {
       identifier: need(p[0], 'API identifier'),

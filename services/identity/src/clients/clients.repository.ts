@@ -63,9 +63,7 @@ export class ClientsRepository {
   constructor(private readonly db: Db) {}
 
   private select() {
-    return this.db('clients as c')
-      .leftJoin('organizations as o', 'o.id', 'c.organization_id')
-      .select('c.*', 'o.name as organization_name');
+    return this.db('clients as c').leftJoin('organizations as o', 'o.id', 'c.organization_id').select('c.*', 'o.name as organization_name');
   }
 
   async create(c: NewClient): Promise<Client> {

@@ -30,7 +30,10 @@ export interface ClientsDeps {
 }
 
 /** Returns the client and, for confidential clients, its secret: shown once, stored only as a hash. */
-export async function createClient(deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>, input: CreateClientInput): Promise<{ client: Client; clientSecret: string | undefined }> {
+export async function createClient(
+  deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>,
+  input: CreateClientInput,
+): Promise<{ client: Client; clientSecret: string | undefined }> {
   const clientId = input.clientId ?? `client-${randomToken(9)}`;
   // User ids are UUIDs; a client id must never look like one, since a service account's `sub` is its client id.
   if (!CLIENT_ID.test(clientId) || isUuid(clientId)) {
@@ -64,10 +67,7 @@ export async function createClient(deps: Pick<ClientsDeps, 'clients' | 'apis' | 
     organizationId = org.id;
   }
 
-  const responseTypes = [
-    ...(grantTypes.includes('authorization_code') ? ['code'] : []),
-    ...(grantTypes.includes('implicit') ? ['id_token token'] : []),
-  ];
+  const responseTypes = [...(grantTypes.includes('authorization_code') ? ['code'] : []), ...(grantTypes.includes('implicit') ? ['id_token token'] : [])];
   const secret = isPublic ? undefined : newClientSecret();
   const client = await deps.clients.create({
     clientId,

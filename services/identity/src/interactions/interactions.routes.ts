@@ -1,5 +1,18 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { allowFormTarget, createCsrf, CrossOriginFormError, DependencyUnavailableError, formField, isCrossOrigin, nonceOf, pageSecurity, reportUnavailable, sendErrorPage, toDomainError, type Logger } from '@hush/common';
+import {
+  allowFormTarget,
+  createCsrf,
+  CrossOriginFormError,
+  DependencyUnavailableError,
+  formField,
+  isCrossOrigin,
+  nonceOf,
+  pageSecurity,
+  reportUnavailable,
+  sendErrorPage,
+  toDomainError,
+  type Logger,
+} from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';

@@ -60,10 +60,10 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
      */
     async consume(id: string): Promise<void> {
       const key = artifactKey(id);
-      const { rows } = await db.raw<{ rows: { id: string }[] }>(
-        `UPDATE oidc_models SET consumed_at = now() WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id`,
-        [this.model, key],
-      );
+      const { rows } = await db.raw<{ rows: { id: string }[] }>(`UPDATE oidc_models SET consumed_at = now() WHERE model = ? AND id = ? AND consumed_at IS NULL RETURNING id`, [
+        this.model,
+        key,
+      ]);
       if (rows.length === 1) return;
       const { rows: owner } = await db.raw<{ rows: { grant_id: string | null }[] }>(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, key]);
       const grantId = owner[0]?.grant_id;

@@ -109,9 +109,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
           const api = await apis.byId(identifier);
           if (!api) throw new errors.InvalidTarget();
           const allowed = new Set((clientMetadata(client)['api_scopes'] as string[] | undefined) ?? []);
-          const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '')
-            .split(' ')
-            .filter((s) => s && !OIDC_SCOPES.includes(s));
+          const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '').split(' ').filter((s) => s && !OIDC_SCOPES.includes(s));
           const refused = requested.filter((s) => !allowed.has(s) || !api.scopes.includes(s));
           if (refused.length > 0) throw new errors.InvalidScope('requested scope is not allowed', refused.join(' '));
           return {
@@ -219,9 +217,7 @@ function buildPayload(client: Client, basic: boolean): AdapterPayload {
 }
 
 async function resourceForScopes(ctx: KoaContextWithOIDC, apis: ApiCatalog): Promise<string | undefined> {
-  const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '')
-    .split(' ')
-    .filter((s) => s && !OIDC_SCOPES.includes(s));
+  const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '').split(' ').filter((s) => s && !OIDC_SCOPES.includes(s));
   if (requested.length === 0) {
     if (ctx.oidc.params?.grant_type === 'client_credentials') {
       throw new errors.InvalidScope('scope is required: name one or more scopes of an API', 'scope');

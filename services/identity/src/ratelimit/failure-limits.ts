@@ -17,13 +17,7 @@ export interface FailureLimits {
 
 type LimitsConfig = Pick<
   Config,
-  | 'REDIS_PREFIX'
-  | 'RATE_LIMIT_WINDOW'
-  | 'CLIENT_AUTH_MAX_FAILURES'
-  | 'CLIENT_AUTH_MAX_FAILURES_PER_IP'
-  | 'CLIENT_AUTH_BUCKETS'
-  | 'LOGIN_MAX_FAILURES'
-  | 'LOGIN_MAX_FAILURES_PER_IP'
+  'REDIS_PREFIX' | 'RATE_LIMIT_WINDOW' | 'CLIENT_AUTH_MAX_FAILURES' | 'CLIENT_AUTH_MAX_FAILURES_PER_IP' | 'CLIENT_AUTH_BUCKETS' | 'LOGIN_MAX_FAILURES' | 'LOGIN_MAX_FAILURES_PER_IP'
 >;
 
 export function createFailureLimits(redis: Redis, config: LimitsConfig): FailureLimits {

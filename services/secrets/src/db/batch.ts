@@ -20,7 +20,14 @@ export function batchedPerItem<I, O>(run: (items: I[]) => Promise<O[]>): (item: 
       return await settle(items);
     } catch (err) {
       if (items.length === 1) return [{ ok: false, err }];
-      return Promise.all(items.map((item) => settle([item]).then(([one]) => one as Settled<O>, (e: unknown) => ({ ok: false as const, err: e }))));
+      return Promise.all(
+        items.map((item) =>
+          settle([item]).then(
+            ([one]) => one as Settled<O>,
+            (e: unknown) => ({ ok: false as const, err: e }),
+          ),
+        ),
+      );
     }
   });
   return async (item) => {

@@ -92,7 +92,11 @@ export function openApiDocument(config: Pick<Config, 'BASE_URL' | 'TTL_MIN' | 'T
   /** The metadata key is the capability: no credentials, or credentials that hold the scope. */
   const byKey = (scope: string) => [{}, ...scoped(scope)];
   const keyParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
-  const authErrors = { '401': error('Missing or invalid credentials'), '403': error('The access token lacks the scope'), '429': error('Rate limited, or too many failed authentications from this address') };
+  const authErrors = {
+    '401': error('Missing or invalid credentials'),
+    '403': error('The access token lacks the scope'),
+    '429': error('Rate limited, or too many failed authentications from this address'),
+  };
 
   /** `showMetadata` at /private; `showMetadataAtMetadata`, `showMetadataAtReceipt` at the aliases. */
   const opId = (name: string, base: string) => (base === '/private' ? name : `${name}At${base[1]?.toUpperCase()}${base.slice(2)}`);

@@ -20,7 +20,10 @@ export const secretResponse = z.strictObject({
   ttl: seconds.describe('The requested TTL'),
   metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation)'),
   secret_ttl: seconds.describe('Seconds the secret has left'),
-  recipient: z.string().optional().meta({ description: 'Obfuscated address, present only when one was given', examples: ['fo*****@e*****.com'] }),
+  recipient: z
+    .string()
+    .optional()
+    .meta({ description: 'Obfuscated address, present only when one was given', examples: ['fo*****@e*****.com'] }),
   created: unixTime,
   updated: unixTime,
   passphrase_required: z.boolean(),

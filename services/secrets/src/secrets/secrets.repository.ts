@@ -185,7 +185,11 @@ export class SecretsRepository {
 
   /** Whether a live secret with this hash exists and needs a passphrase (undefined: no live secret). */
   async needsPassphrase(secretHash: Buffer): Promise<boolean | undefined> {
-    const row = await this.db('secrets').select<{ locked: boolean }[]>(this.db.raw('passphrase_hash IS NOT NULL AS locked')).where('secret_hash', secretHash).andWhereRaw('expires_at > now()').first();
+    const row = await this.db('secrets')
+      .select<{ locked: boolean }[]>(this.db.raw('passphrase_hash IS NOT NULL AS locked'))
+      .where('secret_hash', secretHash)
+      .andWhereRaw('expires_at > now()')
+      .first();
     return row ? Boolean(row.locked) : undefined;
   }
 
@@ -222,9 +226,7 @@ export class SecretsRepository {
 
   /** The creator looked at the metadata while the secret was unread (Onetime Secret's `viewed`). */
   async markViewed(metadataHash: Buffer): Promise<void> {
-    await this.db.raw(`UPDATE metadata SET state = 'viewed', updated_at = now() WHERE metadata_hash = ? AND state = 'new' AND secret_expires_at > now()`, [
-      metadataHash,
-    ]);
+    await this.db.raw(`UPDATE metadata SET state = 'viewed', updated_at = now() WHERE metadata_hash = ? AND state = 'new' AND secret_expires_at > now()`, [metadataHash]);
   }
 
   /** Burns an unread, unexpired secret in one statement; undefined if there was none. */
@@ -262,10 +264,7 @@ export class SecretsRepository {
   async sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }> {
     return this.db.transaction(async (trx) => {
       const secrets = await trx('secrets').whereRaw('expires_at <= now()').delete();
-      const sealedKeys = await trx('metadata')
-        .whereNotNull('secret_key_sealed')
-        .andWhereRaw('secret_expires_at <= now()')
-        .update({ secret_key_sealed: null });
+      const sealedKeys = await trx('metadata').whereNotNull('secret_key_sealed').andWhereRaw('secret_expires_at <= now()').update({ secret_key_sealed: null });
       // A delivery still pending when its secret expires will never happen: say so on the metadata
       // (which outlives the secret) rather than leave it `queued`.
       await trx.raw(
