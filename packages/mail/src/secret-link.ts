@@ -51,27 +51,18 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
   ].join('\n');
 
   const body = html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width" />
-        <title>${subject}</title>
-      </head>
-      <body
-        style="font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; color: #1a1a1a; line-height: 1.5; max-width: 560px; margin: 0 auto; padding: 24px;"
-      >
-        <p><strong>${sender}</strong> sent you a secret.</p>
-        <p>
-          <a href="${view.link}" style="display: inline-block; padding: 10px 18px; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 6px;"
-            >Open the secret</a
-          >
-        </p>
-        <p style="font-size: 14px;">Or copy this link into your browser:<br /><a href="${view.link}">${view.link}</a></p>
-        <p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${expires}.</p>
-        <p>${passphraseText}</p>
-        <p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
-        <p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
-      </body>
-    </html> `;
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
+<body style="font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; color: #1a1a1a; line-height: 1.5; max-width: 560px; margin: 0 auto; padding: 24px;">
+<p><strong>${sender}</strong> sent you a secret.</p>
+<p><a href="${view.link}" style="display: inline-block; padding: 10px 18px; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 6px;">Open the secret</a></p>
+<p style="font-size: 14px;">Or copy this link into your browser:<br><a href="${view.link}">${view.link}</a></p>
+<p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${expires}.</p>
+<p>${passphraseText}</p>
+<p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
+<p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
+</body>
+</html>
+`;
   return { subject, text, html: String(body) };
 }

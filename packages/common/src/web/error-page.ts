@@ -18,7 +18,7 @@ export function errorPage(o: ErrorPageOptions): string {
     title: o.status >= 500 ? 'Error' : 'Cannot continue',
     nonce: o.nonce,
     body: html`<h1>Something went wrong</h1>
-      <p class="error" role="alert">${o.code && html`<code>${o.code}</code>${o.message && ': '}`}${o.message}</p>`,
+<p class="error" role="alert">${o.code && html`<code>${o.code}</code>${o.message && ': '}`}${o.message}</p>`,
   });
 }
 

@@ -30,13 +30,7 @@ describe('the html template', () => {
 
   it('concatenates arrays, escaping their strings and keeping their fragments', () => {
     const items = ['<x>', 'y'].map((s) => html`<li>${s}</li>`);
-    expect(
-      String(
-        html`<ul>
-          ${items}
-        </ul>`,
-      ),
-    ).toBe('<ul><li>&lt;x&gt;</li><li>y</li></ul>');
+    expect(String(html`<ul>${items}</ul>`)).toBe('<ul><li>&lt;x&gt;</li><li>y</li></ul>');
     expect(String(html`${['<', html`<i></i>`, ['&']]}`)).toBe('&lt;<i></i>&amp;');
   });
 

@@ -16,28 +16,9 @@ const stylesheet = raw(STYLESHEET);
 
 /** The one page layout: a complete document, never indexed, the body in a single main landmark. */
 export function layout(page: PageOptions): string {
-  return String(
-    html`<!doctype html>
-      <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width,initial-scale=1" />
-          <meta name="robots" content="noindex,nofollow" />
-          <meta name="color-scheme" content="light dark" />
-          <title>${page.title} · Hush</title>
-          <style nonce="${page.nonce}">
-            ${stylesheet}
-          </style>
-        </head>
-        <body>
-          <main>${page.body}</main>
-          ${
-            page.script &&
-            html`<script nonce="${page.nonce}">
-              ${raw(page.script)};
-            </script>`
-          }
-        </body>
-      </html>`,
-  );
+  return String(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow"><meta name="color-scheme" content="light dark"><title>${page.title} · Hush</title>
+<style nonce="${page.nonce}">${stylesheet}</style></head>
+<body><main>${page.body}</main>${page.script && html`<script nonce="${page.nonce}">${raw(page.script)}</script>`}</body></html>`);
 }

@@ -6,23 +6,23 @@ import { CSRF_FIELD, html, layout, raw } from '@hush/common';
  */
 
 /** A POST form carrying the interaction's CSRF token. */
-const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}" />`;
+const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
 export function loginPage(o: { action: string; abort: string; csrf: string; clientName: string; username?: string; error?: string; nonce: string }): string {
   return layout({
     title: 'Sign in',
     nonce: o.nonce,
     body: html`<h1>Sign in to ${o.clientName}</h1>
-      ${o.error && html`<p class="error" role="alert">${o.error}</p>`}
-      <form method="post" action="${o.action}" autocomplete="on">
-        ${csrfField(o.csrf)}
-        <label for="username">Username</label>
-        <input id="username" name="username" autocomplete="username" required autofocus value="${o.username ?? ''}" />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <button type="submit">Sign in</button>
-      </form>
-      <form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`,
+${o.error && html`<p class="error" role="alert">${o.error}</p>`}
+<form method="post" action="${o.action}" autocomplete="on">
+${csrfField(o.csrf)}
+<label for="username">Username</label>
+<input id="username" name="username" autocomplete="username" required autofocus value="${o.username ?? ''}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+<form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`,
   });
 }
 
@@ -31,14 +31,12 @@ export function consentPage(o: { action: string; abort: string; csrf: string; cl
     title: 'Authorize',
     nonce: o.nonce,
     body: html`<h1>Allow ${o.clientName}?</h1>
-      <p>${o.clientName} asks for access to your account${o.apis.length > 0 && html` and to ${o.apis.join(', ')}`}:</p>
-      <ul>
-        ${o.scopes.map((s) => html`<li><code>${s}</code></li>`)}
-      </ul>
-      <div class="actions">
-        <form method="post" action="${o.action}">${csrfField(o.csrf)}<button type="submit" autofocus>Allow</button></form>
-        <form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Deny</button></form>
-      </div>`,
+<p>${o.clientName} asks for access to your account${o.apis.length > 0 && html` and to ${o.apis.join(', ')}`}:</p>
+<ul>${o.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>
+<div class="actions">
+<form method="post" action="${o.action}">${csrfField(o.csrf)}<button type="submit" autofocus>Allow</button></form>
+<form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Deny</button></form>
+</div>`,
   });
 }
 
@@ -47,9 +45,7 @@ export function logoutPage(form: string, nonce: string): string {
   return layout({
     title: 'Sign out',
     nonce,
-    body: html`<h1>Sign out?</h1>
-      ${raw(form)}
-      <form><button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>Yes, sign me out</button></form>`,
+    body: html`<h1>Sign out?</h1>${raw(form)}<form><button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>Yes, sign me out</button></form>`,
   });
 }
 

@@ -8,7 +8,8 @@ import type { MetadataResponse } from '../secrets/presenter.js';
 
 /** A POST form carrying its CSRF token. */
 const postForm = (action: string, csrf: string, content: Html) =>
-  html`<form method="post" action="${action}"><input type="hidden" name="${CSRF_FIELD}" value="${csrf}" /> ${content}</form>`;
+  html`<form method="post" action="${action}"><input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
+${content}</form>`;
 
 /** The link from the e-mail: says a secret waits; reveals nothing until the button is pressed. */
 export function waitingPage(o: { action: string; csrf: string; passphraseRequired: boolean; error?: string; nonce: string }): string {
@@ -16,18 +17,19 @@ export function waitingPage(o: { action: string; csrf: string; passphraseRequire
     title: 'A secret for you',
     nonce: o.nonce,
     body: html`<h1>Someone sent you a secret</h1>
-      <p>It can be viewed <strong>once</strong>: after you reveal it, it is deleted for good.</p>
-      ${o.error && html`<p class="error" role="alert">${o.error}</p>`}
-      ${postForm(
-        o.action,
-        o.csrf,
-        html`${
-            o.passphraseRequired &&
-            html`<label for="passphrase">Passphrase</label>
-              <input id="passphrase" name="passphrase" type="password" autocomplete="off" required autofocus />
-              <p class="note">The sender set a passphrase; they should have told you it separately.</p>`
-          } <button type="submit" id="reveal" ${o.passphraseRequired ? '' : html` autofocus`}>Reveal the secret</button>`,
-      )}`,
+<p>It can be viewed <strong>once</strong>: after you reveal it, it is deleted for good.</p>
+${o.error && html`<p class="error" role="alert">${o.error}</p>`}
+${postForm(
+  o.action,
+  o.csrf,
+  html`${
+    o.passphraseRequired &&
+    html`<label for="passphrase">Passphrase</label>
+<input id="passphrase" name="passphrase" type="password" autocomplete="off" required autofocus>
+<p class="note">The sender set a passphrase; they should have told you it separately.</p>`
+  }
+<button type="submit" id="reveal"${o.passphraseRequired ? '' : html` autofocus`}>Reveal the secret</button>`,
+)}`,
   });
 }
 
@@ -38,10 +40,10 @@ export function revealedPage(value: string, nonce: string): string {
     title: 'Your secret',
     nonce,
     body: html`<h1>Your secret</h1>
-      <label for="value">The secret</label>
-      <textarea id="value" readonly rows="4">${value}</textarea>
-      <button type="button" id="copy" hidden>Copy to clipboard</button> <span id="copied" class="ok" hidden>Copied</span>
-      <p class="note" id="deleted">This secret has now been deleted from our servers. Copy it before you leave this page: reloading will not bring it back.</p>`,
+<label for="value">The secret</label>
+<textarea id="value" readonly rows="4">${value}</textarea>
+<button type="button" id="copy" hidden>Copy to clipboard</button> <span id="copied" class="ok" hidden>Copied</span>
+<p class="note" id="deleted">This secret has now been deleted from our servers. Copy it before you leave this page: reloading will not bring it back.</p>`,
     script: COPY,
   });
 }
@@ -51,18 +53,13 @@ export function gonePage(nonce: string): string {
     title: 'Secret not available',
     nonce,
     body: html`<h1>This secret is not available</h1>
-      <p>It has already been viewed, was burned by its sender, or has expired. Secrets can be viewed only once.</p>
-      <p class="note">If you did not view it yourself, tell the sender: someone else may have.</p>`,
+<p>It has already been viewed, was burned by its sender, or has expired. Secrets can be viewed only once.</p>
+<p class="note">If you did not view it yourself, tell the sender: someone else may have.</p>`,
   });
 }
 
 export function receiptNotFoundPage(nonce: string): string {
-  return layout({
-    title: 'Receipt not found',
-    nonce,
-    body: html`<h1>Receipt not found</h1>
-      <p>It has expired or the address is wrong.</p>`,
-  });
+  return layout({ title: 'Receipt not found', nonce, body: html`<h1>Receipt not found</h1><p>It has expired or the address is wrong.</p>` });
 }
 
 const when = (unix: number) =>
@@ -95,24 +92,18 @@ export function receiptPage(m: MetadataResponse, burn: { action: string; csrf: s
     rows.push(['Recipient', m.recipient]);
     rows.push([
       'E-mail',
-      html`<span id="delivery" data-status="${m.delivery_status ?? ''}"
-        >${m.delivery_status ?? '—'}${m.delivery_updated ? ` (${when(m.delivery_updated)})` : ''}${m.delivery_reason ? `: ${m.delivery_reason}` : ''}</span
-      >`,
+      html`<span id="delivery" data-status="${m.delivery_status ?? ''}">${m.delivery_status ?? '—'}${m.delivery_updated ? ` (${when(m.delivery_updated)})` : ''}${
+        m.delivery_reason ? `: ${m.delivery_reason}` : ''
+      }</span>`,
     ]);
   }
   return layout({
     title: 'Receipt',
     nonce,
     body: html`<h1>Secret receipt</h1>
-      ${notice && html`<p class="ok" role="status">${notice}</p>`}
-      <p class="note">Keep this page's address to yourself: it can burn the secret. Share only the secret link.</p>
-      <dl>
-        ${rows.map(
-          ([k, v]) =>
-            html`<dt>${k}</dt>
-              <dd>${v}</dd>`,
-        )}
-      </dl>
-      ${unread && postForm(burn.action, burn.csrf, html`<button class="danger" type="submit" id="burn">Burn this secret</button>`)}`,
+${notice && html`<p class="ok" role="status">${notice}</p>`}
+<p class="note">Keep this page's address to yourself: it can burn the secret. Share only the secret link.</p>
+<dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
+${unread && postForm(burn.action, burn.csrf, html`<button class="danger" type="submit" id="burn">Burn this secret</button>`)}`,
   });
 }
