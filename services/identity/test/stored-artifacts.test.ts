@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import pg from 'pg';
 import { postForm } from '@hush/testing';
 import { authorizationUrl, authorize as authorizeAs, signIn } from './flows.js';
-import { createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { createApiAndClient, type Harness, refreshGrant, startIdentity } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const PASSWORD = 'correct horse battery staple';
@@ -95,12 +95,7 @@ describe('what a copy of the database yields', () => {
     expect(again.access_token).toBeDefined();
     const exchanged = await oidc.authorizationCodeGrant(config, pending.callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(exchanged.refresh_token).toBeDefined();
-    const refreshedService = await postForm(tokenUrl, {
-      grant_type: 'refresh_token',
-      refresh_token: secrets['client-credentials refresh token'],
-      client_id: service.clientId,
-      client_secret: service.clientSecret,
-    });
+    const refreshedService = await refreshGrant(tokenUrl, service, secrets['client-credentials refresh token']);
     expect(refreshedService.status).toBe(200);
     const info = await oidc.fetchUserInfo(config, userinfoTokens.access_token, oidc.skipSubjectCheck);
     expect(info.sub).toEqual(expect.any(String));
