@@ -100,3 +100,15 @@ export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${enc
 /** A refresh-token grant at `tokenUrl` by a client authenticating with client_secret_post. */
 export const refreshGrant = (tokenUrl: string, client: { clientId: string; clientSecret: string }, refreshToken: string) =>
   postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.clientId, client_secret: client.clientSecret });
+
+export type ApiClient = Awaited<ReturnType<typeof createApiAndClient>>;
+
+/** One identity app and one API client (createApiAndClient's defaults) for the whole test file. */
+export function identityAndClientPerFile(use: (h: Harness, c: ApiClient) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startIdentity();
+    use(h, await createApiAndClient(h));
+  });
+  afterAll(() => h?.close());
+}
