@@ -2,7 +2,7 @@ import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import request from 'supertest';
 import { Browser, parseForms, postForm } from '@hush/testing';
-import { authorizationUrl, authorize as authorizeAs, signIn } from './flows.js';
+import { authorizationUrl, authorize as authorizeAs, clientConfig, signIn } from './flows.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -19,13 +19,7 @@ afterAll(() => h.close());
 
 async function setup() {
   const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-  const config = await oidc.discovery(
-    new URL(h.issuer),
-    c.clientId,
-    { client_secret: c.clientSecret, id_token_signed_response_alg: 'ES256' },
-    oidc.ClientSecretBasic(c.clientSecret),
-    { execute: [oidc.allowInsecureRequests] },
-  );
+  const config = await clientConfig(h.issuer, c.clientId, c.clientSecret);
   return { c, config };
 }
 

@@ -3,6 +3,13 @@ import { Browser } from '@hush/testing';
 
 type Page = Awaited<ReturnType<Browser['navigate']>>;
 
+/** openid-client's view of a confidential client of `issuer` (client_secret_basic, ES256 ID tokens, plain http allowed). */
+export function clientConfig(issuer: string, clientId: string, clientSecret: string): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(issuer), clientId, { client_secret: clientSecret, id_token_signed_response_alg: 'ES256' }, oidc.ClientSecretBasic(clientSecret), {
+    execute: [oidc.allowInsecureRequests],
+  });
+}
+
 /** An authorization-code request with PKCE (S256) for `config`'s client, and what its code exchange needs. */
 export async function authorizationUrl(config: oidc.Configuration, redirectUri: string, scope: string, extra: Record<string, string> = {}) {
   const verifier = oidc.randomPKCECodeVerifier();

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import pg from 'pg';
 import { postForm } from '@hush/testing';
-import { authorizationUrl, authorize as authorizeAs, signIn } from './flows.js';
+import { authorizationUrl, authorize as authorizeAs, clientConfig, signIn } from './flows.js';
 import { createApiAndClient, type Harness, refreshGrant, startIdentity } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -48,15 +48,7 @@ describe('what a copy of the database yields', () => {
     secrets['client-credentials refresh token'] = String(cc.body['refresh_token']);
 
     const app = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-    const config = await oidc.discovery(
-      new URL(h.issuer),
-      app.clientId,
-      { client_secret: app.clientSecret, id_token_signed_response_alg: 'ES256' },
-      oidc.ClientSecretBasic(app.clientSecret),
-      {
-        execute: [oidc.allowInsecureRequests],
-      },
-    );
+    const config = await clientConfig(h.issuer, app.clientId, app.clientSecret);
     const redeemed = await authorize(config, `openid ${app.read}`);
     const tokens = await oidc.authorizationCodeGrant(config, redeemed.callback, { pkceCodeVerifier: redeemed.verifier, expectedState: redeemed.state });
     secrets['rotated refresh token'] = tokens.refresh_token as string;

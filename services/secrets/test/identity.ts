@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { authorize } from '../../identity/test/flows.js';
+import { authorize, clientConfig } from '../../identity/test/flows.js';
 import { startIdentity, type Harness as IdentityHarness } from '../../identity/test/harness.js';
 import { postForm } from '@hush/testing';
 import { startSecrets, type Harness } from './harness.js';
@@ -46,15 +46,7 @@ export async function userToken(identity: IdentityHarness, username: string, pas
     '--redirect-uri',
     redirect,
   );
-  const config = await oidc.discovery(
-    new URL(identity.issuer),
-    client.client_id,
-    { client_secret: client.client_secret, id_token_signed_response_alg: 'ES256' },
-    oidc.ClientSecretBasic(client.client_secret),
-    {
-      execute: [oidc.allowInsecureRequests],
-    },
-  );
+  const config = await clientConfig(identity.issuer, client.client_id, client.client_secret);
   const { callback, verifier, state } = await authorize(config, { redirectUri: redirect, scope: `openid ${scopes}`, username, password });
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
   return tokens.access_token;
