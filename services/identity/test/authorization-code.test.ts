@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import request from 'supertest';
 import { Browser, parseForms, postForm } from '@hush/testing';
+import { authorizationUrl, authorize as authorizeAs, clientConfig, signIn } from './flows.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -18,35 +19,16 @@ afterAll(() => h.close());
 
 async function setup() {
   const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-  const config = await oidc.discovery(
-    new URL(h.issuer),
-    c.clientId,
-    { client_secret: c.clientSecret, id_token_signed_response_alg: 'ES256' },
-    oidc.ClientSecretBasic(c.clientSecret),
-    { execute: [oidc.allowInsecureRequests] },
-  );
+  const config = await clientConfig(h.issuer, c.clientId, c.clientSecret);
   return { c, config };
 }
 
 /** Login and consent through the real pages; returns the redirect to the client. */
 async function authorize(config: oidc.Configuration, scope: string, extra: Record<string, string> = {}) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope,
-    state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    ...extra,
-  });
-  const browser = new Browser(new URL(h.issuer).origin);
-  const login = await browser.navigate(url.toString());
-  expect(login.html).toContain('<label for="username">');
-  const consent = await browser.submit(login.html, 0, { username: 'alice', password: PASSWORD });
-  expect(consent.html).toContain('Allow');
-  const back = await browser.submit(consent.html, 0, {});
-  return { callback: new URL(back.leftTo as string), verifier, state, browser };
+  const flow = await authorizeAs(config, { redirectUri: REDIRECT, scope, username: 'alice', password: PASSWORD, extra });
+  expect(flow.login.html).toContain('<label for="username">');
+  expect(flow.consent.html).toContain('Allow');
+  return flow;
 }
 
 describe('authorization code + PKCE through the login and consent pages', () => {
@@ -130,16 +112,8 @@ describe('authorization code + PKCE through the login and consent pages', () => 
 
   it('the user can deny consent: the client gets access_denied', async () => {
     const { c, config } = await setup();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: `openid ${c.read}`,
-      state: 's',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    });
-    const browser = new Browser(new URL(h.issuer).origin);
-    const login = await browser.navigate(url.toString());
-    const consent = await browser.submit(login.html, 0, { username: 'alice', password: PASSWORD });
+    const { url } = await authorizationUrl(config, REDIRECT, `openid ${c.read}`);
+    const { browser, consent } = await signIn(url, 'alice', PASSWORD);
     const denied = await browser.submit(consent.html, 1, {});
     expect(new URL(denied.leftTo as string).searchParams.get('error')).toBe('access_denied');
   });
@@ -148,14 +122,8 @@ describe('authorization code + PKCE through the login and consent pages', () => 
 describe('the login page', () => {
   async function loginPage() {
     const { c, config } = await setup();
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: `openid ${c.read}`,
-      state: 's',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    });
-    const browser = new Browser(new URL(h.issuer).origin);
+    const { url } = await authorizationUrl(config, REDIRECT, `openid ${c.read}`);
+    const browser = new Browser(url.origin);
     return { browser, page: await browser.navigate(url.toString()) };
   }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { postForm } from '@hush/testing';
-import { createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { createApiAndClient, type Harness, refreshGrant, startIdentity } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;
@@ -39,21 +39,11 @@ describe('refresh tokens from the client-credentials grant under sustained traff
 
     expect(await rowsOf(c.clientId)).toEqual({ Grant: 1, RefreshToken: 1 });
 
-    const refreshed = await postForm(tokenUrl, {
-      grant_type: 'refresh_token',
-      refresh_token: String(newest.body['refresh_token']),
-      client_id: c.clientId,
-      client_secret: c.clientSecret,
-    });
+    const refreshed = await refreshGrant(tokenUrl, c, String(newest.body['refresh_token']));
     expect(refreshed.status).toBe(200);
     expect(refreshed.body).toMatchObject({ scope: c.read, refresh_token: expect.any(String) as string });
     // Each request's refresh token replaces the one before.
-    const replaced = await postForm(tokenUrl, {
-      grant_type: 'refresh_token',
-      refresh_token: String(previous.body['refresh_token']),
-      client_id: c.clientId,
-      client_secret: c.clientSecret,
-    });
+    const replaced = await refreshGrant(tokenUrl, c, String(previous.body['refresh_token']));
     expect(replaced.status).toBe(400);
     expect(replaced.body['error']).toBe('invalid_grant');
   });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { postForm } from '@hush/testing';
-import { createApiAndClient, identityPerFile, type Harness } from './harness.js';
+import { createApiAndClient, type Harness, identityPerFile, refreshGrant } from './harness.js';
 
 let h: Harness;
 let tokenUrl: string;
@@ -14,9 +14,7 @@ describe('one-time artifacts under concurrency', () => {
     const c = await createApiAndClient(h);
     const first = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
     const refreshToken = String(first.body['refresh_token']);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: c.clientId, client_secret: c.clientSecret })),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => refreshGrant(tokenUrl, c, refreshToken)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(400);
@@ -34,12 +32,7 @@ describe('expired artifacts', () => {
     try {
       // Age every stored artifact past its expiry, as time would.
       await db.query(`UPDATE oidc_models SET expires_at = now() - interval '1 second'`);
-      const refreshed = await postForm(tokenUrl, {
-        grant_type: 'refresh_token',
-        refresh_token: String(first.body['refresh_token']),
-        client_id: c.clientId,
-        client_secret: c.clientSecret,
-      });
+      const refreshed = await refreshGrant(tokenUrl, c, String(first.body['refresh_token']));
       expect(refreshed.status).toBe(400);
       expect(refreshed.body['error']).toBe('invalid_grant');
 

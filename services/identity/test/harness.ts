@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
+import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, postForm, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createIdentityApp, type IdentityApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
@@ -96,3 +96,19 @@ export async function createApiAndClient(h: Harness, opts: { grants?: string; sc
 }
 
 export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+/** A refresh-token grant at `tokenUrl` by a client authenticating with client_secret_post. */
+export const refreshGrant = (tokenUrl: string, client: { clientId: string; clientSecret: string }, refreshToken: string) =>
+  postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: client.clientId, client_secret: client.clientSecret });
+
+export type ApiClient = Awaited<ReturnType<typeof createApiAndClient>>;
+
+/** One identity app and one API client (createApiAndClient's defaults) for the whole test file. */
+export function identityAndClientPerFile(use: (h: Harness, c: ApiClient) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startIdentity();
+    use(h, await createApiAndClient(h));
+  });
+  afterAll(() => h?.close());
+}

@@ -8,15 +8,14 @@ import { readConfig } from '../src/config.js';
 import { createDb } from '../src/db/knex.js';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { postForm } from '@hush/testing';
-import { createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { identityAndClientPerFile, type ApiClient, type Harness } from './harness.js';
 
 let h: Harness;
-let c: Awaited<ReturnType<typeof createApiAndClient>>;
-beforeAll(async () => {
-  h = await startIdentity();
-  c = await createApiAndClient(h);
+let c: ApiClient;
+identityAndClientPerFile((started, client) => {
+  h = started;
+  c = client;
 });
-afterAll(() => h.close());
 
 const token = async () => {
   const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {

@@ -1,5 +1,5 @@
 import { postForm } from '@hush/testing';
-import { createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { createApiAndClient, type Harness, refreshGrant, startIdentity } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ it('logs (at debug level) never contain client secrets, tokens or passwords', as
   const c = await createApiAndClient(h);
   const tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
   const ok = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
-  await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: String(ok.body['refresh_token']), client_id: c.clientId, client_secret: c.clientSecret });
+  await refreshGrant(tokenUrl, c, String(ok.body['refresh_token']));
   for (let i = 0; i < 3; i++) {
     await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: 'wrong-secret-value' });
   }

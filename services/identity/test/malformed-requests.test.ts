@@ -1,16 +1,15 @@
 import { postForm } from '@hush/testing';
-import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { basic, identityAndClientPerFile, type ApiClient, type Harness } from './harness.js';
 
 // Requests the fuzzer (test/faults/test/fuzz.test.ts) found answered 500: each is the caller's
 // mistake, so each gets the protocol's 4xx.
 
 let h: Harness;
-let c: Awaited<ReturnType<typeof createApiAndClient>>;
-beforeAll(async () => {
-  h = await startIdentity();
-  c = await createApiAndClient(h);
+let c: ApiClient;
+identityAndClientPerFile((started, client) => {
+  h = started;
+  c = client;
 });
-afterAll(() => h.close());
 
 describe('a client id PostgreSQL cannot store (a NUL character) is an unknown client', () => {
   it.each(['token', 'token/introspect', 'revoke'])('%s, client_secret_post', async (route) => {

@@ -1,6 +1,6 @@
-import * as oidc from 'openid-client';
 import request, { type Response } from 'supertest';
 import { Browser, parseForms } from '@hush/testing';
+import { authorizationUrl, clientConfig } from './flows.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -16,17 +16,9 @@ afterAll(() => h.close());
 /** A fresh client and its login page, opened by a browser that keeps the interaction cookie. */
 async function loginPage() {
   const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-  const config = await oidc.discovery(new URL(h.issuer), c.clientId, { client_secret: c.clientSecret }, oidc.ClientSecretBasic(c.clientSecret), {
-    execute: [oidc.allowInsecureRequests],
-  });
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: `openid ${c.read}`,
-    state: 's',
-    code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-  });
-  const browser = new Browser(new URL(h.issuer).origin);
+  const config = await clientConfig(h.issuer, c.clientId, c.clientSecret);
+  const { url } = await authorizationUrl(config, REDIRECT, `openid ${c.read}`);
+  const browser = new Browser(url.origin);
   return { c, clientName: `client ${c.clientId.slice('client-'.length)}`, browser, page: await browser.navigate(url.toString()) };
 }
 

@@ -1,7 +1,8 @@
 import * as oidc from 'openid-client';
 import pg from 'pg';
-import { Browser, postForm } from '@hush/testing';
-import { createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { postForm } from '@hush/testing';
+import { authorizationUrl, authorize as authorizeAs, clientConfig, signIn } from './flows.js';
+import { createApiAndClient, type Harness, refreshGrant, startIdentity } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const PASSWORD = 'correct horse battery staple';
@@ -36,22 +37,7 @@ async function dumpDatabase(): Promise<string> {
 }
 
 /** Logs carol in through the real pages; returns the code sent to the client and the browser holding the session. */
-async function authorize(config: oidc.Configuration, scope: string) {
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope,
-    state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  const browser = new Browser(new URL(h.issuer).origin);
-  const login = await browser.navigate(url.toString());
-  const consent = await browser.submit(login.html, 0, { username: 'carol', password: PASSWORD });
-  const back = await browser.submit(consent.html, 0, {});
-  return { callback: new URL(back.leftTo as string), verifier, state, browser };
-}
+const authorize = (config: oidc.Configuration, scope: string) => authorizeAs(config, { redirectUri: REDIRECT, scope, username: 'carol', password: PASSWORD });
 
 describe('what a copy of the database yields', () => {
   it('holds no live refresh token, authorization code or session cookie value', async () => {
@@ -62,15 +48,7 @@ describe('what a copy of the database yields', () => {
     secrets['client-credentials refresh token'] = String(cc.body['refresh_token']);
 
     const app = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-    const config = await oidc.discovery(
-      new URL(h.issuer),
-      app.clientId,
-      { client_secret: app.clientSecret, id_token_signed_response_alg: 'ES256' },
-      oidc.ClientSecretBasic(app.clientSecret),
-      {
-        execute: [oidc.allowInsecureRequests],
-      },
-    );
+    const config = await clientConfig(h.issuer, app.clientId, app.clientSecret);
     const redeemed = await authorize(config, `openid ${app.read}`);
     const tokens = await oidc.authorizationCodeGrant(config, redeemed.callback, { pkceCodeVerifier: redeemed.verifier, expectedState: redeemed.state });
     secrets['rotated refresh token'] = tokens.refresh_token as string;
@@ -90,16 +68,8 @@ describe('what a copy of the database yields', () => {
     secrets['opaque access token'] = userinfoTokens.access_token;
 
     // A user signed in and looking at the consent page: the interaction records the session.
-    const stalled = new Browser(new URL(h.issuer).origin);
-    const stalledUrl = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: `openid ${app.read}`,
-      state: 's',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    });
-    const stalledLogin = await stalled.navigate(stalledUrl.toString());
-    const stalledConsent = await stalled.submit(stalledLogin.html, 0, { username: 'carol', password: PASSWORD });
+    const { url: stalledUrl } = await authorizationUrl(config, REDIRECT, `openid ${app.read}`);
+    const { browser: stalled, consent: stalledConsent } = await signIn(stalledUrl, 'carol', PASSWORD);
     expect(stalledConsent.html).toContain('Allow');
     secrets['session cookie during consent'] = stalled.cookie('_session') as string;
 
@@ -117,23 +87,12 @@ describe('what a copy of the database yields', () => {
     expect(again.access_token).toBeDefined();
     const exchanged = await oidc.authorizationCodeGrant(config, pending.callback, { pkceCodeVerifier: pending.verifier, expectedState: pending.state });
     expect(exchanged.refresh_token).toBeDefined();
-    const refreshedService = await postForm(tokenUrl, {
-      grant_type: 'refresh_token',
-      refresh_token: secrets['client-credentials refresh token'],
-      client_id: service.clientId,
-      client_secret: service.clientSecret,
-    });
+    const refreshedService = await refreshGrant(tokenUrl, service, secrets['client-credentials refresh token']);
     expect(refreshedService.status).toBe(200);
     const info = await oidc.fetchUserInfo(config, userinfoTokens.access_token, oidc.skipSubjectCheck);
     expect(info.sub).toEqual(expect.any(String));
     // The session found by its cookie: a new authorization needs no login page.
-    const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: REDIRECT,
-      scope: `openid ${app.read}`,
-      state: 's',
-      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    });
+    const { url } = await authorizationUrl(config, REDIRECT, `openid ${app.read}`);
     const silent = await pending.browser.navigate(url.toString());
     expect(silent.leftTo).toContain('code=');
   });

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { authorize, clientConfig } from '../../identity/test/flows.js';
 import { startIdentity, type Harness as IdentityHarness } from '../../identity/test/harness.js';
-import { Browser, postForm } from '@hush/testing';
+import { postForm } from '@hush/testing';
 import { startSecrets, type Harness } from './harness.js';
 
 /**
@@ -45,28 +46,8 @@ export async function userToken(identity: IdentityHarness, username: string, pas
     '--redirect-uri',
     redirect,
   );
-  const config = await oidc.discovery(
-    new URL(identity.issuer),
-    client.client_id,
-    { client_secret: client.client_secret, id_token_signed_response_alg: 'ES256' },
-    oidc.ClientSecretBasic(client.client_secret),
-    {
-      execute: [oidc.allowInsecureRequests],
-    },
-  );
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: redirect,
-    scope: `openid ${scopes}`,
-    state,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  const browser = new Browser(new URL(identity.issuer).origin);
-  const login = await browser.navigate(url.toString());
-  const consent = await browser.submit(login.html, 0, { username, password });
-  const back = await browser.submit(consent.html, 0, {});
-  const tokens = await oidc.authorizationCodeGrant(config, new URL(back.leftTo as string), { pkceCodeVerifier: verifier, expectedState: state });
+  const config = await clientConfig(identity.issuer, client.client_id, client.client_secret);
+  const { callback, verifier, state } = await authorize(config, { redirectUri: redirect, scope: `openid ${scopes}`, username, password });
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
   return tokens.access_token;
 }

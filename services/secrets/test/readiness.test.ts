@@ -1,4 +1,4 @@
-import { adminDatabaseUrl, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
+import { adminDatabaseUrl, dependencyOutages, duringOutage, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
 import { startSecrets, type Harness } from './harness.js';
 
 // PostgreSQL and Redis are reached through proxies this file cuts and stalls; the real servers
@@ -32,23 +32,11 @@ describe('readiness', () => {
     expect(await readyz()).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok' } });
   });
 
-  it.each([
-    ['PostgreSQL is stopped', postgres, 'database', 'stop'],
-    ['PostgreSQL hangs', postgres, 'database', 'stall'],
-    ['Redis is stopped', redis, 'redis', 'stop'],
-    ['Redis hangs', redis, 'redis', 'stall'],
-  ] as const)('answers 503 naming the dependency within 2 s when %s', async (_case, proxy, dependency, how) => {
-    if (how === 'stop') await proxy.stop();
-    else proxy.stall();
-    try {
-      const res = await readyz();
-      expect(res.status).toBe(503);
-      expect(res.body['status']).toBe('not ready');
-      expect(res.body[dependency]).not.toBe('ok');
-      expect(res.ms).toBeLessThan(2000);
-    } finally {
-      await proxy.stop();
-      await proxy.start();
-    }
+  it.each(dependencyOutages(postgres, redis))('answers 503 naming the dependency within 2 s when %s', async (_case, proxy, dependency, outage) => {
+    const res = await duringOutage(proxy, outage, readyz);
+    expect(res.status).toBe(503);
+    expect(res.body['status']).toBe('not ready');
+    expect(res.body[dependency]).not.toBe('ok');
+    expect(res.ms).toBeLessThan(2000);
   });
 });
