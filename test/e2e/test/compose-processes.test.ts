@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { createTestDatabase, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
+import { createTestDatabase, freePort, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
 
 /**
  * Issue 5: the services started as processes exactly as docker-compose.yml starts them — the same
@@ -26,14 +25,6 @@ function interpolate(value: string, vars: Record<string, string>): string {
     if (op === '-') return arg ?? '';
     throw new Error(`compose would refuse to start: ${name} (${arg})`);
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 const children: ChildProcess[] = [];

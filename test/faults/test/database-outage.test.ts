@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { adminDatabaseUrl, eventually, probeReadiness, TcpProxy } from '@hush/testing';
-import { errorLines, startIdentityService, startSecretsService, type RunningService } from './services.js';
+import { createClient, errorLines, startIdentityService, startSecretsService, type RunningService } from './services.js';
 
 /**
  * Both services with PostgreSQL behind a proxy this file stalls (a hung or partitioned server)
@@ -27,21 +26,7 @@ beforeAll(async () => {
   [secrets, identity] = await Promise.all([startSecretsService(postgres, env), startIdentityService(postgres, { ...env, CLIENT_CACHE: 'false' })]);
   const { api_token } = await secrets.cli<{ api_token: string }>('tokens', 'create', 'alice');
   auth = `Basic ${Buffer.from(`alice:${api_token}`).toString('base64')}`;
-  const suffix = randomBytes(4).toString('hex');
-  await identity.cli('apis', 'create', `https://api-${suffix}.example.com`, '--scopes', `read-${suffix}`, '--ttl', '300');
-  const created = await identity.cli<{ client_id: string; client_secret: string }>(
-    'clients',
-    'create',
-    '--name',
-    'faults',
-    '--id',
-    `faults-${suffix}`,
-    '--grants',
-    'client_credentials',
-    '--scopes',
-    `read-${suffix}`,
-  );
-  client = { id: created.client_id, secret: created.client_secret, scope: `read-${suffix}` };
+  client = await createClient(identity);
   unreadKey = (await share()).body['secret_key'] as string;
 }, 60_000);
 

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { cliDriver, createTestDatabase, eventually, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { cliDriver, createTestDatabase, eventually, freePort, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
 import { runCli } from '../../../services/secrets/src/cli/cli.js';
 
 /**
@@ -20,14 +19,6 @@ let env: NodeJS.ProcessEnv;
 let url: string;
 let auth: string;
 let child: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 async function startService(): Promise<ChildProcess> {
   const started = spawn(process.execPath, ['dist/src/main.js'], { cwd: join(process.cwd(), 'services', 'secrets'), env, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { adminDatabaseUrl, TcpProxy, testRedisUrl } from '@hush/testing';
-import { startIdentityService, startSecretsService, type RunningService } from './services.js';
+import { createClient, startIdentityService, startSecretsService, type RunningService } from './services.js';
 
 /**
  * Redis hung (it accepts connections and never answers): Redis holds only counters here (rate
@@ -27,20 +26,7 @@ afterAll(async () => {
 
 it('neither service hangs on a hung Redis', async () => {
   const { api_token } = await secrets.cli<{ api_token: string }>('tokens', 'create', 'bob');
-  const suffix = randomBytes(4).toString('hex');
-  await identity.cli('apis', 'create', `https://api-${suffix}.example.com`, '--scopes', `read-${suffix}`, '--ttl', '300');
-  const client = await identity.cli<{ client_id: string; client_secret: string }>(
-    'clients',
-    'create',
-    '--name',
-    'faults',
-    '--id',
-    `faults-${suffix}`,
-    '--grants',
-    'client_credentials',
-    '--scopes',
-    `read-${suffix}`,
-  );
+  const client = await createClient(identity);
   redis.stall();
   const started = Date.now();
   const [shared, issued] = await Promise.all([
@@ -52,7 +38,7 @@ it('neither service hangs on a hung Redis', async () => {
     fetch(`${identity.url}/auth/realms/public/protocol/openid-connect/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: `read-${suffix}` }).toString(),
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, scope: client.scope }).toString(),
     }),
   ]);
   const ms = Date.now() - started;

@@ -106,3 +106,23 @@ export function errorLines(logs: string[], from = 0): Record<string, unknown>[] 
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => typeof line['level'] === 'number' && line['level'] >= 50);
 }
+
+/** A client-credentials client of a fresh API (through the admin CLI, as an operator makes one). */
+export async function createClient(identity: RunningService): Promise<{ id: string; secret: string; scope: string }> {
+  const suffix = randomBytes(4).toString('hex');
+  const scope = `read-${suffix}`;
+  await identity.cli('apis', 'create', `https://api-${suffix}.example.com`, '--scopes', scope, '--ttl', '300');
+  const created = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients',
+    'create',
+    '--name',
+    'faults',
+    '--id',
+    `faults-${suffix}`,
+    '--grants',
+    'client_credentials',
+    '--scopes',
+    scope,
+  );
+  return { id: created.client_id, secret: created.client_secret, scope };
+}
