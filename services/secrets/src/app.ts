@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
 import { apiSecurity, deriveKey, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
@@ -8,6 +9,7 @@ import type { Config } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
 import { parseBody } from './http/body.js';
 import { errorHandler, notFound } from './http/error-handler.js';
+import { fastApi } from './http/fast-api.js';
 import { openApiDocument } from './http/openapi.js';
 import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
@@ -22,8 +24,10 @@ import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 
 export interface SecretsApp extends ServiceApp {
-  /** The request listener for node:http. */
-  handler: express.Express;
+  /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The same app with every request through Express (what `handler` hands over what it does not serve itself). */
+  express: express.Express;
   context: Context;
   /** Starts the bcrypt workers, the outbox relay, the delivery-status worker and the sweeper timer. */
   start(): Promise<void>;
@@ -81,8 +85,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(requestLog(logger));
-  app.use(metrics.http.middleware);
+  const everyRequest = [requestLog(logger), metrics.http.middleware];
+  for (const m of everyRequest) app.use(m);
   app.get('/metrics', metrics.http.handler);
 
   app.use(
@@ -94,7 +98,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
 
   const api = express.Router();
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
-  api.use(apiSecurity());
+  const security = apiSecurity();
+  api.use(security);
   api.get(['/status', '/authcheck'], (_req, res) => {
     res.json({ status: 'nominal', locale: 'en' });
   });
@@ -102,17 +107,20 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     res.json(openapi);
   });
   api.use(parseBody);
-  api.use(secretsRoutes(deps, auth, limiter));
+  const secretsRouter = secretsRoutes(deps, auth, limiter);
+  api.use(secretsRouter);
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
   app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1')));
 
   app.use(notFound);
-  app.use(errorHandler(logger));
+  const errors = errorHandler(logger);
+  app.use(errors);
 
   let sweeper: { stop(): void } | undefined;
   return {
-    handler: app,
+    handler: fastApi({ app, mount: '/api/v1', everyRequest, api: [security], parseBody, router: secretsRouter, errorHandler: errors, notFound }),
+    express: app,
     context,
     async start() {
       pool.start();
