@@ -109,6 +109,18 @@ async function healthy(port) {
   }
   throw new Error(`:${port} never became healthy`);
 }
+/** RSS by mapping: the node binary's pages (shared, clean), anonymous memory (heaps, malloc), the rest. */
+function breakdown(pid) {
+  const out = { binary: 0, anonymous: 0, other: 0 };
+  let kind = 'other';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const map = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (map) kind = map[1] === process.execPath ? 'binary' : map[1] === '' || map[1] === '[heap]' ? 'anonymous' : 'other';
+    const rssLine = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rssLine) out[kind] += Number(rssLine[1]) / 1024;
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, Math.round(v)]));
+}
 const rss = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const load = (opts) =>
   new Promise((res, rej) => autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, r) => (err ? rej(err) : res(r))));
@@ -125,6 +137,7 @@ try {
   await Promise.all(Object.values(ports).map(healthy));
   await new Promise((r) => setTimeout(r, SETTLE));
   for (const [name, child] of Object.entries(procs)) results.idle[name] = rss(child.pid);
+  results.idleBreakdown = Object.fromEntries(Object.entries(procs).map(([name, child]) => [name, breakdown(child.pid)]));
   if (process.env.MEM_PROBE) for (const child of Object.values(procs)) child.kill('SIGUSR2');
 
   const headers = { authorization: `Basic ${Buffer.from(`bench:${api_token}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' };
@@ -142,6 +155,7 @@ try {
     load({ url: `${base}/api/v1/share`, connections: 8, method: 'POST', headers, body }),
   ]);
   for (const [name, child] of Object.entries(procs)) results.after[name] = rss(child.pid);
+  results.afterBreakdown = Object.fromEntries(Object.entries(procs).map(([name, child]) => [name, breakdown(child.pid)]));
   await new Promise((r) => setTimeout(r, SETTLE));
   for (const [name, child] of Object.entries(procs)) results.settled[name] = rss(child.pid);
   if (process.env.MEM_PROBE) for (const child of Object.values(procs)) child.kill('SIGUSR2');
