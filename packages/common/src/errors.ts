@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 import { outageLog } from './outage.js';
 
@@ -155,7 +155,17 @@ export function toDomainError(err: unknown, bodyLimit = 'the size limit'): Domai
  * status and headers with the surface's `body`; anything else is logged and answered 500 with
  * the fixed `fault` body, so no detail of a fault reaches the caller.
  */
-export function domainErrorMiddleware(logger: Logger, options: { body: (err: DomainError) => object; fault: object; bodyLimit?: string }): ErrorRequestHandler {
+export function domainErrorMiddleware(
+  logger: Logger,
+  options: {
+    /** The body of a known error; `res` carries what the route recorded (res.locals). */
+    body: (err: DomainError, res: Response) => object;
+    fault: object;
+    bodyLimit?: string;
+    /** The status to answer with, when a surface's protocol fixes its own (default: the error's). */
+    status?: (err: DomainError) => number;
+  },
+): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
     const known = toDomainError(err, options.bodyLimit);
     if (!known) {
@@ -164,7 +174,10 @@ export function domainErrorMiddleware(logger: Logger, options: { body: (err: Dom
       return;
     }
     reportUnavailable(logger, known);
-    res.set(known.headers).status(known.status).json(options.body(known));
+    res
+      .set(known.headers)
+      .status(options.status?.(known) ?? known.status)
+      .json(options.body(known, res));
   };
 }
 

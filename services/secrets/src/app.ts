@@ -16,6 +16,7 @@ import { requestLog } from './http/request-log.js';
 import { BcryptPool } from './passphrase/bcrypt-pool.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
+import { apiDialect } from './secrets/dialect.js';
 import { secretsRoutes } from './secrets/secrets.routes.js';
 import { pageRoutes } from './pages/pages.routes.js';
 import { startSweeper } from './secrets/sweeper.js';
@@ -71,6 +72,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       ttl: { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT },
       defaultPlan: config.DEFAULT_PLAN,
       maxPassphraseAttempts: config.PASSPHRASE_MAX_ATTEMPTS,
+      anonymousMaxSecretLength: config.anonymousShares.maxSecretLength,
       baseUrl: config.BASE_URL,
     },
     outboxWritten: () => delivery.kick(),
@@ -79,6 +81,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
   const auth = createAuthenticator(context, verifier, authFailureLimit(redis, config));
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW);
+  const anonymousLimiter = new RateLimiter(redis, config.REDIS_PREFIX, config.anonymousShares.rateLimit.max, config.anonymousShares.rateLimit.windowSeconds, 'anon');
+  const dialect = apiDialect(config.API_DIALECT, deps.settings.ttl);
   const openapi = openApiDocument(config);
 
   const app = express();
@@ -100,21 +104,18 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
   const security = apiSecurity();
   api.use(security);
-  api.get(['/status', '/authcheck'], (_req, res) => {
-    res.json({ status: 'nominal', locale: 'en' });
-  });
   api.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
   api.use(parseBody);
-  const secretsRouter = secretsRoutes(deps, auth, limiter);
+  const secretsRouter = secretsRoutes(deps, auth, { dialect, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter });
   api.use(secretsRouter);
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
   app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1')));
 
   app.use(notFound);
-  const errors = errorHandler(logger);
+  const errors = errorHandler(logger, dialect);
   app.use(errors);
 
   let sweeper: { stop(): void } | undefined;

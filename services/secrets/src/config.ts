@@ -35,6 +35,22 @@ const schema = z.object({
   TTL_MAX: seconds(30 * 24 * 3600),
   /** Plan of accounts that have none set (see src/accounts/plans.ts). */
   DEFAULT_PLAN: z.enum(PLAN_NAMES).default('basic'),
+  /**
+   * Shapes of /api/v1 (docs/api-dialects.md): `spec` (default) answers as the interface spec says;
+   * `onetimesecret` answers as Onetime Secret v1 does, so its existing clients work unchanged
+   * (nested burn, recipient arrays, 404 `{"message"}` errors, clamped ttl...).
+   */
+  API_DIALECT: z.enum(['spec', 'onetimesecret']).default('spec'),
+  /**
+   * Share and generate without credentials (as Onetime Secret allows), answered as custid `anon`.
+   * Off by default. Anonymous secrets have their own size limit and per-IP rate limit, cannot
+   * have a recipient, and are never listed in `recent`.
+   */
+  ANONYMOUS_SHARES: bool(false),
+  ANONYMOUS_MAX_SECRET_LENGTH: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /** Anonymous shares and generates per client IP per window (0 disables this limit). */
+  ANONYMOUS_RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(20),
+  ANONYMOUS_RATE_LIMIT_WINDOW: seconds(1200),
   /** bcrypt cost for passphrases (tests lower it; never below 10 in production). */
   PASSPHRASE_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
   /** Wrong passphrases a secret survives: the attempt that reaches this number burns it. */
@@ -86,7 +102,22 @@ const schema = z.object({
 });
 
 type Raw = z.infer<typeof schema>;
-export type Config = Omit<Raw, 'IDENTITY_JWKS_URL' | 'API_AUDIENCE'> & { IDENTITY_JWKS_URL: string; API_AUDIENCE: string };
+export type ApiDialectName = Raw['API_DIALECT'];
+
+/** Anonymous share/generate (ANONYMOUS_SHARES and its limits), read once from the config. */
+export interface AnonymousSharesConfig {
+  enabled: boolean;
+  /** Longest anonymous secret, in characters (the anonymous plan). */
+  maxSecretLength: number;
+  /** Per client IP per window; max 0 disables the limit. */
+  rateLimit: { max: number; windowSeconds: number };
+}
+
+export type Config = Omit<Raw, 'IDENTITY_JWKS_URL' | 'API_AUDIENCE'> & {
+  IDENTITY_JWKS_URL: string;
+  API_AUDIENCE: string;
+  anonymousShares: AnonymousSharesConfig;
+};
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = loadConfig(schema, env);
@@ -97,5 +128,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...raw,
     IDENTITY_JWKS_URL: raw.IDENTITY_JWKS_URL ?? `${raw.IDENTITY_ISSUER}/protocol/openid-connect/certs`,
     API_AUDIENCE: raw.API_AUDIENCE ?? `${raw.BASE_URL}/api/v1`,
+    anonymousShares: {
+      enabled: raw.ANONYMOUS_SHARES,
+      maxSecretLength: raw.ANONYMOUS_MAX_SECRET_LENGTH,
+      rateLimit: { max: raw.ANONYMOUS_RATE_LIMIT_MAX, windowSeconds: raw.ANONYMOUS_RATE_LIMIT_WINDOW },
+    },
   };
 }

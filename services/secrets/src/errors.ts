@@ -24,6 +24,8 @@ export class InvalidRecipientError extends DomainError {
     super(400, 'invalid_recipient', detail);
   }
 }
+export class AnonymousRecipientError extends fixedError(400, 'account_required', 'An account is required to send emails.') {}
+export class InvalidShareDomainError extends fixedError(400, 'invalid_share_domain', 'share_domain must be a host name') {}
 export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {
     super(400, 'invalid_length', `length must be a whole number from ${min} to ${max}`);

@@ -7,7 +7,8 @@ export const PLAN_NAMES = ['basic', 'standard', 'pro'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 export interface Plan {
-  name: PlanName;
+  /** `anonymous`: the plan of anonymous shares (ANONYMOUS_SHARES, ANONYMOUS_MAX_SECRET_LENGTH), never an account's. */
+  name: PlanName | 'anonymous';
   maxSecretLength: number;
 }
 

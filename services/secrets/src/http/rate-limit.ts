@@ -13,8 +13,9 @@ import { principalOf } from '../auth/authenticate.js';
 export class RateLimiter {
   private readonly limit: RateLimit | undefined;
 
-  constructor(redis: Redis, prefix: string, max: number, windowSeconds: number) {
-    this.limit = max === 0 ? undefined : new RateLimits(redis, prefix).define('rl', max, windowSeconds);
+  /** `name` keeps the counters of separate limits apart (`rl`: RATE_LIMIT_*; `anon`: ANONYMOUS_RATE_LIMIT_*). */
+  constructor(redis: Redis, prefix: string, max: number, windowSeconds: number, name = 'rl') {
+    this.limit = max === 0 ? undefined : new RateLimits(redis, prefix).define(name, max, windowSeconds);
   }
 
   byAccount() {

@@ -6,6 +6,7 @@ import type { SecretsDeps } from '../secrets/deps.js';
 import { hashKey, isKey } from '../secrets/keys.js';
 import { burnSecret, showMetadata } from '../secrets/metadata.js';
 import { revealInput } from '../secrets/params.js';
+import { presentMetadata } from '../secrets/presenter.js';
 import { revealSecret } from '../secrets/reveal.js';
 import { gonePage, receiptNotFoundPage, receiptPage, revealedPage, waitingPage } from './views.js';
 
@@ -67,7 +68,7 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
     const metadataKey = key(req);
     try {
       const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
-      const metadata = await showMetadata(deps, metadataKey, false);
+      const metadata = presentMetadata(await showMetadata(deps, metadataKey, false));
       const { action, resource } = burn(metadataKey);
       res.send(receiptPage(metadata, { action, csrf: guard.issue(req, res, resource) }, nonceOf(res), notice));
     } catch (err) {

@@ -14,6 +14,8 @@ export interface SecretsDeps {
     ttl: { min: number; max: number; fallback: number };
     defaultPlan: PlanName;
     maxPassphraseAttempts: number;
+    /** Longest anonymous secret in characters (ANONYMOUS_MAX_SECRET_LENGTH). */
+    anonymousMaxSecretLength: number;
     /** Public origin; the recipient's link is `${baseUrl}/secret/<secret_key>`. */
     baseUrl: string;
   };

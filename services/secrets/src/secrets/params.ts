@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidTtlError, SecretRequiredError } from '../errors.js';
+import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidShareDomainError, InvalidTtlError, SecretRequiredError } from '../errors.js';
 import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from '../http/params.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import { isValidAddress } from './recipient.js';
@@ -11,8 +11,16 @@ import { isValidAddress } from './recipient.js';
  */
 
 export const PASSPHRASE_MAX_LENGTH = 1024;
-export const RECENT_DEFAULT_LIMIT = 20;
-export const RECENT_MAX_LIMIT = 100;
+/**
+ * Passphrase length in the Onetime Secret dialect when creating a secret: Onetime Secret's own
+ * (current) bounds, 4 to 128 characters. The spec dialect takes 1 to PASSPHRASE_MAX_LENGTH: the
+ * attempt limit (PASSPHRASE_MAX_ATTEMPTS), not the length, is what stops guessing.
+ */
+export const OTS_PASSPHRASE_MIN_LENGTH = 4;
+export const OTS_PASSPHRASE_MAX_LENGTH = 128;
+/** Big enough for clients that ignore `Link` (Onetime Secret returns the whole list). */
+export const RECENT_DEFAULT_LIMIT = 100;
+export const RECENT_MAX_LIMIT = 500;
 
 export interface TtlBounds {
   min: number;
@@ -20,9 +28,65 @@ export interface TtlBounds {
   fallback: number;
 }
 
-/** Out of range or not a whole number is an error naming the bounds (never silently clamped). */
+/** 0 or empty means the default (Onetime Secret's clients send 0 for it); out of range or not a whole number is an error naming the bounds. */
 const ttl = (bounds: TtlBounds) =>
-  wholeNumber(10, z.int().min(bounds.min).max(bounds.max).default(bounds.fallback).describe('Lifetime of the secret in seconds; out of range is a 400.'));
+  wholeNumber(
+    10,
+    z.preprocess(
+      (v) => (v === 0 ? undefined : v),
+      z.int().min(bounds.min).max(bounds.max).default(bounds.fallback).describe('Lifetime of the secret in seconds; 0 or absent: the default; out of range is a 400.'),
+    ),
+  );
+
+/**
+ * Onetime Secret's reading of `ttl`: the leading whole number of the text (as Ruby's to_i), the
+ * default when there is none or it is not positive, and clamped to the bounds; never an error.
+ */
+const lenientTtl = (bounds: TtlBounds) =>
+  z.preprocess(
+    (value: unknown) => {
+      const raw: unknown = Array.isArray(value) ? (value as unknown[])[0] : value;
+      const n = typeof raw === 'number' ? Math.trunc(raw) : typeof raw === 'string' ? Number.parseInt(raw.trim(), 10) : NaN;
+      if (!Number.isFinite(n) || n <= 0) return undefined;
+      return Math.min(bounds.max, Math.max(bounds.min, n));
+    },
+    z.int().default(bounds.fallback).describe(`Lifetime of the secret in seconds; 0, absent or not a number: the default; clamped to ${bounds.min}..${bounds.max}.`),
+  );
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** Echoed in the answers and the metadata; never used to build a link (links use BASE_URL). */
+const shareDomain = blankable(
+  z
+    .string()
+    .regex(HOST_NAME)
+    .transform((v) => v.toLowerCase())
+    .optional()
+    .describe("A host name, echoed back as share_domain (links always use this service's own origin)."),
+  { trim: true },
+);
+
+/** The Onetime Secret dialect: 4 to 128 characters when creating, in its own words. */
+const otsPassphrase = blankable(
+  z
+    .string()
+    .min(OTS_PASSPHRASE_MIN_LENGTH, { error: `Passphrase must be at least ${OTS_PASSPHRASE_MIN_LENGTH} characters long` })
+    .max(OTS_PASSPHRASE_MAX_LENGTH, { error: `Passphrase must be no more than ${OTS_PASSPHRASE_MAX_LENGTH} characters long` })
+    .optional()
+    .describe('Needed to read the secret; kept only as a bcrypt hash.'),
+);
+
+/**
+ * Onetime Secret's recipients: `recipient` and `recipient[]`, one value or several; the first
+ * valid address is kept (it alone gets the e-mail) and the others are dropped silently.
+ */
+const firstValidRecipient = (params: unknown): unknown => {
+  const p = params as Params;
+  const values = [p['recipient'], p['recipient[]']].flatMap((v): unknown[] => (Array.isArray(v) ? (v as unknown[]) : [v]));
+  const first = values.map((v) => (typeof v === 'string' ? v.trim() : '')).find((v) => v !== '' && isValidAddress(v));
+  const { 'recipient[]': _alias, ...rest } = p;
+  return { ...rest, recipient: first };
+};
 
 /** An empty passphrase means none. */
 const passphrase = blankable(
@@ -58,12 +122,29 @@ const optionErrors: Record<string, FieldErrors> = {
 
 /** Key order is check order: the first failing field is the error the client sees. */
 function shareSchema(bounds: TtlBounds) {
-  return z.preprocess(withRecipientAlias, z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient }));
+  return z.preprocess(withRecipientAlias, z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain }));
 }
 
+const generateLength = wholeNumber(4, z.int().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH).default(GENERATE_DEFAULT_LENGTH));
+
 function generateSchema(bounds: TtlBounds) {
-  const length = wholeNumber(4, z.int().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH).default(GENERATE_DEFAULT_LENGTH));
-  return z.preprocess(withRecipientAlias, z.object({ length, ttl: ttl(bounds), passphrase, recipient }));
+  return z.preprocess(withRecipientAlias, z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain }));
+}
+
+const otsRecipient = z.string().optional().meta({ format: 'email', description: 'The first valid address of recipient / recipient[]; others are ignored.' });
+
+function otsShareSchema(bounds: TtlBounds) {
+  return z.preprocess(
+    firstValidRecipient,
+    z.object({ secret: text(z.string().min(1)), ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain }),
+  );
+}
+
+function otsGenerateSchema(bounds: TtlBounds) {
+  return z.preprocess(
+    firstValidRecipient,
+    z.object({ length: generateLength, ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain }),
+  );
 }
 
 const revealSchema = z.object({ passphrase });
@@ -75,12 +156,13 @@ const recentSchema = z.object({
 
 export type ShareInput = z.output<ReturnType<typeof shareSchema>>;
 export type GenerateInput = z.output<ReturnType<typeof generateSchema>>;
+export type ApiDialectInputs = 'spec' | 'onetimesecret';
 export type RevealInput = z.output<typeof revealSchema>;
 export type RecentInput = z.output<typeof recentSchema>;
 
 export interface SecretsInputs {
-  share: ParamsParser<ReturnType<typeof shareSchema>>;
-  generate: ParamsParser<ReturnType<typeof generateSchema>>;
+  share: ParamsParser<z.ZodType<ShareInput>>;
+  generate: ParamsParser<z.ZodType<GenerateInput>>;
   reveal: ParamsParser<typeof revealSchema>;
   recent: ParamsParser<typeof recentSchema>;
 }
@@ -91,16 +173,24 @@ export const recentInput = paramsParser(recentSchema, {
   limit: { invalid: () => new InvalidParameterError(`limit must be a whole number from 1 to ${RECENT_MAX_LIMIT}`) },
 });
 
-/** Share and generate carry the configured TTL bounds: build them once per app, never per request. */
-export function secretsInputs(bounds: TtlBounds): SecretsInputs {
+/**
+ * Share and generate carry the configured TTL bounds: build them once per app, never per request.
+ * The dialect decides how forgiving they are: `spec` refuses what it cannot take (400),
+ * `onetimesecret` normalises as Onetime Secret does (clamped ttl, first valid recipient).
+ */
+export function secretsInputs(bounds: TtlBounds, dialect: ApiDialectInputs = 'spec'): SecretsInputs {
   const ttlErrors: FieldErrors = { invalid: () => new InvalidTtlError(bounds.min, bounds.max) };
+  const common: Record<string, FieldErrors> = {
+    ...optionErrors,
+    ttl: ttlErrors,
+    share_domain: { invalid: () => new InvalidShareDomainError(), multiple: () => new InvalidShareDomainError() },
+  };
+  const length = { invalid: () => new InvalidLengthError(GENERATE_MIN_LENGTH, GENERATE_MAX_LENGTH) };
+  const secret = { invalid: () => new SecretRequiredError() };
+  const ots = dialect === 'onetimesecret';
   return {
-    share: paramsParser(shareSchema(bounds), { ...optionErrors, ttl: ttlErrors, secret: { invalid: () => new SecretRequiredError() } }),
-    generate: paramsParser(generateSchema(bounds), {
-      ...optionErrors,
-      ttl: ttlErrors,
-      length: { invalid: () => new InvalidLengthError(GENERATE_MIN_LENGTH, GENERATE_MAX_LENGTH) },
-    }),
+    share: paramsParser(ots ? otsShareSchema(bounds) : shareSchema(bounds), { ...common, secret }),
+    generate: paramsParser(ots ? otsGenerateSchema(bounds) : generateSchema(bounds), { ...common, length }),
     reveal: revealInput,
     recent: recentInput,
   };

@@ -1,17 +1,22 @@
 import { z } from 'zod';
 import { GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
+import type { BurnedView, MetadataView } from './metadata.js';
 import type { MetadataRecord } from './secrets.repository.js';
+import type { CreatedSecret } from './share.js';
 
 /**
- * Response shapes of spec 2.2-2.4, with Onetime Secret v1's types: integers for every time and
- * TTL (Unix seconds), `ttl` the requested value, `recipient` only when one was given. The
+ * The `spec` dialect (API_DIALECT=spec): response shapes of spec 2.2-2.4, with Onetime Secret
+ * v1's types: integers for every time and TTL (Unix seconds), `ttl` the requested value,
+ * `recipient` a string only when one was given, a flat burn result with `status`. The
  * OpenAPI document is generated from these schemas (http/openapi.ts) and the types below are
  * inferred from them; responses are not parsed at run time (test/openapi.test.ts checks real
  * ones against the document).
  */
-const key = z.string().regex(/^[0-9a-z]{31}$/);
+export const key = z.string().regex(/^[0-9a-z]{31}$/);
 export const unixTime = z.int().min(0).describe('Unix time, seconds (UTC)');
-const seconds = z.int().min(0);
+export const seconds = z.int().min(0);
+/** Echoed as given at creation, `""` when none was. */
+export const shareDomainField = z.string().describe('The share_domain given at creation, "" when none');
 
 export const secretResponse = z.strictObject({
   custid: z.string(),
@@ -27,6 +32,8 @@ export const secretResponse = z.strictObject({
   created: unixTime,
   updated: unixTime,
   passphrase_required: z.boolean(),
+  state: z.literal('new'),
+  share_domain: shareDomainField,
 });
 
 /** generate's answer: the secret object with the value, shown this once. */
@@ -49,6 +56,7 @@ export const metadataResponse = z.strictObject({
   received: unixTime.describe('When the secret was read; 0 until then'),
   passphrase_required: z.boolean(),
   state: z.enum(METADATA_STATES),
+  share_domain: shareDomainField,
   delivery_status: z.enum(['queued', 'sent', 'failed']).optional().describe('With a recipient: whether the e-mail with the link left'),
   delivery_updated: unixTime.optional().describe('When delivery_status last changed'),
   delivery_reason: z.string().optional().describe('Why delivery failed (never the address)'),
@@ -56,8 +64,11 @@ export const metadataResponse = z.strictObject({
 
 export const burnResponse = metadataResponse.extend({ status: z.literal('burned'), state: z.literal('burned'), secret_key: z.null() });
 
-/** `recent` never hands out capabilities: both keys are null, the short key tells items apart. */
-export const recentItem = metadataResponse.extend({ metadata_key: z.null(), secret_key: z.null(), metadata_shortkey: z.string().regex(/^[0-9a-z]{6}$/) });
+/**
+ * `recent` lists the caller's own items with their metadata key (null only for items created
+ * before the key was kept for its owner); secret keys are never listed.
+ */
+export const recentItem = metadataResponse.extend({ metadata_key: key.nullable(), secret_key: z.null(), metadata_shortkey: z.string().regex(/^[0-9a-z]{6}$/) });
 
 export type SecretResponse = z.output<typeof secretResponse> & Partial<Pick<z.output<typeof generatedSecretResponse>, 'value'>>;
 export type RevealResponse = z.output<typeof revealResponse>;
@@ -68,7 +79,8 @@ export type BurnResponse = MetadataResponse & { status: 'burned' };
 export type RecentItem = MetadataResponse & { metadata_shortkey: string };
 
 export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
-const remaining = (until: Date, now: number, cap: number): number => Math.max(0, Math.min(cap, Math.ceil((until.getTime() - now) / 1000)));
+export const remaining = (until: Date, now: number, cap: number, round: (x: number) => number = Math.ceil): number =>
+  Math.max(0, Math.min(cap, round((until.getTime() - now) / 1000)));
 
 /** `expired` is computed, not stored: an unread secret past its TTL is expired whether or not the sweeper ran. */
 export function stateOf(m: MetadataRecord, now = Date.now()): MetadataState {
@@ -76,43 +88,33 @@ export function stateOf(m: MetadataRecord, now = Date.now()): MetadataState {
   return m.secretExpiresAt.getTime() <= now ? 'expired' : m.state;
 }
 
-export function presentCreated(input: {
-  custid: string;
-  metadataKey: string;
-  secretKey: string;
-  ttl: number;
-  recipient: string | null;
-  createdAt: Date;
-  passphraseRequired: boolean;
-  value?: string;
-}): SecretResponse {
-  const created = unix(input.createdAt);
+export function presentCreated(c: CreatedSecret): SecretResponse {
+  const created = unix(c.createdAt);
   return {
-    custid: input.custid,
-    metadata_key: input.metadataKey,
-    secret_key: input.secretKey,
-    ttl: input.ttl,
-    metadata_ttl: 2 * input.ttl,
-    secret_ttl: input.ttl,
-    ...(input.recipient !== null ? { recipient: input.recipient } : {}),
+    custid: c.custid,
+    metadata_key: c.metadataKey,
+    secret_key: c.secretKey,
+    ttl: c.ttl,
+    metadata_ttl: 2 * c.ttl,
+    secret_ttl: c.ttl,
+    ...(c.recipient !== null ? { recipient: c.recipient } : {}),
     created,
     updated: created,
-    passphrase_required: input.passphraseRequired,
-    ...(input.value !== undefined ? { value: input.value } : {}),
+    passphrase_required: c.passphraseRequired,
+    state: 'new',
+    share_domain: c.shareDomain ?? '',
+    ...(c.value !== undefined ? { value: c.value } : {}),
   };
 }
 
-/**
- * `secretKey` is the unsealed key while the secret is unread (null otherwise, and always null in
- * `recent`); `metadataKey` is null in `recent`, where only its hash is known.
- */
-export function presentMetadata(m: MetadataRecord, keys: { metadataKey: string | null; secretKey: string | null }, now = Date.now()): MetadataResponse {
+/** `secretKey` is the unsealed key while the secret is unread (null otherwise, and always null in `recent`). */
+export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataView, now = Date.now()): MetadataResponse {
   const state = stateOf(m, now);
   const live = state === 'new' || state === 'viewed';
   return {
     custid: m.custid,
-    metadata_key: keys.metadataKey,
-    secret_key: live ? keys.secretKey : null,
+    metadata_key: metadataKey,
+    secret_key: live ? secretKey : null,
     ttl: m.ttl,
     metadata_ttl: remaining(m.expiresAt, now, 2 * m.ttl),
     secret_ttl: live ? remaining(m.secretExpiresAt, now, m.ttl) : 0,
@@ -122,6 +124,7 @@ export function presentMetadata(m: MetadataRecord, keys: { metadataKey: string |
     received: m.receivedAt ? unix(m.receivedAt) : 0,
     passphrase_required: m.passphraseRequired,
     state,
+    share_domain: m.shareDomain ?? '',
     ...(m.delivery
       ? {
           delivery_status: m.delivery.status,
@@ -131,3 +134,10 @@ export function presentMetadata(m: MetadataRecord, keys: { metadataKey: string |
       : {}),
   };
 }
+
+export const presentBurn = (view: BurnedView): BurnResponse => ({ ...presentMetadata({ ...view, secretKey: null }), status: 'burned' });
+
+export const presentRecentItem = (view: MetadataView): RecentItem => ({
+  ...presentMetadata({ ...view, secretKey: null }),
+  metadata_shortkey: view.record.metadataShortkey,
+});

@@ -8,10 +8,8 @@ import type { RevealResponse } from './presenter.js';
  * Retrieve a secret (spec 4.2, state table 3): the value is returned once.
  *
  * Without a passphrase the read is one statement (DELETE ... RETURNING). With one, an attempt is
- * first reserved (an UPDATE that refuses beyond PASSPHRASE_MAX_ATTEMPTS, so parallel guesses
- * cannot exceed the limit), bcrypt runs in a worker thread, and only a correct passphrase goes on
- * to the same one-statement claim; the attempt that uses up the limit destroys the secret.
- * Unknown, read, burned and expired keys are one indistinguishable 404.
+ * first reserved (see `checkPassphrase`), and only a correct passphrase goes on to the same
+ * one-statement claim. Unknown, read, burned and expired keys are one indistinguishable 404.
  */
 export async function revealSecret(deps: SecretsDeps, secretKey: string, { passphrase }: RevealInput): Promise<RevealResponse> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
@@ -28,6 +26,20 @@ export async function revealSecret(deps: SecretsDeps, secretKey: string, { passp
     throw new UnknownSecretError();
   }
 
+  await checkPassphrase(deps, secretHash, passphrase);
+  const sealed = await deps.secrets.claim(secretHash, false);
+  if (!sealed) throw new UnknownSecretError();
+  deps.events.read();
+  return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
+}
+
+/**
+ * Checks a passphrase of a live secret that has one (reveal, and burn in the Onetime Secret
+ * dialect). An attempt is reserved first (an UPDATE that refuses beyond PASSPHRASE_MAX_ATTEMPTS,
+ * so parallel guesses cannot exceed the limit), bcrypt runs in a worker thread, and the attempt
+ * that uses up the limit destroys the secret.
+ */
+export async function checkPassphrase(deps: Pick<SecretsDeps, 'secrets' | 'passphrases' | 'settings'>, secretHash: Buffer, passphrase: string): Promise<void> {
   const max = deps.settings.maxPassphraseAttempts;
   const attempt = await deps.secrets.reserveAttempt(secretHash, max);
   if (!attempt) throw new UnknownSecretError();
@@ -36,8 +48,4 @@ export async function revealSecret(deps: SecretsDeps, secretKey: string, { passp
     if (left <= 0) await deps.secrets.destroy(secretHash);
     throw new PassphraseIncorrectError(left);
   }
-  const sealed = await deps.secrets.claim(secretHash, false);
-  if (!sealed) throw new UnknownSecretError();
-  deps.events.read();
-  return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
 }

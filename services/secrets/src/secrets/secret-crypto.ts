@@ -7,6 +7,8 @@ import { deriveKey, open, seal } from '@hush/common';
  *   passphrase) (spec 4.2 rule 1: the passphrase is used to encrypt the secret). A copy of the
  *   database plus MASTER_KEY therefore decrypts nothing, and a deleted row is gone for good.
  * - the metadata's copy of the secret key: HKDF(MASTER_KEY, salt = metadata_key).
+ * - the owner's copy of the metadata key (for `recent`): HKDF(MASTER_KEY) alone, the owner's
+ *   custid in the AAD, so it opens only for the account whose list it is in.
  * - an outbox row (recipient address and link): HKDF(MASTER_KEY) alone, as the relay must read it
  *   without any key; the row is deleted as soon as the job is queued.
  * The AAD binds each ciphertext to its row (the hash of its key), so rows cannot be swapped.
@@ -34,6 +36,20 @@ export class SecretCrypto {
   openSecretKey(metadataKey: string, metadataHash: Buffer, sealed: Buffer): string {
     return open(deriveKey(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), sealed, `metadata:${metadataHash.toString('hex')}`).toString('utf8');
   }
+
+  sealMetadataKey(custid: string, metadataHash: Buffer, metadataKey: string): Buffer {
+    return seal(this.metadataKeyKey, metadataKey, `owner:${custid}:${metadataHash.toString('hex')}`);
+  }
+
+  openMetadataKey(custid: string, metadataHash: Buffer, sealed: Buffer): string {
+    return open(this.metadataKeyKey, sealed, `owner:${custid}:${metadataHash.toString('hex')}`).toString('utf8');
+  }
+
+  private get metadataKeyKey(): Buffer {
+    return (this.metadataKeyCache ??= deriveKey(this.masterKey, 'hush:metadata:owner-key:v1'));
+  }
+
+  private metadataKeyCache: Buffer | undefined;
 
   sealOutbox(id: string, payload: string): Buffer {
     return seal(this.outboxKey, payload, `outbox:${id}`);

@@ -13,6 +13,10 @@ export interface MetadataRecord {
   passphraseRequired: boolean;
   recipient: string | null;
   secretKeySealed: Buffer | null;
+  /** The metadata key sealed for its owner (null for anonymous rows and rows older than it). */
+  metadataKeySealed: Buffer | null;
+  anonymous: boolean;
+  shareDomain: string | null;
   createdAt: Date;
   updatedAt: Date;
   receivedAt: Date | null;
@@ -32,6 +36,11 @@ export interface NewSecret {
   /** The e-mail request for the recipient, written in the same statement (transactional outbox). */
   outbox: { id: string; payloadSealed: Buffer } | null;
   secretKeySealed: Buffer;
+  metadataKeySealed: Buffer | null;
+  /** `viewed` when the dialect shows a generated secret as viewed at once (Onetime Secret classic). */
+  state: 'new' | 'viewed';
+  anonymous: boolean;
+  shareDomain: string | null;
   ciphertext: Buffer;
 }
 
@@ -45,6 +54,9 @@ type MetadataRow = {
   passphrase_required: boolean;
   recipient_obfuscated: string | null;
   secret_key_sealed: Buffer | null;
+  metadata_key_sealed: Buffer | null;
+  anonymous: boolean;
+  share_domain: string | null;
   created_at: Date;
   updated_at: Date;
   received_at: Date | null;
@@ -56,7 +68,7 @@ type MetadataRow = {
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  created_at, updated_at, received_at, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -68,6 +80,9 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   passphraseRequired: r.passphrase_required,
   recipient: r.recipient_obfuscated,
   secretKeySealed: r.secret_key_sealed,
+  metadataKeySealed: r.metadata_key_sealed,
+  anonymous: r.anonymous,
+  shareDomain: r.share_domain,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   receivedAt: r.received_at,
@@ -101,13 +116,16 @@ const CLAIM_ANY = CLAIM('');
  */
 const INSERT = `
   WITH input AS (
-    SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[])
+    SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
+                         ?::bytea[], ?::text[], ?::bool[], ?::text[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-           outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash)
+           outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain)
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+                          metadata_key_sealed, state, anonymous, share_domain,
                           delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
     SELECT metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
+           metadata_key_sealed, state, anonymous, share_domain,
            outbox_id, CASE WHEN outbox_id IS NULL THEN NULL ELSE 'queued' END, CASE WHEN outbox_id IS NULL THEN NULL ELSE now() END,
            now() + make_interval(secs => ttl), now() + make_interval(secs => 2 * ttl)
     FROM input
@@ -144,6 +162,10 @@ export class SecretsRepository {
       items.map((s) => s.secretHash),
       items.map((s) => s.ciphertext),
       items.map((s) => s.passphraseHash),
+      items.map((s) => s.metadataKeySealed),
+      items.map((s) => s.state),
+      items.map((s) => s.anonymous),
+      items.map((s) => s.shareDomain),
     ] as unknown as readonly Knex.RawBinding[]);
     const created = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r.created_at]));
     return items.map((s) => {
@@ -246,11 +268,11 @@ export class SecretsRepository {
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
-  /** The account's live metadata, newest first; `beforeId` pages backwards. */
+  /** The account's live metadata, newest first; `beforeId` pages backwards. Anonymous rows are never listed. */
   async recent(custid: string, limit: number, beforeId: number | undefined): Promise<MetadataRecord[]> {
     const { rows } = await this.db.raw<{ rows: MetadataRow[] }>(
       `SELECT ${METADATA_COLUMNS} FROM metadata
-       WHERE custid = ? AND expires_at > now() AND id < ?
+       WHERE custid = ? AND NOT anonymous AND expires_at > now() AND id < ?
        ORDER BY id DESC LIMIT ?`,
       [custid, beforeId ?? Number.MAX_SAFE_INTEGER, limit],
     );

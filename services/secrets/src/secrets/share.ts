@@ -1,41 +1,72 @@
-import { planOf } from '../accounts/plans.js';
-import type { Principal } from '../auth/principal.js';
-import { SecretTooLongError } from '../errors.js';
+import { planOf, type Plan } from '../accounts/plans.js';
+import { isAnonymous, type Principal } from '../auth/principal.js';
+import { AnonymousRecipientError, SecretTooLongError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
 import { characterCount, type GenerateInput, type ShareInput } from './params.js';
-import { presentCreated, type SecretResponse } from './presenter.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
+
+/** What share and generate created, for the dialect's presenter (secrets/dialect.ts). */
+export interface CreatedSecret {
+  custid: string;
+  metadataKey: string;
+  secretKey: string;
+  /** The requested (or defaulted) TTL in seconds. */
+  ttl: number;
+  /** Obfuscated address, or null. */
+  recipient: string | null;
+  createdAt: Date;
+  passphraseRequired: boolean;
+  shareDomain: string | null;
+  /** generate only: the value, shown this once. */
+  value?: string;
+}
+
+/** How the dialect wants a generated secret recorded (Onetime Secret classic shows it `viewed` at once). */
+export interface GenerateOptions {
+  markViewed?: boolean;
+}
 
 /**
  * share (spec 4.2): check the plan's limit, then one INSERT. With a recipient, the same
  * statement writes the e-mail request to the outbox (spec 4.2 rule 2: the link, never the value).
  * The input is already parsed (params.ts: `secretsInputs(...).share`).
  */
-export async function shareSecret(deps: SecretsDeps, principal: Principal, input: ShareInput): Promise<SecretResponse> {
+export async function shareSecret(deps: SecretsDeps, principal: Principal, input: ShareInput): Promise<CreatedSecret> {
   const { secret: value, ...options } = input;
-  const plan = planOf(principal.plan ?? (await deps.accounts.planOf(principal.custid)), deps.settings.defaultPlan);
+  const plan = await planFor(deps, principal);
   const length = characterCount(value);
   if (length > plan.maxSecretLength) throw new SecretTooLongError(length, plan.maxSecretLength, plan.name);
-  const created = await store(deps, principal, value, options);
+  const created = await store(deps, principal, value, options, 'new');
   deps.events.created('share');
   return created;
 }
 
 /** generate: like share, with a value we make (returned once, stored only encrypted). */
-export async function generateSecret(deps: SecretsDeps, principal: Principal, input: GenerateInput): Promise<SecretResponse> {
+export async function generateSecret(deps: SecretsDeps, principal: Principal, input: GenerateInput, { markViewed = false }: GenerateOptions = {}): Promise<CreatedSecret> {
   const { length, ...options } = input;
   const value = generateValue(length);
-  const created = await store(deps, principal, value, options);
+  const created = await store(deps, principal, value, options, markViewed ? 'viewed' : 'new');
   deps.events.created('generate');
   return { ...created, value };
 }
 
+/** The anonymous plan (ANONYMOUS_MAX_SECRET_LENGTH) for anonymous callers, else the account's. */
+async function planFor(deps: SecretsDeps, principal: Principal): Promise<Plan> {
+  if (isAnonymous(principal)) return { name: 'anonymous', maxSecretLength: deps.settings.anonymousMaxSecretLength };
+  return planOf(principal.plan ?? (await deps.accounts.planOf(principal.custid)), deps.settings.defaultPlan);
+}
+
 type Options = Omit<ShareInput, 'secret'>;
 
-async function store(deps: SecretsDeps, principal: Principal, value: string, { ttl, passphrase, recipient }: Options): Promise<SecretResponse> {
+async function store(deps: SecretsDeps, principal: Principal, value: string, options: Options, state: 'new' | 'viewed'): Promise<CreatedSecret> {
+  const { ttl, passphrase, recipient } = options;
+  const shareDomain = options.share_domain ?? null;
+  const anonymous = isAnonymous(principal);
+  // Without an account nobody answers for the e-mail: an open relay otherwise.
+  if (anonymous && recipient !== undefined) throw new AnonymousRecipientError();
   const secretKey = newKey();
   const metadataKey = newKey();
   const secretHash = hashKey(secretKey);
@@ -53,10 +84,14 @@ async function store(deps: SecretsDeps, principal: Principal, value: string, { t
     recipientObfuscated,
     outbox,
     secretKeySealed: deps.crypto.sealSecretKey(metadataKey, metadataHash, secretKey),
+    metadataKeySealed: anonymous ? null : deps.crypto.sealMetadataKey(principal.custid, metadataHash, metadataKey),
+    state,
+    anonymous,
+    shareDomain,
     ciphertext: deps.crypto.sealValue(secretKey, secretHash, passphrase, value),
   });
   if (outbox) deps.outboxWritten();
-  return presentCreated({
+  return {
     custid: principal.custid,
     metadataKey,
     secretKey,
@@ -64,7 +99,8 @@ async function store(deps: SecretsDeps, principal: Principal, value: string, { t
     recipient: recipientObfuscated,
     createdAt,
     passphraseRequired: passphraseHash !== null,
-  });
+    shareDomain,
+  };
 }
 
 /** The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase. */

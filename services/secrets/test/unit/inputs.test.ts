@@ -126,16 +126,17 @@ describe('secret', () => {
 });
 
 describe('recent paging', () => {
-  it('limit defaults to 20 and accepts 1 to 100; before is kept as sent, blank means none', () => {
-    expect(recentInput.parse({})).toEqual({ limit: 20 });
+  // Issue 11: 100 by default (clients that ignore Link expect a whole list), at most 500.
+  it('limit defaults to 100 and accepts 1 to 500; before is kept as sent, blank means none', () => {
+    expect(recentInput.parse({})).toEqual({ limit: 100 });
     expect(recentInput.parse({ limit: '1', before: '' })).toEqual({ limit: 1 });
-    expect(recentInput.parse({ limit: '100', before: 'bTQy' })).toEqual({ limit: 100, before: 'bTQy' });
+    expect(recentInput.parse({ limit: '500', before: 'bTQy' })).toEqual({ limit: 500, before: 'bTQy' });
   });
 
-  it.each([['0'], ['101'], ['abc'], ['1000']])('refuses limit %p with invalid_parameter', (limit) => {
+  it.each([['0'], ['501'], ['abc'], ['1000']])('refuses limit %p with invalid_parameter', (limit) => {
     const err = failure(() => recentInput.parse({ limit }));
     expect(err).toBeInstanceOf(InvalidParameterError);
-    expect(err.message).toBe('limit must be a whole number from 1 to 100');
+    expect(err.message).toBe('limit must be a whole number from 1 to 500');
   });
 });
 
@@ -149,7 +150,14 @@ describe('API-token label', () => {
 
 describe('the OpenAPI document', () => {
   it('describes the request from the same schema, with the configured ttl bounds', () => {
-    const doc = openApiDocument({ BASE_URL: 'http://localhost', TTL_MIN: 120, TTL_MAX: 3600, TTL_DEFAULT: 600 });
+    const doc = openApiDocument({
+      BASE_URL: 'http://localhost',
+      TTL_MIN: 120,
+      TTL_MAX: 3600,
+      TTL_DEFAULT: 600,
+      API_DIALECT: 'spec',
+      anonymousShares: { enabled: false, maxSecretLength: 1000, rateLimit: { max: 0, windowSeconds: 60 } },
+    });
     const body = doc.paths['/share'].post.requestBody.content['application/json'].schema as { properties: Record<string, Record<string, unknown>> };
     expect(body.properties['ttl']).toMatchObject({ type: 'integer', minimum: 120, maximum: 3600, default: 600 });
     expect(body.properties['passphrase']).toMatchObject({ type: 'string', maxLength: 1024 });
