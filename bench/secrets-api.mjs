@@ -18,6 +18,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -99,6 +100,16 @@ const summary = (r) => ({
   statuses: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, v]) => [code, v.count])),
 });
 
+/** CPU seconds (user + system) the service process has used so far, from /proc (Linux; 0 elsewhere). */
+function serverCpu() {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+
 async function probe(message) {
   server.send(message);
   if (message !== 'report') return undefined;
@@ -138,6 +149,7 @@ try {
 
   // ---- 1. share ---------------------------------------------------------------------------
   const keys = [];
+  let cpu = serverCpu();
   const share = await run({
     requests: [
       {
@@ -151,7 +163,8 @@ try {
       },
     ],
   });
-  results.share = summary(share);
+  results.share = { ...summary(share), cpuUs: Math.round(((serverCpu() - cpu) * 1e6) / share.requests.total) };
+  cpu = serverCpu();
 
   // ---- 2. read (every key once) -----------------------------------------------------------
   let next = 0;
@@ -159,7 +172,7 @@ try {
     amount: keys.length,
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: `/api/v1/secret/${keys[next++]}` }) }],
   });
-  results.read = summary(read);
+  results.read = { ...summary(read), cpuUs: Math.round(((serverCpu() - cpu) * 1e6) / read.requests.total) };
 
   // ---- 3. share with passphrase at cost 12 ------------------------------------------------
   if (wanted('passphrase')) await passphraseRuns();
@@ -253,10 +266,10 @@ const pct = (a, b) => `${Math.round((100 * a) / b)}%`;
 const lines = [
   `secrets-api benchmark of ${serviceDir}: ${CORES} cores, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`,
   '',
-  `| scenario | req/s | p50 ms | p99 ms | raw pg req/s | ratio to raw | errors/non-2xx |`,
-  `|---|---|---|---|---|---|---|`,
-  `| share (no passphrase) | ${results.share.rps} | ${results.share.p50} | ${results.share.p99} | ${results.raw.insert.rps} (p99 ${results.raw.insert.p99}) | ${pct(results.share.rps, results.raw.insert.rps)} | ${results.share.errors}/${results.share.non2xx} |`,
-  `| read (one-time) | ${results.read.rps} | ${results.read.p50} | ${results.read.p99} | ${results.raw.claim.rps} (p99 ${results.raw.claim.p99}) | ${pct(results.read.rps, results.raw.claim.rps)} | ${results.read.errors}/${results.read.non2xx} |`,
+  `| scenario | req/s | p50 ms | p99 ms | raw pg req/s | ratio to raw | errors/non-2xx | service CPU µs/req |`,
+  `|---|---|---|---|---|---|---|---|`,
+  `| share (no passphrase) | ${results.share.rps} | ${results.share.p50} | ${results.share.p99} | ${results.raw.insert.rps} (p99 ${results.raw.insert.p99}) | ${pct(results.share.rps, results.raw.insert.rps)} | ${results.share.errors}/${results.share.non2xx} | ${results.share.cpuUs} |`,
+  `| read (one-time) | ${results.read.rps} | ${results.read.p50} | ${results.read.p99} | ${results.raw.claim.rps} (p99 ${results.raw.claim.p99}) | ${pct(results.read.rps, results.raw.claim.rps)} | ${results.read.errors}/${results.read.non2xx} | ${results.read.cpuUs} |`,
   ...(results.passphrase
     ? [
         `| share with passphrase (bcrypt 12) | ${results.passphrase.rpsExact.toFixed(1)} | ${results.passphrase.p50} | ${results.passphrase.p99} | bcrypt ceiling ${results.passphrase.bcryptCeiling.toFixed(1)} (${CORES} cores / ${results.passphrase.hashMs.toFixed(0)} ms) | ${pct(results.passphrase.rpsExact, results.passphrase.bcryptCeiling)} | ${results.passphrase.errors}/${results.passphrase.non2xx} |`,

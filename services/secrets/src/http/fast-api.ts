@@ -137,14 +137,17 @@ export function fastApi(options: FastApiOptions): Listener {
     // As app.handle and the routers would leave them when the route runs.
     const r = req as FastRequest;
     const s = res as FastResponse;
+    // Every property first, in one order, then the prototypes: V8 then reuses the same hidden-class
+    // transitions for every request.
     r.res = s;
-    s.req = r;
-    Object.setPrototypeOf(r, requestProto);
-    Object.setPrototypeOf(s, responseProto);
-    if (!s.locals) s.locals = Object.create(null) as Record<string, unknown>;
     r.originalUrl = url;
     r.baseUrl = '';
-    r.params = {};
+    r.params = EMPTY_PARAMS;
+    r.route = undefined;
+    s.req = r;
+    s.locals = Object.create(null) as Record<string, unknown>;
+    Object.setPrototypeOf(r, requestProto);
+    Object.setPrototypeOf(s, responseProto);
     for (const m of everyRequest) m(r as never, s as never, noop);
     r.baseUrl = mount;
     r.url = url.slice(mount.length);
@@ -179,6 +182,7 @@ export function fastApi(options: FastApiOptions): Listener {
 }
 
 const noop = () => undefined;
+const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
  * Express's `res.json` for what these routes send (an object, no Content-Type set yet, not a
