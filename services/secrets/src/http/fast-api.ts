@@ -182,7 +182,7 @@ export function fastApi(options: FastApiOptions): Listener {
 }
 
 const noop = () => undefined;
-const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const EMPTY_PARAMS: Record<string, string> = Object.freeze({});
 
 /**
  * Express's `res.json` for what these routes send (an object, no Content-Type set yet, not a
