@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { OIDC_SCOPES } from './scopes.js';
 
@@ -26,7 +27,7 @@ export interface EnvelopeKeys {
   /** The signing key of each algorithm: the first (active) one of the published set. */
   signing: Map<string, { kid: string; key: CryptoKey | Uint8Array }>;
   verifyKeys: ReturnType<typeof createLocalJWKSet>;
-  refreshKey: Uint8Array;
+  refreshKey: Buffer;
 }
 
 export async function envelopeKeys(issuer: string, privateJwks: JWK[], refreshKey: Buffer): Promise<EnvelopeKeys> {
@@ -36,7 +37,7 @@ export async function envelopeKeys(issuer: string, privateJwks: JWK[], refreshKe
     signing.set(jwk.alg, { kid: jwk.kid, key: await importJWK(jwk, jwk.alg) });
   }
   const publicJwks = privateJwks.map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub);
-  return { issuer, signing, verifyKeys: createLocalJWKSet({ keys: publicJwks }), refreshKey: new Uint8Array(refreshKey) };
+  return { issuer, signing, verifyKeys: createLocalJWKSet({ keys: publicJwks }), refreshKey };
 }
 
 /** What an envelope says about its stored token (the claims Keycloak's tokens of that kind carry). */
@@ -56,12 +57,20 @@ export async function accessTokenEnvelope(keys: EnvelopeKeys, alg: string, token
   return new SignJWT({ ...claims, ...common(keys, token) }).setProtectedHeader({ alg, typ: 'JWT', kid: signer.kid }).sign(signer.key);
 }
 
+/**
+ * HS256 written out with node:crypto (RFC 7515 §3.1 compact form): on every token response of a
+ * client with refresh tokens, where jose's sign and verify would import the key through WebCrypto
+ * each time.
+ */
 export function refreshTokenEnvelope(keys: EnvelopeKeys, token: StoredTokenFacts): Promise<string> {
   const offline = (token.scope ?? '').split(' ').includes('offline_access');
-  return new SignJWT({ ...common(keys, token), aud: keys.issuer, typ: offline ? 'Offline' : 'Refresh' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .sign(keys.refreshKey);
+  const signingInput = `${REFRESH_HEADER}.${b64(JSON.stringify({ ...common(keys, token), aud: keys.issuer, typ: offline ? 'Offline' : 'Refresh' }))}`;
+  return Promise.resolve(`${signingInput}.${hs256(keys.refreshKey, signingInput)}`);
 }
+
+const b64 = (json: string) => Buffer.from(json).toString('base64url');
+const REFRESH_HEADER = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+const hs256 = (key: Buffer, input: string) => createHmac('sha256', key).update(input).digest('base64url');
 
 function common(keys: EnvelopeKeys, t: StoredTokenFacts): JWTPayload {
   return {
@@ -78,12 +87,20 @@ function common(keys: EnvelopeKeys, t: StoredTokenFacts): JWTPayload {
 
 /** The stored id inside a refresh-token envelope, or undefined if `value` is not one of ours. */
 export async function openRefreshEnvelope(keys: EnvelopeKeys, value: string): Promise<string | undefined> {
+  const [header, body, signature, extra] = value.split('.');
+  if (header !== REFRESH_HEADER || body === undefined || signature === undefined || extra !== undefined) return undefined;
+  const expected = Buffer.from(hs256(keys.refreshKey, `${header}.${body}`));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  let payload: JWTPayload;
   try {
-    const { payload } = await jwtVerify(value, keys.refreshKey, { issuer: keys.issuer, algorithms: ['HS256'] });
-    return (payload.typ === 'Refresh' || payload.typ === 'Offline') && typeof payload.jti === 'string' ? payload.jti : undefined;
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as JWTPayload;
   } catch {
     return undefined;
   }
+  // Expiry is the stored token's (oidc-provider checks it); the envelope's `exp` says the same.
+  if (payload.iss !== keys.issuer || (payload.typ !== 'Refresh' && payload.typ !== 'Offline')) return undefined;
+  return typeof payload.jti === 'string' ? payload.jti : undefined;
 }
 
 /** The stored id inside an access-token envelope (`typ: JWT` header), or undefined. */
