@@ -84,7 +84,7 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('requires PKCE of a client whose setting says so (Keycloak\'s pkce.code.challenge.method): a request without code_challenge is refused', async () => {
+  it("requires PKCE of a client whose setting says so (Keycloak's pkce.code.challenge.method): a request without code_challenge is refused", async () => {
     const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT, extraArgs: ['--pkce-method', 'S256'] });
     const config = await clientConfig(h.issuer, c.clientId, c.clientSecret);
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 'abc' });

@@ -77,7 +77,7 @@ describe('client credentials grant (spec 4.1)', () => {
 
   it.each([
     ['the realm default, RS256', [], 'RS256'],
-    ['the client\'s own choice, ES256', ['--signing-alg', 'ES256'], 'ES256'],
+    ["the client's own choice, ES256", ['--signing-alg', 'ES256'], 'ES256'],
   ])('signs with a published key of %s', async (_name, extraArgs, alg) => {
     const c = await createApiAndClient(h, { extraArgs });
     const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
@@ -138,7 +138,16 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
 
   it("no scope from a client whose scopes belong to two APIs: 400 invalid_target (it must name one API's)", async () => {
     const other = await createApiAndClient(h);
-    const both = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'two apis', '--grants', 'client_credentials', '--scopes', `${c.read},${other.read}`);
+    const both = await h.cli<{ client_id: string; client_secret: string }>(
+      'clients',
+      'create',
+      '--name',
+      'two apis',
+      '--grants',
+      'client_credentials',
+      '--scopes',
+      `${c.read},${other.read}`,
+    );
     const res = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: both.client_id, client_secret: both.client_secret });
     expect(res.status).toBe(400);
     expect(res.body['error']).toBe('invalid_target');
@@ -176,7 +185,13 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
   });
 
   it('a grant type the client may not use: 400 unauthorized_client (RFC 6749 §5.2)', async () => {
-    const res = await postForm(tokenUrl, { grant_type: 'authorization_code', code: 'x', redirect_uri: 'https://a.example/cb', client_id: c.clientId, client_secret: c.clientSecret });
+    const res = await postForm(tokenUrl, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      redirect_uri: 'https://a.example/cb',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect(res.status).toBe(400);
     expect(res.body['error']).toBe('unauthorized_client');
   });

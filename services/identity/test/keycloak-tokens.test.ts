@@ -93,7 +93,15 @@ describe("Keycloak's token shapes", () => {
     const { c, tokens } = await codeFlow(() => 'openid profile email');
     expect(decodeProtectedHeader(tokens.access_token)).toMatchObject({ alg: 'RS256', typ: 'JWT' });
     const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: h.issuer, typ: 'JWT' });
-    expect(payload).toMatchObject({ typ: 'Bearer', azp: c.clientId, sub: userId, preferred_username: 'dora', realm_access: { roles: [] }, resource_access: {}, scope: 'openid profile email' });
+    expect(payload).toMatchObject({
+      typ: 'Bearer',
+      azp: c.clientId,
+      sub: userId,
+      preferred_username: 'dora',
+      realm_access: { roles: [] },
+      resource_access: {},
+      scope: 'openid profile email',
+    });
     const info = await userinfo(tokens.access_token);
     expect(info.status).toBe(200);
     expect(info.body).toMatchObject({ sub: userId, preferred_username: 'dora', email: 'dora@example.com' });
@@ -168,7 +176,21 @@ describe('PKCE as Keycloak: required of public clients, optional for confidentia
   });
 
   it('the CLI takes only S256 as a PKCE method', async () => {
-    const res = await h.cliRaw('clients', 'create', '--name', 'x', '--grants', 'authorization_code', '--redirect-uri', REDIRECT, '--scopes', 'openid', '--pkce-method', 'plain', '--json');
+    const res = await h.cliRaw(
+      'clients',
+      'create',
+      '--name',
+      'x',
+      '--grants',
+      'authorization_code',
+      '--redirect-uri',
+      REDIRECT,
+      '--scopes',
+      'openid',
+      '--pkce-method',
+      'plain',
+      '--json',
+    );
     expect(res.code).toBe(1);
   });
 });
@@ -186,7 +208,20 @@ describe('one rule for redirect URIs, in the CLI and at /auth', () => {
   });
 
   it('the CLI refuses http elsewhere for an implicit client, and non-web schemes for any', async () => {
-    const implicit = await h.cliRaw('clients', 'create', '--name', 'x', '--grants', 'implicit', '--public', '--redirect-uri', 'http://spa.example.com/cb', '--scopes', 'openid', '--json');
+    const implicit = await h.cliRaw(
+      'clients',
+      'create',
+      '--name',
+      'x',
+      '--grants',
+      'implicit',
+      '--public',
+      '--redirect-uri',
+      'http://spa.example.com/cb',
+      '--scopes',
+      'openid',
+      '--json',
+    );
     expect(implicit.code).toBe(1);
     expect(implicit.stderr).toMatch(/https/);
     const scheme = await h.cliRaw('clients', 'create', '--name', 'x', '--grants', 'authorization_code', '--redirect-uri', 'javascript:alert(1)', '--scopes', 'openid', '--json');

@@ -9,7 +9,11 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
  */
 export function realmInfo(issuer: string, jwks: JWK[]) {
   const rsa = jwks.find((k) => k.alg === 'RS256');
-  const publicKey = rsa ? createPublicKey({ key: { kty: 'RSA', n: String(rsa.n), e: String(rsa.e) }, format: 'jwk' }).export({ type: 'spki', format: 'der' }).toString('base64') : undefined;
+  const publicKey = rsa
+    ? createPublicKey({ key: { kty: 'RSA', n: String(rsa.n), e: String(rsa.e) }, format: 'jwk' })
+        .export({ type: 'spki', format: 'der' })
+        .toString('base64')
+    : undefined;
   const body = {
     realm: issuer.slice(issuer.lastIndexOf('/') + 1),
     public_key: publicKey,
