@@ -21,7 +21,8 @@ let keycloak: Keycloak.Keycloak;
 let bearerOnly: Keycloak.Keycloak;
 let userId: string;
 
-const adapterConfig = (extra: Record<string, unknown> = {}) => ({
+/** keycloak.json as an application has it (the package's typings leave out `credentials`). */
+const adapterConfig = (extra: Partial<Keycloak.KeycloakConfig> = {}): Keycloak.KeycloakConfig & { credentials: { secret: string } } => ({
   realm: 'public',
   'auth-server-url': `${new URL(identity.issuer).origin}/auth`,
   resource: client.client_id,
@@ -54,8 +55,8 @@ beforeAll(async () => {
   );
 
   const memoryStore = new session.MemoryStore();
-  keycloak = new Keycloak({ store: memoryStore }, adapterConfig() as unknown as Keycloak.KeycloakConfig);
-  bearerOnly = new Keycloak({}, adapterConfig({ 'bearer-only': true }) as unknown as Keycloak.KeycloakConfig);
+  keycloak = new Keycloak({ store: memoryStore }, adapterConfig());
+  bearerOnly = new Keycloak({}, adapterConfig({ 'bearer-only': true }));
 
   const web = express();
   web.use(session({ secret: 'e2e only', resave: false, saveUninitialized: true, store: memoryStore }));
@@ -135,7 +136,7 @@ describe('keycloak-connect against Hush identity', () => {
     expect(await keycloak.grantManager.validateAccessToken(grant.access_token)).toBe(grant.access_token);
     expect(await keycloak.grantManager.validateAccessToken('not-a-token')).toBe(false);
 
-    const info = (await keycloak.grantManager.userInfo(grant.access_token)) as Record<string, unknown>;
+    const info = await keycloak.grantManager.userInfo<Keycloak.Token, Record<string, unknown>>(grant.access_token);
     expect(info).toMatchObject({ sub: userId });
 
     // ensureFreshness refreshes a grant whose access token has expired (its `exp` set back here;
@@ -156,7 +157,9 @@ async function sessionRefreshToken(appBrowser: Browser): Promise<string> {
     .replace(/^s:/, '')
     .replace(/\..*$/, '');
   const store = (keycloak as unknown as { stores: { store: session.Store }[] }).stores[1]?.store as session.Store;
-  const stored = await new Promise<Record<string, unknown> | null | undefined>((resolve, reject) => store.get(sid, (err, s) => (err ? reject(err) : resolve(s as never))));
+  const stored = await new Promise<Record<string, unknown> | null | undefined>((resolve, reject) =>
+    store.get(sid, (err: unknown, s) => (err ? reject(err instanceof Error ? err : new Error('session store failed')) : resolve(s as never))),
+  );
   const raw = stored?.['keycloak-token'];
   return (JSON.parse(String(raw)) as { refresh_token: string }).refresh_token;
 }

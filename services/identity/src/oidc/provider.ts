@@ -248,9 +248,10 @@ function buildPayload(client: Client, basic: boolean, defaultAlg: SigningAlg): A
  * development, as Keycloak. Its two checks are named by code so that they can defer to that rule.
  */
 function allowDevelopmentRedirects(provider: Provider): void {
-  const schema = (provider.Client as unknown as { Schema: { prototype: { invalidate(message: string, code?: string): void } } }).Schema.prototype;
+  type Invalidate = (this: unknown, message: string, code?: string) => void;
+  const schema = (provider.Client as unknown as { Schema: { prototype: { invalidate: Invalidate } } }).Schema.prototype;
   const invalidate = schema.invalidate;
-  schema.invalidate = function deferToHushRule(message: string, code?: string) {
+  schema.invalidate = function deferToHushRule(this: unknown, message: string, code?: string) {
     if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
     invalidate.call(this, message, code);
   };
