@@ -21,13 +21,18 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   apis list
   clients create --name N --grants g1,g2 --scopes s1,s2 [--id ID] [--redirect-uri U]...
                  [--post-logout-redirect-uri U]... [--org ORG] [--public]
+                 [--signing-alg RS256|ES256] [--pkce-method S256]
                                             grants: client_credentials, authorization_code,
-                                            implicit, refresh_token; prints the secret once
+                                            implicit, refresh_token; prints the secret once.
+                                            --signing-alg: its tokens' signature algorithm
+                                            (default: DEFAULT_SIGNING_ALG); --pkce-method S256:
+                                            require PKCE (public clients always need it)
   clients list
   clients rotate-secret <client_id>         prints the new secret once; the old one stops working
   clients delete <client_id>                its secret and refresh tokens stop working at once
   keys list
-  keys rotate                               one safe step: add next key, or promote it, retire old
+  keys rotate                               one safe step: add next keys (RS256, ES256), or promote
+                                            them, retire old
   keys add-next | keys promote | keys retire [--force]
 
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
@@ -90,6 +95,8 @@ const commands: Record<string, CliCommand<CliContext>> = {
       postLogoutRedirectUris: list(v['post-logout-redirect-uri']),
       organization: str(v['org']),
       public: v['public'] === true,
+      signingAlg: str(v['signing-alg']),
+      pkceMethod: str(v['pkce-method']),
     });
     return { ...publicClient(client), ...(clientSecret ? { client_secret: clientSecret } : {}) };
   },
@@ -106,7 +113,7 @@ const commands: Record<string, CliCommand<CliContext>> = {
   'keys list': async (ctx) =>
     (await ctx.signingKeys.list()).map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt, retireAfter: k.retireAfter })),
   'keys rotate': async (ctx) => rotateKeysStep(ctx),
-  'keys add-next': async (ctx) => ({ kid: await addNextKey(ctx), status: 'next' }),
+  'keys add-next': async (ctx) => ({ kids: await addNextKey(ctx), status: 'next' }),
   'keys promote': async (ctx) => {
     const promoted = await promoteNextKey(ctx);
     if (!promoted) throw new InvalidInputError('there is no next key; run "keys add-next" first');
@@ -125,6 +132,8 @@ function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & objec
     redirect_uris: c.redirectUris,
     organization: c.organizationName,
     client_credentials_refresh: c.clientCredentialsRefresh,
+    signing_alg: c.signingAlg ?? undefined,
+    pkce_method: c.pkceMethod ?? undefined,
   };
 }
 
@@ -146,6 +155,8 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         'redirect-uri': { type: 'string', multiple: true },
         'post-logout-redirect-uri': { type: 'string', multiple: true },
         public: { type: 'boolean' },
+        'signing-alg': { type: 'string' },
+        'pkce-method': { type: 'string' },
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
       },

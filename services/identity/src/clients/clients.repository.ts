@@ -14,6 +14,10 @@ export interface Client {
   organizationId: string | null;
   organizationName: string | null;
   clientCredentialsRefresh: boolean;
+  /** Keycloak's "access token signature algorithm" (also its ID tokens'); null: the realm default. */
+  signingAlg: 'RS256' | 'ES256' | null;
+  /** Keycloak's `pkce.code.challenge.method`: 'S256' makes PKCE required; null leaves it optional (public clients always need it). */
+  pkceMethod: 'S256' | null;
   createdAt: Date;
   secretRotatedAt: Date | null;
 }
@@ -30,6 +34,8 @@ type Row = {
   organization_id: string | null;
   organization_name: string | null;
   client_credentials_refresh: boolean;
+  signing_alg: 'RS256' | 'ES256' | null;
+  pkce_method: 'S256' | null;
   created_at: Date;
   secret_rotated_at: Date | null;
 };
@@ -46,6 +52,8 @@ const toClient = (r: Row): Client => ({
   organizationId: r.organization_id,
   organizationName: r.organization_name,
   clientCredentialsRefresh: r.client_credentials_refresh,
+  signingAlg: r.signing_alg,
+  pkceMethod: r.pkce_method,
   createdAt: r.created_at,
   secretRotatedAt: r.secret_rotated_at,
 });
@@ -79,6 +87,8 @@ export class ClientsRepository {
         scopes: c.scopes,
         organization_id: c.organizationId,
         client_credentials_refresh: c.clientCredentialsRefresh,
+        signing_alg: c.signingAlg,
+        pkce_method: c.pkceMethod,
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`client ${c.clientId}`);

@@ -3,7 +3,9 @@ import type { ApisRepository } from '../apis/apis.repository.js';
 import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { OIDC_SCOPES } from '../oidc/scopes.js';
+import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';
 import { newClientSecret } from './client-secret.js';
+import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token'] as const;
@@ -18,6 +20,10 @@ export interface CreateClientInput {
   organization?: string | undefined;
   /** A public client (a browser or native app) has no secret; it can only use code + PKCE or implicit. */
   public?: boolean | undefined;
+  /** Keycloak's "access token signature algorithm" (also used for ID tokens); undefined: the realm default. */
+  signingAlg?: string | undefined;
+  /** Keycloak's `pkce.code.challenge.method`: 'S256' requires PKCE of this client (public clients always need it). */
+  pkceMethod?: string | undefined;
 }
 
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
@@ -53,9 +59,15 @@ export async function createClient(
   const redirectUris = input.redirectUris ?? [];
   const interactive = grantTypes.includes('authorization_code') || grantTypes.includes('implicit');
   if (interactive && redirectUris.length === 0) throw new InvalidInputError('authorization_code and implicit need at least one redirect URI');
+  const implicit = grantTypes.includes('implicit');
   for (const uri of [...redirectUris, ...(input.postLogoutRedirectUris ?? [])]) {
-    if (!URL.canParse(uri) || uri.includes('#')) throw new InvalidInputError(`redirect URI ${uri} must be an absolute URL without a fragment`);
+    const problem = redirectUriProblem(uri, { implicit });
+    if (problem) throw new InvalidInputError(problem);
   }
+  if (input.signingAlg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(input.signingAlg)) {
+    throw new InvalidInputError(`signing algorithm must be one of ${SIGNING_ALGS.join(', ')}`);
+  }
+  if (input.pkceMethod !== undefined && input.pkceMethod !== 'S256') throw new InvalidInputError('the PKCE method must be S256 (plain is not supported)');
 
   const scopes = [...new Set(input.scopes)];
   await assertScopesExist(deps, scopes);
@@ -82,6 +94,8 @@ export async function createClient(
     // Keycloak's per-client "use refresh tokens for client credentials grant": on when the
     // client may use both grants.
     clientCredentialsRefresh: grantTypes.includes('client_credentials') && grantTypes.includes('refresh_token'),
+    signingAlg: (input.signingAlg as SigningAlg | undefined) ?? null,
+    pkceMethod: input.pkceMethod === 'S256' ? 'S256' : null,
   });
   return { client, clientSecret: secret?.secret };
 }
