@@ -15,7 +15,7 @@ describe('page security headers', () => {
     expect(nonceOf(res)).toBe(nonce);
     expect(securePage(req, res)).toBe(nonce); // idempotent on one response
     expect(res.getHeader('Content-Security-Policy')).toBe(
-      `default-src 'none';style-src 'nonce-${nonce}';script-src 'nonce-${nonce}';img-src 'self' data:;form-action 'self';frame-ancestors 'none';base-uri 'none'`,
+      `default-src 'none';style-src 'nonce-${nonce}';script-src 'nonce-${nonce}';img-src 'self' data:;connect-src 'none';form-action 'self';frame-ancestors 'none';base-uri 'none'`,
     );
     expect(res.getHeader('Referrer-Policy')).toBe('no-referrer');
     expect(res.getHeader('X-Content-Type-Options')).toBe('nosniff');

@@ -6,7 +6,9 @@ import { OIDC_SCOPES } from '../oidc/scopes.js';
 import { newClientSecret } from './client-secret.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
 
-export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token'] as const;
+/** RFC 8628's device authorization grant, as Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token', DEVICE_CODE_GRANT] as const;
 
 export interface CreateClientInput {
   clientId?: string | undefined;
@@ -15,6 +17,8 @@ export interface CreateClientInput {
   scopes: string[];
   redirectUris?: string[] | undefined;
   postLogoutRedirectUris?: string[] | undefined;
+  /** Keycloak's "Web origins": origins, or `+` for those of the redirect URIs (the default). */
+  webOrigins?: string[] | undefined;
   organization?: string | undefined;
   /** A public client (a browser or native app) has no secret; it can only use code + PKCE or implicit. */
   public?: boolean | undefined;
@@ -57,6 +61,7 @@ export async function createClient(
     if (!URL.canParse(uri) || uri.includes('#')) throw new InvalidInputError(`redirect URI ${uri} must be an absolute URL without a fragment`);
   }
 
+  const webOrigins = parseWebOrigins(input.webOrigins);
   const scopes = [...new Set(input.scopes)];
   await assertScopesExist(deps, scopes);
 
@@ -77,6 +82,7 @@ export async function createClient(
     responseTypes,
     redirectUris,
     postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
+    webOrigins,
     scopes,
     organizationId,
     // Keycloak's per-client "use refresh tokens for client credentials grant": on when the
@@ -99,6 +105,29 @@ export async function rotateClientSecret(deps: Pick<ClientsDeps, 'clients'>, cli
 /** Deletes the client; its secret stops working on every replica at once (see client-cache.ts). */
 export async function deleteClient(deps: Pick<ClientsDeps, 'clients'>, clientId: string): Promise<void> {
   if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`client ${clientId}`);
+}
+
+/**
+ * Web origins as Keycloak takes them, minus its `*`: credentialed CORS for any origin would let
+ * every site read a signed-in user's tokens. Unset means `+`: a browser client gets CORS for the
+ * origins it already redirects to, and a client without redirect URIs gets none.
+ */
+function parseWebOrigins(input: string[] | undefined): string[] {
+  if (input === undefined || input.length === 0) return ['+'];
+  const out = new Set<string>();
+  for (const entry of input) {
+    if (entry === '+') {
+      out.add(entry);
+      continue;
+    }
+    const url = URL.parse(entry);
+    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.endsWith('?') && !entry.endsWith('#');
+    if (!url || !bare || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      throw new InvalidInputError(`web origin ${entry} must be "+" or an origin like https://app.example.com (scheme, host and port only)`);
+    }
+    out.add(url.origin);
+  }
+  return [...out];
 }
 
 async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string[]): Promise<void> {

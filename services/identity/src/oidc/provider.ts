@@ -2,7 +2,7 @@ import Provider, { errors, type Account, type AdapterPayload, type Configuration
 import type { JWK } from 'jose';
 import { isUuid, type Logger } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
-import type { Client } from '../clients/clients.repository.js';
+import type { Client, ClientsRepository } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -19,11 +19,17 @@ import { OIDC_SCOPES } from './scopes.js';
 import { answerUnavailable } from './unavailable.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
+import { clientBasedCORS, credentialedCors } from './cors.js';
+import { DEVICE_CODE_TTL, deviceFlowFeature, deviceFormOrigin } from './device-flow.js';
+import { sessionIframe } from './session-iframe.js';
+import { sessionStateProtocol } from './session-state.js';
 
 export interface ProviderDeps {
   config: Config;
   db: Db;
   clients: ClientLookup;
+  /** Web origins across all clients: for CORS preflights and the session iframe's framing. */
+  webOrigins: Pick<ClientsRepository, 'isWebOrigin' | 'allWebOrigins'>;
   users: UsersRepository;
   apis: ApiCatalog;
   limiter: FailureLimits;
@@ -33,6 +39,7 @@ export interface ProviderDeps {
 }
 
 const PROTOCOL = '/protocol/openid-connect';
+const SESSION_TTL = 14 * 24 * 3600;
 
 /** oidc-provider configured as a Keycloak realm: paths, grants, JWT access tokens per API. */
 export function buildProvider(deps: ProviderDeps): Provider {
@@ -56,7 +63,12 @@ export function buildProvider(deps: ProviderDeps): Provider {
       introspection: `${PROTOCOL}/token/introspect`,
       revocation: `${PROTOCOL}/revoke`,
       end_session: `${PROTOCOL}/logout`,
+      device_authorization: `${PROTOCOL}/auth/device`,
+      code_verification: '/device',
     },
+    // Keycloak's session iframe (session-iframe.ts); oidc-provider has no check-session feature.
+    discovery: { check_session_iframe: `${config.issuer}${PROTOCOL}/login-status-iframe.html` },
+    clientBasedCORS,
     scopes: [...OIDC_SCOPES],
     claims: {
       openid: ['sub'],
@@ -78,7 +90,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       id_token_signed_response_alg: SIGNING_ALG,
       token_endpoint_auth_method: 'client_secret_basic',
     },
-    extraClientMetadata: { properties: ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh'] },
+    extraClientMetadata: { properties: ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'web_origins'] },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -86,6 +98,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       introspection: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
+      deviceFlow: deviceFlowFeature(),
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
@@ -126,9 +139,10 @@ export function buildProvider(deps: ProviderDeps): Provider {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300,
       ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300,
       AuthorizationCode: 60,
+      DeviceCode: DEVICE_CODE_TTL,
       IdToken: ID_TOKEN_TTL,
       Interaction: 3600,
-      Session: 14 * 24 * 3600,
+      Session: SESSION_TTL,
       Grant: config.REFRESH_TOKEN_TTL,
       RefreshToken: config.REFRESH_TOKEN_TTL,
     },
@@ -168,6 +182,10 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   // Outermost: it rewrites the final answer of a request that failed on an unavailable dependency.
   answerUnavailable(provider, deps.logger, renderError);
+  provider.use(credentialedCors(deps.webOrigins));
+  provider.use(sessionIframe(provider, { publicUrl: config.AUTH_URL, allWebOrigins: () => deps.webOrigins.allWebOrigins() }));
+  provider.use(deviceFormOrigin(new URL(config.AUTH_URL).origin));
+  sessionStateProtocol(provider, { publicUrl: config.AUTH_URL, sessionTtl: SESSION_TTL });
   provider.use(clientAuthLimiter(limiter));
   provider.use(clientCredentialsRefresh(provider));
   provider.use(publicDocumentCaching(config.KEY_RELOAD_INTERVAL));
@@ -213,6 +231,7 @@ function buildPayload(client: Client, basic: boolean): AdapterPayload {
     organization_id: client.organizationId ?? undefined,
     organization_name: client.organizationName ?? undefined,
     client_credentials_refresh: client.clientCredentialsRefresh,
+    web_origins: client.webOrigins,
   };
 }
 
