@@ -137,9 +137,9 @@ export class ClientsRepository {
     if (origin.includes('\u0000')) return false;
     const { rows } = await this.db.raw<{ rows: unknown[] }>(
       `SELECT 1 FROM clients WHERE ? = ANY(web_origins)
-         OR ('+' = ANY(web_origins) AND EXISTS (SELECT 1 FROM unnest(redirect_uris) u WHERE lower(substring(u FROM '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*')) = lower(?)))
+         OR ('+' = ANY(web_origins) AND EXISTS (SELECT 1 FROM unnest(redirect_uris) u WHERE lower(substring(u FROM ?)) = lower(?)))
        LIMIT 1`,
-      [origin, origin],
+      [origin, '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*', origin],
     );
     return rows.length > 0;
   }

@@ -1,6 +1,6 @@
 import Provider, { errors, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
 import type { JWK } from 'jose';
-import { isUuid, type Logger } from '@hush/common';
+import { deriveKey, isUuid, type Logger } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
 import type { Client, ClientsRepository } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
@@ -51,7 +51,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(deps.db, findClient),
+    adapter: createAdapterClass(deps.db, findClient, deriveKey(config.MASTER_KEY, 'hush identity device codes v1')),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
