@@ -11,9 +11,11 @@ import { startIdentity, type Harness } from '../../../services/identity/test/har
  * public client, default init options (so `checkLoginIframe: true`, its session iframe and
  * third-party-cookie check), plus `onLoad: 'login-required'` and `pkceMethod: 'S256'`.
  *
- * The app is served from `http://localhost:<port>` and Hush from `http://127.0.0.1:<port>`: two
- * sites, so the token calls are cross-origin credentialed CORS and the iframe is a third-party
- * frame, as for an app and an identity provider on different domains.
+ * The app and Hush are two origins (two ports of 127.0.0.1), so the token and userinfo calls are
+ * cross-origin credentialed CORS, but one site, as app.example.com and auth.example.com are: this
+ * Chromium blocks third-party cookies (checked: a SameSite=None; Secure cookie set in a frame from
+ * another site is not kept), so across sites keycloak-js's own 3p-cookies check would turn the
+ * iframe off, exactly as it does against Keycloak.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery staple';
@@ -49,7 +51,7 @@ window.initialized = kc.init({ onLoad: 'login-required', pkceMethod: 'S256' }).t
 beforeAll(async () => {
   identity = await startIdentity();
   const port = await freePort();
-  appOrigin = `http://localhost:${port}`;
+  appOrigin = `http://127.0.0.1:${port}`;
   await identity.cli('users', 'create', 'kate', '--password', PASSWORD, '--email', 'kate@example.com', '--name', 'Kate');
   const client = await identity.cli<{ client_id: string; web_origins: string[] }>(
     'clients',
@@ -63,6 +65,8 @@ beforeAll(async () => {
     'openid,profile,email',
     '--redirect-uri',
     `${appOrigin}/`,
+    '--redirect-uri',
+    `${appOrigin}/blank`,
     '--post-logout-redirect-uri',
     `${appOrigin}/`,
   );
@@ -73,13 +77,15 @@ beforeAll(async () => {
     const path = new URL(req.url ?? '/', appOrigin).pathname;
     if (path === '/keycloak.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(KEYCLOAK_JS);
+    } else if (path === '/blank') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>blank</title><p>blank</p>');
     } else if (path === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(appPage());
     } else {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => app.listen(port, 'localhost', resolve));
+  await new Promise<void>((resolve) => app.listen(port, '127.0.0.1', resolve));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -150,3 +156,54 @@ it('signs in, refreshes, reads userinfo, and sees a sign-out in another tab thro
   expect(await first.evaluate<boolean>('window.kc.authenticated')).toBe(false);
   await context.close();
 }, 90_000);
+
+/** In the app's page: frames `src` and resolves with the first message it posts (after `send`, if given). */
+const frameAnswer = (page: Page, src: string, send?: string) =>
+  page.evaluate<string>(`new Promise((resolve, reject) => {
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-storage-access-by-user-activation allow-scripts allow-same-origin');
+    frame.src = ${JSON.stringify(src)};
+    window.addEventListener('message', (e) => { if (e.source === frame.contentWindow) resolve(e.data); });
+    ${send === undefined ? '' : `frame.addEventListener('load', () => frame.contentWindow.postMessage(${JSON.stringify(send)}, new URL(frame.src).origin));`}
+    setTimeout(() => reject(new Error('no answer from ' + frame.src)), 10000);
+    document.body.appendChild(frame);
+  })`);
+
+it('its session iframe, framed by the app on another origin, answers as keycloak-js expects (the protocol alone)', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const protocol = `${identity.issuer}/protocol/openid-connect`;
+  const auth = new URL(`${protocol}/auth`);
+  auth.search = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: `${appOrigin}/blank`,
+    response_type: 'code',
+    response_mode: 'fragment',
+    scope: 'openid',
+    state: 's',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString();
+  await page.goto(auth.toString());
+  await page.fill('#username', 'kate');
+  await page.fill('#password', PASSWORD);
+  await page.click('button[type=submit]:has-text("Sign in")');
+  if ((await page.locator('h1').textContent()) === 'Allow Keycloak JS app?') await page.click('button:has-text("Allow")');
+  await page.waitForURL((url) => url.href.startsWith(`${appOrigin}/blank`));
+  const sid = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('session_state');
+  expect(sid).toBeTruthy();
+
+  await expect(frameAnswer(page, `${protocol}/3p-cookies/step1.html`)).resolves.toBe('supported');
+  const status = `${protocol}/login-status-iframe.html`;
+  await expect(frameAnswer(page, status, `${clientId} ${sid}`)).resolves.toBe('unchanged');
+  await expect(frameAnswer(page, status, `${clientId} another-session`)).resolves.toBe('changed');
+  await expect(frameAnswer(page, status, `nobody-at-all ${sid}`)).resolves.toBe('error');
+
+  // Signed out (here in the same tab): the same question now gets "changed".
+  await page.goto(`${protocol}/logout`);
+  await page.click('button[name=logout]');
+  await expect(page.locator('h1').textContent()).resolves.toBe('You are signed out');
+  await page.goto(`${appOrigin}/blank`);
+  await expect(frameAnswer(page, status, `${clientId} ${sid}`)).resolves.toBe('changed');
+  await context.close();
+});
