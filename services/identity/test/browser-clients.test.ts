@@ -145,17 +145,45 @@ describe('credentialed CORS for a client’s web origins', () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.headers['access-control-allow-credentials']).toBe('true');
 
-    const userinfo = await request(h.url).get(`${P}/userinfo`).set({ Origin: APP, Authorization: `Bearer ${refreshed.body.access_token}` });
+    const userinfo = await request(h.url)
+      .get(`${P}/userinfo`)
+      .set({ Origin: APP, Authorization: `Bearer ${refreshed.body.access_token}` });
     expect(userinfo.status).toBe(200);
     expect(userinfo.headers['access-control-allow-origin']).toBe(APP);
     expect(userinfo.headers['access-control-allow-credentials']).toBe('true');
-    noCors(await request(h.url).get(`${P}/userinfo`).set({ Origin: 'https://evil.example.com', Authorization: `Bearer ${refreshed.body.access_token}` }));
+    noCors(
+      await request(h.url)
+        .get(`${P}/userinfo`)
+        .set({ Origin: 'https://evil.example.com', Authorization: `Bearer ${refreshed.body.access_token}` }),
+    );
 
     for (const path of ['token/introspect', 'revoke']) {
       const res = await request(h.url).post(`${P}/${path}`).type('form').set({ Origin: APP }).send({ token: refreshed.body.refresh_token, client_id: derived });
       expect({ path, acao: res.headers['access-control-allow-origin'], acac: res.headers['access-control-allow-credentials'] }).toEqual({ path, acao: APP, acac: 'true' });
     }
   });
+});
+
+it('refuses a web origin that is not an origin (a path, another scheme, Keycloak’s *)', async () => {
+  for (const bad of ['https://app.example.com/path', 'ftp://app.example.com', '*', 'app.example.com']) {
+    const res = await h.cliRaw(
+      'clients',
+      'create',
+      '--name',
+      'bad',
+      '--public',
+      '--grants',
+      'authorization_code',
+      '--scopes',
+      'openid',
+      '--redirect-uri',
+      REDIRECT,
+      '--web-origin',
+      bad,
+    );
+    expect({ bad, failed: res.code !== 0 }).toEqual({ bad, failed: true });
+    expect(res.stderr).toContain('web origin');
+  }
 });
 
 describe('Keycloak’s session iframe protocol', () => {
@@ -227,4 +255,3 @@ describe('Keycloak’s session iframe protocol', () => {
     expect(line).toMatch(/^hush_session_state=[\w-]+; Path=\/auth\/realms\/public\/; Max-Age=1209600; SameSite=None; Secure$/);
   });
 });
-

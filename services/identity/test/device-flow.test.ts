@@ -18,8 +18,9 @@ beforeAll(async () => {
   deviceUrl = `${h.issuer}/protocol/openid-connect/auth/device`;
   tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
   await h.cli('users', 'create', 'otto', '--password', PASSWORD);
-  cliClient = (await h.cli<{ client_id: string }>('clients', 'create', '--id', 'ops-cli', '--name', 'Ops CLI', '--public', '--grants', `${DEVICE},refresh_token`, '--scopes', 'openid,profile'))
-    .client_id;
+  cliClient = (
+    await h.cli<{ client_id: string }>('clients', 'create', '--id', 'ops-cli', '--name', 'Ops CLI', '--public', '--grants', `${DEVICE},refresh_token`, '--scopes', 'openid,profile')
+  ).client_id;
 });
 afterAll(() => h.close());
 
@@ -47,7 +48,21 @@ it('answers the device authorization request at Keycloak’s path with a verific
 });
 
 it('refuses a client whose grant types lack the device grant', async () => {
-  await h.cli('clients', 'create', '--id', 'web-only', '--name', 'Web', '--public', '--grants', 'authorization_code', '--scopes', 'openid', '--redirect-uri', 'http://127.0.0.1:9/cb');
+  await h.cli(
+    'clients',
+    'create',
+    '--id',
+    'web-only',
+    '--name',
+    'Web',
+    '--public',
+    '--grants',
+    'authorization_code',
+    '--scopes',
+    'openid',
+    '--redirect-uri',
+    'http://127.0.0.1:9/cb',
+  );
   const res = await postForm(deviceUrl, { client_id: 'web-only', scope: 'openid' });
   expect(res.status).toBe(400);
   expect(res.body.error).toMatch(/^(unauthorized_client|invalid_request)$/);

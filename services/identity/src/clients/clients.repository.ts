@@ -146,7 +146,7 @@ export class ClientsRepository {
 
   /** Every origin some client registers, `+` resolved (for the session iframe's frame-ancestors). */
   async allWebOrigins(): Promise<string[]> {
-    const rows = (await this.db('clients').select('web_origins', 'redirect_uris')) as Pick<Row, 'web_origins' | 'redirect_uris'>[];
+    const rows: Pick<Row, 'web_origins' | 'redirect_uris'>[] = await this.db('clients').select('web_origins', 'redirect_uris');
     return [...new Set(rows.flatMap((r) => resolveWebOrigins(r.web_origins, r.redirect_uris)))];
   }
 

@@ -64,7 +64,10 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      const { rows } = await db.raw<{ rows: (Row & { id: string })[] }>(`SELECT id, payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ?`, [this.model, userCode]);
+      const { rows } = await db.raw<{ rows: (Row & { id: string })[] }>(`SELECT id, payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ?`, [
+        this.model,
+        userCode,
+      ]);
       const row = rows[0];
       return row && toPayload(row, openId(row.payload, row.id));
     }
