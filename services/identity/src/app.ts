@@ -51,7 +51,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const makeProvider = async () => {
     const jwks = await context.signingKeys.privateJwks();
     const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
-    return buildProvider({ config, db, clients, users: context.users, apis, limiter, jwks, envelopeKeys: envelopes, cookieKeys, logger });
+    return buildProvider({ config, db, clients, webOrigins: context.clients, users: context.users, apis, limiter, jwks, envelopeKeys: envelopes, cookieKeys, logger });
   };
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.

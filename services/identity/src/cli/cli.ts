@@ -20,13 +20,17 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   apis create <identifier> --scopes a,b [--name N] [--ttl SECONDS]
   apis list
   clients create --name N --grants g1,g2 --scopes s1,s2 [--id ID] [--redirect-uri U]...
-                 [--post-logout-redirect-uri U]... [--org ORG] [--public]
+                 [--post-logout-redirect-uri U]... [--web-origin O]... [--org ORG] [--public]
                  [--signing-alg RS256|ES256] [--pkce-method S256]
                                             grants: client_credentials, authorization_code,
-                                            implicit, refresh_token; prints the secret once.
-                                            --signing-alg: its tokens' signature algorithm
-                                            (default: DEFAULT_SIGNING_ALG); --pkce-method S256:
-                                            require PKCE (public clients always need it)
+                                            implicit, refresh_token,
+                                            urn:ietf:params:oauth:grant-type:device_code;
+                                            prints the secret once. web origins (CORS, session
+                                            iframe): origins, or + for the redirect URIs' (the
+                                            default); --signing-alg: its tokens' signature
+                                            algorithm (default: DEFAULT_SIGNING_ALG);
+                                            --pkce-method S256: require PKCE (public clients
+                                            always need it)
   clients list
   clients rotate-secret <client_id>         prints the new secret once; the old one stops working
   clients delete <client_id>                its secret and refresh tokens stop working at once
@@ -93,6 +97,7 @@ const commands: Record<string, CliCommand<CliContext>> = {
       scopes: list(v['scopes']),
       redirectUris: list(v['redirect-uri']),
       postLogoutRedirectUris: list(v['post-logout-redirect-uri']),
+      webOrigins: list(v['web-origin']),
       organization: str(v['org']),
       public: v['public'] === true,
       signingAlg: str(v['signing-alg']),
@@ -130,6 +135,7 @@ function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & objec
     grant_types: c.grantTypes,
     scopes: c.scopes,
     redirect_uris: c.redirectUris,
+    web_origins: c.webOrigins,
     organization: c.organizationName,
     client_credentials_refresh: c.clientCredentialsRefresh,
     signing_alg: c.signingAlg ?? undefined,
@@ -154,6 +160,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         id: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
         'post-logout-redirect-uri': { type: 'string', multiple: true },
+        'web-origin': { type: 'string', multiple: true },
         public: { type: 'boolean' },
         'signing-alg': { type: 'string' },
         'pkce-method': { type: 'string' },

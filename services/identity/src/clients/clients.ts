@@ -8,7 +8,9 @@ import { newClientSecret } from './client-secret.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
 
-export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token'] as const;
+/** RFC 8628's device authorization grant, as Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token', DEVICE_CODE_GRANT] as const;
 
 export interface CreateClientInput {
   clientId?: string | undefined;
@@ -17,6 +19,8 @@ export interface CreateClientInput {
   scopes: string[];
   redirectUris?: string[] | undefined;
   postLogoutRedirectUris?: string[] | undefined;
+  /** Keycloak's "Web origins": origins, or `+` for those of the redirect URIs (the default). */
+  webOrigins?: string[] | undefined;
   organization?: string | undefined;
   /** A public client (a browser or native app) has no secret; it can only use code + PKCE or implicit. */
   public?: boolean | undefined;
@@ -69,6 +73,7 @@ export async function createClient(
   }
   if (input.pkceMethod !== undefined && input.pkceMethod !== 'S256') throw new InvalidInputError('the PKCE method must be S256 (plain is not supported)');
 
+  const webOrigins = parseWebOrigins(input.webOrigins);
   const scopes = [...new Set(input.scopes)];
   await assertScopesExist(deps, scopes);
 
@@ -89,6 +94,7 @@ export async function createClient(
     responseTypes,
     redirectUris,
     postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
+    webOrigins,
     scopes,
     organizationId,
     // Keycloak's per-client "use refresh tokens for client credentials grant": on when the
@@ -113,6 +119,29 @@ export async function rotateClientSecret(deps: Pick<ClientsDeps, 'clients'>, cli
 /** Deletes the client; its secret stops working on every replica at once (see client-cache.ts). */
 export async function deleteClient(deps: Pick<ClientsDeps, 'clients'>, clientId: string): Promise<void> {
   if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`client ${clientId}`);
+}
+
+/**
+ * Web origins as Keycloak takes them, minus its `*`: credentialed CORS for any origin would let
+ * every site read a signed-in user's tokens. Unset means `+`: a browser client gets CORS for the
+ * origins it already redirects to, and a client without redirect URIs gets none.
+ */
+function parseWebOrigins(input: string[] | undefined): string[] {
+  if (input === undefined || input.length === 0) return ['+'];
+  const out = new Set<string>();
+  for (const entry of input) {
+    if (entry === '+') {
+      out.add(entry);
+      continue;
+    }
+    const url = URL.parse(entry);
+    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.endsWith('?') && !entry.endsWith('#');
+    if (!url || !bare || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      throw new InvalidInputError(`web origin ${entry} must be "+" or an origin like https://app.example.com (scheme, host and port only)`);
+    }
+    out.add(url.origin);
+  }
+  return [...out];
 }
 
 async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string[]): Promise<void> {

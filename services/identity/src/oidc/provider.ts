@@ -1,8 +1,8 @@
 import Provider, { errors, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
 import type { JWK } from 'jose';
-import { isUuid, type Logger } from '@hush/common';
+import { deriveKey, isUuid, type Logger } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
-import type { Client } from '../clients/clients.repository.js';
+import type { Client, ClientsRepository } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -24,11 +24,17 @@ import { tokenRequestForms } from './token-requests.js';
 import { keycloakUserinfo } from './userinfo.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
+import { clientBasedCORS, credentialedCors } from './cors.js';
+import { DEVICE_CODE_TTL, deviceFlowFeature, deviceFormOrigin } from './device-flow.js';
+import { sessionIframe } from './session-iframe.js';
+import { sessionStateProtocol } from './session-state.js';
 
 export interface ProviderDeps {
   config: Config;
   db: Db;
   clients: ClientLookup;
+  /** Web origins across all clients: for CORS preflights and the session iframe's framing. */
+  webOrigins: Pick<ClientsRepository, 'isWebOrigin' | 'allWebOrigins'>;
   users: UsersRepository;
   apis: ApiCatalog;
   limiter: FailureLimits;
@@ -40,6 +46,7 @@ export interface ProviderDeps {
 }
 
 const PROTOCOL = '/protocol/openid-connect';
+const SESSION_TTL = 14 * 24 * 3600;
 
 /** oidc-provider configured as a Keycloak realm: paths, grants, JWT access tokens per API. */
 export function buildProvider(deps: ProviderDeps): Provider {
@@ -52,7 +59,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(deps.db, findClient),
+    adapter: createAdapterClass(deps.db, findClient, deriveKey(config.MASTER_KEY, 'hush identity device codes v1')),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -65,7 +72,12 @@ export function buildProvider(deps: ProviderDeps): Provider {
       revocation: `${PROTOCOL}/revoke`,
       end_session: `${PROTOCOL}/logout`,
       pushed_authorization_request: `${PROTOCOL}/ext/par/request`,
+      device_authorization: `${PROTOCOL}/auth/device`,
+      code_verification: '/device',
     },
+    // Keycloak's session iframe (session-iframe.ts); oidc-provider has no check-session feature.
+    discovery: { check_session_iframe: `${config.issuer}${PROTOCOL}/login-status-iframe.html` },
+    clientBasedCORS,
     scopes: [...OIDC_SCOPES],
     claims: {
       // typ and azp: ID tokens only (Keycloak's `typ: ID`); findAccount returns them for no other use.
@@ -89,7 +101,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       id_token_signed_response_alg: defaultAlg,
       token_endpoint_auth_method: 'client_secret_basic',
     },
-    extraClientMetadata: { properties: ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'pkce_method'] },
+    extraClientMetadata: { properties: ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'pkce_method', 'web_origins'] },
     // As Keycloak: required of public clients, and of a confidential one whose pkce.code.challenge.method is set.
     pkce: { required: (_ctx, client) => client.tokenEndpointAuthMethod === 'none' || clientMetadata(client)['pkce_method'] === 'S256' },
     formats: { customizers: { jwt: (ctx, token, jwt) => shapeJwtAccessToken(ctx, token, jwt) } },
@@ -99,6 +111,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       introspection: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
+      deviceFlow: deviceFlowFeature(),
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
@@ -140,9 +153,10 @@ export function buildProvider(deps: ProviderDeps): Provider {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300,
       ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300,
       AuthorizationCode: 60,
+      DeviceCode: DEVICE_CODE_TTL,
       IdToken: ID_TOKEN_TTL,
       Interaction: 3600,
-      Session: 14 * 24 * 3600,
+      Session: SESSION_TTL,
       Grant: config.REFRESH_TOKEN_TTL,
       RefreshToken: config.REFRESH_TOKEN_TTL,
     },
@@ -185,6 +199,10 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   // Outermost: it rewrites the final answer of a request that failed on an unavailable dependency.
   answerUnavailable(provider, deps.logger, renderError);
+  provider.use(credentialedCors(deps.webOrigins));
+  provider.use(sessionIframe(provider, { publicUrl: config.AUTH_URL, allWebOrigins: () => deps.webOrigins.allWebOrigins() }));
+  provider.use(deviceFormOrigin(new URL(config.AUTH_URL).origin));
+  sessionStateProtocol(provider, { publicUrl: config.AUTH_URL, sessionTtl: SESSION_TTL });
   provider.use(clientAuthLimiter(limiter));
   const envelopes = () => deps.envelopeKeys;
   provider.use(realmInfo(config.issuer, deps.jwks));
@@ -239,6 +257,7 @@ function buildPayload(client: Client, basic: boolean, defaultAlg: SigningAlg): A
     client_credentials_refresh: client.clientCredentialsRefresh,
     pkce_method: client.pkceMethod ?? undefined,
     id_token_signed_response_alg: client.signingAlg ?? defaultAlg,
+    web_origins: client.webOrigins,
   };
 }
 
