@@ -48,7 +48,8 @@ describe('authorization code + PKCE through the login and consent pages', () => 
       client_id: c.clientId,
       username: 'alice',
       preferred_username: 'alice',
-      scope: `openid profile ${c.read}`,
+      // email: a default scope (Keycloak's default client scopes), added to an OpenID request
+      scope: `openid profile email ${c.read}`,
       organization: 'support',
     });
   });

@@ -47,7 +47,7 @@ describe('implicit grant (id_token token) for clients without a backend', () => 
     expect(claims['at_hash']).toBe(digest.subarray(0, 16).toString('base64url'));
 
     const { payload } = await jwtVerify(fragment.get('access_token') as string, jwks, { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
-    expect(payload).toMatchObject({ username: 'carol', scope: `openid ${c.read}`, sub: claims.sub, typ: 'Bearer', azp: c.clientId });
+    expect(payload).toMatchObject({ username: 'carol', scope: `openid profile email ${c.read}`, sub: claims.sub, typ: 'Bearer', azp: c.clientId });
   });
 
   it('refuses response_type=token alone (no ID token, no nonce binding)', async () => {

@@ -46,8 +46,21 @@ describe("Keycloak's token shapes", () => {
       realm_access: { roles: [] },
       resource_access: {},
       preferred_username: 'dora',
-      scope: `openid profile ${c.read}`,
+      scope: `openid profile email ${c.read}`,
     });
+  });
+
+  it("openid alone brings Keycloak's default scopes profile and email, unless the client is registered without them", async () => {
+    const { c, tokens } = await codeFlow(() => 'openid');
+    expect(tokens.scope).toBe('openid profile email');
+
+    const narrow = await h.cli<{ client_id: string; client_secret: string }>(
+      ...['clients', 'create', '--name', 'narrow', '--grants', 'authorization_code', '--scopes', `openid,${c.read}`, '--redirect-uri', REDIRECT],
+    );
+    const config = await clientConfig(h.issuer, narrow.client_id, narrow.client_secret, 'RS256');
+    const flow = await authorize(config, { redirectUri: REDIRECT, scope: `openid ${c.read}`, username: 'dora', password: PASSWORD });
+    const narrowTokens = await oidc.authorizationCodeGrant(config, flow.callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
+    expect(decodeJwt(narrowTokens.access_token).scope).toBe(`openid ${c.read}`);
   });
 
   it('an ID token says typ ID, with azp and the same sid', async () => {
@@ -127,7 +140,8 @@ describe('userinfo takes any access token of the user that carries openid', () =
     const { tokens } = await codeFlow((c) => `openid email ${c.read}`);
     const info = await userinfo(tokens.access_token);
     expect(info.status).toBe(200);
-    expect(info.body).toEqual({ sub: userId, email: 'dora@example.com' });
+    // profile came with openid, as Keycloak's default client scopes do
+    expect(info.body).toEqual({ sub: userId, preferred_username: 'dora', email: 'dora@example.com' });
     expect(info.headers['cache-control']).toBe('no-store');
   });
 

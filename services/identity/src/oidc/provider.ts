@@ -15,7 +15,7 @@ import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { pinPublicOrigin, publicDocumentCaching } from './public-url.js';
 import { clientAuthLimiter, compareClientSecret } from './rate-limits.js';
-import { OIDC_SCOPES } from './scopes.js';
+import { OIDC_SCOPES, withDefaultUserScopes } from './scopes.js';
 import { answerUnavailable } from './unavailable.js';
 import { keycloakTokenResponses, shapeJwtAccessToken } from './keycloak-tokens.js';
 import { realmInfo } from './realm-info.js';
@@ -105,6 +105,8 @@ export function buildProvider(deps: ProviderDeps): Provider {
     // As Keycloak: required of public clients, and of a confidential one whose pkce.code.challenge.method is set.
     pkce: { required: (_ctx, client) => client.tokenEndpointAuthMethod === 'none' || clientMetadata(client)['pkce_method'] === 'S256' },
     formats: { customizers: { jwt: (ctx, token, jwt) => shapeJwtAccessToken(ctx, token, jwt) } },
+    // Runs after oidc-provider's own scope checks: adds the default user scopes (scopes.ts).
+    extraParams: { scope: withDefaultUserScopes },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
