@@ -1,7 +1,7 @@
 import { requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
 import { createUser, setUserPassword } from '../accounts/users.js';
 import { createApi } from '../apis/apis.js';
-import { createClient, deleteClient, rotateClientSecret } from '../clients/clients.js';
+import { createClient, deleteClient, ensureWebClient, rotateClientSecret } from '../clients/clients.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
@@ -11,7 +11,9 @@ import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
   migrate                                   apply migrations, create the first signing key
-  bootstrap [--secrets-audience URL]        migrate, and register the secrets API and its scopes
+  bootstrap [--secrets-audience URL] [--secrets-url URL]
+                                            migrate, register the secrets API and its scopes, and
+                                            the secrets web app's client (hush-secrets-web)
   orgs create <name> | orgs list
   users create <username> [--password P] [--email E] [--name N] [--org ORG]
                                             (no --password: one is generated and printed once)
@@ -53,7 +55,9 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const audience = str(v['secrets-audience']) ?? ctx.env['SECRETS_API_AUDIENCE'] ?? 'http://localhost:3000/api/v1';
     const existing = await ctx.apis.findByIdentifier(audience);
     const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
-    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes } };
+    const webUrl = str(v['secrets-url']) ?? ctx.env['SECRETS_BASE_URL'] ?? audience.replace(/\/api\/v1\/?$/, '');
+    const web = await ensureWebClient(ctx, webUrl, ctx.env['SECRETS_WEB_CLIENT_SECRET'] || undefined);
+    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web };
   },
   'orgs create': async (ctx, p) => ctx.organizations.create(need(p[0], 'organization name')),
   'orgs list': async (ctx) => ctx.organizations.list(),
@@ -148,6 +152,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         public: { type: 'boolean' },
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
+        'secrets-url': { type: 'string' },
       },
       open: (env) => {
         const config = readConfig(env);

@@ -69,7 +69,8 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
       const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
       const metadata = await showMetadata(deps, metadataKey, false);
       const { action, resource } = burn(metadataKey);
-      res.send(receiptPage(metadata, { action, csrf: guard.issue(req, res, resource) }, nonceOf(res), notice));
+      const created = req.query['created'] === '1' && metadata.state === 'new';
+      res.send(receiptPage(metadata, { action, csrf: guard.issue(req, res, resource) }, nonceOf(res), { baseUrl: deps.settings.baseUrl, notice, created }));
     } catch (err) {
       if (!(err instanceof UnknownSecretError)) throw err;
       res.status(404).send(receiptNotFoundPage(nonceOf(res)));
