@@ -57,7 +57,9 @@ export class ApiTokensRepository {
   async touch(id: string): Promise<void> {
     await this.db('api_tokens')
       .where({ id })
-      .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', this.db.raw("now() - interval '1 minute'")))
+      .andWhere((q) => {
+        void q.whereNull('last_used_at').orWhere('last_used_at', '<', this.db.raw("now() - interval '1 minute'"));
+      })
       .update({ last_used_at: this.db.fn.now() });
   }
 

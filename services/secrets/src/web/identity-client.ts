@@ -90,7 +90,7 @@ export class IdentityClient {
     const publicOrigin = new URL(this.o.issuer).origin;
     return (url, options) => {
       const target = url.startsWith(publicOrigin) ? `${new URL(internal).origin}${url.slice(publicOrigin.length)}` : url;
-      return fetch(target, options as RequestInit);
+      return fetch(target, options);
     };
   }
 

@@ -254,7 +254,8 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): express.Rou
   // ---- My secrets ----
 
   router.get('/secrets', signedIn, async (req, res) => {
-    const before = /^\d{1,15}$/.test(String(req.query['before'] ?? '')) ? Number(req.query['before']) : undefined;
+    const raw = req.query['before'];
+    const before = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
     const { items, next } = await mySecrets(secrets, res.locals['principal'] as Principal, PAGE_SIZE, before);
     const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
     res.send(mySecretsPage(chrome(res, 'secrets'), { items, next, notice, burnCsrf: tokenFor(sessionOf(res), 'burn') }));
