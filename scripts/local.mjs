@@ -24,6 +24,8 @@ const demoFile = join(root, '.hush-demo.json');
 const DEFAULTS = {
   IDENTITY_MASTER_KEY: () => randomBytes(32).toString('hex'),
   SECRETS_MASTER_KEY: () => randomBytes(32).toString('hex'),
+  // The secrets web app's client secret at identity (bootstrap registers it with this value).
+  SECRETS_WEB_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
   IDENTITY_DATABASE_URL: () => 'postgres://postgres@127.0.0.1:5432/hush_identity',
   SECRETS_DATABASE_URL: () => 'postgres://postgres@127.0.0.1:5432/hush_secrets',
   REDIS_URL: () => 'redis://127.0.0.1:6379',
@@ -182,6 +184,7 @@ function environments(env) {
       DATABASE_URL: env.IDENTITY_DATABASE_URL,
       PORT: env.IDENTITY_PORT ?? '8080',
       SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1`,
+      SECRETS_BASE_URL: env.BASE_URL,
     },
     secrets: {
       ...env,
@@ -189,6 +192,7 @@ function environments(env) {
       DATABASE_URL: env.SECRETS_DATABASE_URL,
       PORT: env.SECRETS_PORT ?? '3000',
       IDENTITY_ISSUER: `${env.AUTH_URL}/auth/realms/public`,
+      WEB_CLIENT_SECRET: env.SECRETS_WEB_CLIENT_SECRET,
     },
     mailer: { ...env, PORT: env.MAILER_PORT ?? '3002', SMTP_URL: env.SMTP_URL ?? 'smtp://127.0.0.1:1025' },
   };
@@ -218,8 +222,8 @@ async function demo(envs) {
   await cli('identity', ENTRY.identityCli, ['orgs', 'create', 'demo'], envs.identity).catch(() => undefined);
   const password = randomBytes(12).toString('base64url');
   // .hush-demo.json lost but the user kept: give it a new password.
-  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', '--password', password, '--org', 'demo'], envs.identity).catch(() =>
-    cli('identity', ENTRY.identityCli, ['users', 'set-password', 'demo', '--password', password], envs.identity),
+  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', `--password=${password}`, '--org', 'demo'], envs.identity).catch(() =>
+    cli('identity', ENTRY.identityCli, ['users', 'set-password', 'demo', `--password=${password}`], envs.identity),
   );
   const client = await cli(
     'identity',
@@ -294,6 +298,7 @@ async function all(env) {
   const token = `${env.AUTH_URL}/auth/realms/public/protocol/openid-connect/token`;
   process.stdout.write(`
 Hush is running.
+  web app    ${env.BASE_URL}/   (open it in a browser; sign in as ${d.user} / ${d.password})
   identity   ${env.AUTH_URL}/auth/realms/public/.well-known/openid-configuration
   secrets    ${env.BASE_URL}/api/v1/status
   e-mail     ${inbox}
