@@ -108,9 +108,9 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   api.use(secretsRoutes(deps, auth, limiter));
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
-  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1')));
   // The creator's web app: sign-in through identity, share page, My secrets, API tokens.
   const web = createWebApp(config, deps, context, limiter, logger);
+  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1'), web.viewer));
   app.use(web.router);
 
   app.use(notFound);

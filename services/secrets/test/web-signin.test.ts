@@ -124,6 +124,26 @@ it('rotates the session at each sign-in and refuses a forged CSRF token', async 
   ).toBeUndefined();
 }, 60_000);
 
+it('shows the signed-in navigation on a receipt when the browser has a session, and the receipt without one to anybody else', async () => {
+  const { browser, landed } = await signIn();
+  const share = parseForms(landed.html).find((f) => f.action === '/');
+  const shared = await browser.send('/', { ...share?.hidden, secret: 'receipt nav', ttl: '3600', action: 'share' });
+  const receipt = (shared.headers['location'] as string).replace(/\?.*/, '');
+  const mine = await browser.navigate(receipt);
+  expect(mine.res.status).toBe(200);
+  expect(mine.html).toContain('<nav aria-label="Main">');
+  expect(mine.html).toContain('(wendy)');
+  expect(parseForms(mine.html).map((f) => f.action)).toContain('/auth/sign-out');
+  const anybody = await new Browser(h.url).navigate(receipt);
+  expect(anybody.res.status).toBe(200);
+  expect(anybody.html).toContain('Secret receipt');
+  expect(anybody.html).not.toContain('<nav');
+  const stale = new Browser(h.url);
+  const res = await stale.send(receipt, undefined, { cookie: `hush_session=${'A'.repeat(43)}` });
+  expect(res.status).toBe(200);
+  expect(res.text).not.toContain('<nav');
+}, 60_000);
+
 it('serves a session on a second replica started against the same database and Redis', async () => {
   const { browser } = await signIn();
   const config = readConfig(h.env);

@@ -1,6 +1,6 @@
 import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
 import type { MetadataResponse } from '../secrets/presenter.js';
-import { COPY_SCRIPT, receiptPageBody } from '../web/views.js';
+import { COPY_SCRIPT, nav, receiptPageBody, type Chrome } from '../web/views.js';
 
 /*
  * The pages a person sees: plain HTML forms that work without JavaScript, the shared layout and
@@ -68,7 +68,12 @@ export function receiptPage(
   m: MetadataResponse,
   burn: { action: string; csrf: string },
   nonce: string,
-  o: { baseUrl: string; notice?: string | undefined; created?: boolean },
+  o: { baseUrl: string; notice?: string | undefined; created?: boolean; user?: Chrome['user'] | undefined },
 ): string {
-  return layout({ title: 'Receipt', nonce, body: receiptPageBody(m, { baseUrl: o.baseUrl, burn, notice: o.notice, created: o.created === true }), script: COPY_SCRIPT });
+  return layout({
+    title: 'Receipt',
+    nonce,
+    body: html`${nav({ user: o.user })}${receiptPageBody(m, { baseUrl: o.baseUrl, burn, notice: o.notice, created: o.created === true })}`,
+    script: COPY_SCRIPT,
+  });
 }

@@ -24,7 +24,8 @@ export const postForm = (action: string, csrf: string, content: Html, attrs: Htm
   html`<form method="post" action="${action}"${attrs}><input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
 ${content}</form>`;
 
-function nav(c: Chrome): Html | false {
+/** The signed-in navigation (nothing for a signed-out visitor). */
+export function nav(c: Pick<Chrome, 'user' | 'current'>): Html | false {
   if (!c.user) return false;
   const link = (href: string, key: Chrome['current'], text: string) => html`<a href="${href}"${c.current === key ? html` aria-current="page"` : ''}>${text}</a>`;
   return html`<nav aria-label="Main">${link('/', 'share', 'Share')}${link('/secrets', 'secrets', 'My secrets')}${link('/tokens', 'tokens', 'API tokens')}

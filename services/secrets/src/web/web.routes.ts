@@ -26,6 +26,7 @@ import { secretsInputs } from '../secrets/params.js';
 import { generateSecret, shareSecret } from '../secrets/share.js';
 import { cookieHeader, readCookie } from './cookies.js';
 import { SignInFailedError, type IdentityClient, type PendingSignIn } from './identity-client.js';
+import type { Viewer } from '../pages/pages.routes.js';
 import { burnOwnSecret, mySecrets } from './my-secrets.js';
 import { principalOfSession, WEB_REQUIRED_SCOPES, type WebSession, type WebSessions } from './sessions.js';
 import { burnConfirmPage, generatedPage, mySecretsPage, sharePage, signedOutPage, signInProblemPage, tokensPage, type Chrome, type TtlOption } from './views.js';
@@ -88,7 +89,7 @@ export function safeReturn(value: unknown): string {
  * secrets and API tokens. Every page needs a session except the sign-in steps; every POST needs
  * the session's CSRF token and must not come from another site.
  */
-export function webRoutes(deps: WebDeps, _options: WebOptions = {}): express.Router {
+export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: express.Router; viewer: Viewer } {
   const { secrets } = deps;
   const baseUrl = secrets.settings.baseUrl;
   const secure = baseUrl.startsWith('https:');
@@ -136,6 +137,16 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): express.Rou
     res.locals['webSession'] = session;
     res.locals['principal'] = principalOfSession(session);
     next();
+  };
+  /** The signed-in user for a page that needs no session (the receipt): never redirects, never fails the page. */
+  const viewer: Viewer = async (req) => {
+    try {
+      const session = await deps.sessions.load(readCookie(req, SESSION_COOKIE));
+      return session && { name: session.custid, signOutCsrf: tokenFor(session, 'sign-out') };
+    } catch (err) {
+      deps.logger.warn({ err }, 'web session could not be loaded for the receipt page');
+      return undefined;
+    }
   };
   const post = (resource: string) => [fromHere, form, signedIn, (req: Request, res: Response, next: NextFunction) => (checkCsrf(req, sessionOf(res), resource), next())];
 
@@ -320,7 +331,7 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): express.Rou
     else reportUnavailable(deps.logger, known);
     sendErrorPage(req, res, known ?? { status: 500, message: 'Please try again later.' });
   });
-  return router;
+  return { router, viewer };
 }
 
 const unixOf = (d: Date) => Math.floor(d.getTime() / 1000);

@@ -7,12 +7,15 @@ import type { SecretsDeps } from '../secrets/deps.js';
 import { IdentityClient } from './identity-client.js';
 import { WebSessionsRepository } from './sessions.repository.js';
 import { WebSessions } from './sessions.js';
+import type { Viewer } from '../pages/pages.routes.js';
 import { webOffPage } from './views.js';
 import { webRoutes, type WebOptions } from './web.routes.js';
 
 export interface WebApp {
   router: express.Router;
   sessions: WebSessions | undefined;
+  /** The signed-in user of this request's browser, if any (never redirects to sign in). */
+  viewer: Viewer;
   /** Starts the timer deleting expired sessions (every SWEEP_INTERVAL seconds). */
   start(): void;
   close(): void;
@@ -28,7 +31,7 @@ export function createWebApp(config: Config, deps: SecretsDeps, context: Context
     router.get('/', pageSecurity(), (_req, res) => {
       res.status(503).send(webOffPage(nonceOf(res)));
     });
-    return { router, sessions: undefined, start() {}, close() {} };
+    return { router, sessions: undefined, viewer: () => Promise.resolve(undefined), start() {}, close() {} };
   }
   const identity = new IdentityClient({
     issuer: config.IDENTITY_ISSUER,
@@ -45,11 +48,15 @@ export function createWebApp(config: Config, deps: SecretsDeps, context: Context
     { idleSeconds: config.WEB_SESSION_IDLE, maxSeconds: config.WEB_SESSION_MAX },
     logger,
   );
-  const router = webRoutes({ secrets: deps, accounts: context, sessions, identity, limiter, logger, masterKey: config.MASTER_KEY, issuer: config.IDENTITY_ISSUER }, options);
+  const { router, viewer } = webRoutes(
+    { secrets: deps, accounts: context, sessions, identity, limiter, logger, masterKey: config.MASTER_KEY, issuer: config.IDENTITY_ISSUER },
+    options,
+  );
   let timer: NodeJS.Timeout | undefined;
   return {
     router,
     sessions,
+    viewer,
     start() {
       timer = setInterval(() => {
         sessions.sweep().catch((err: unknown) => logger.warn({ err }, 'web session sweep failed'));
