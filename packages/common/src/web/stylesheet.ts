@@ -32,11 +32,11 @@ input:focus,textarea:focus{outline:3px solid var(--focus);outline-offset:1px}
 .error,.ok{padding:.6rem .8rem;border-radius:6px}
 .error{background:var(--error-bg);color:var(--error)}
 .ok{background:var(--ok-bg);color:var(--ok)}
-.actions{display:flex;flex-wrap:wrap;gap:0 .5rem}
+.actions{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 .5rem}
 .error code{background:none;padding:0;font-weight:600}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code-bg);padding:0 .25rem;border-radius:3px}
 ul{padding-left:1.2rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem}
+dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.35rem 1rem}
 dt{font-weight:600}
 dd{margin:0}
 h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
@@ -51,11 +51,12 @@ button.link{margin:0;padding:0;border:none;background:none;color:var(--accent);f
 .copy button{margin:0}
 figure.qr{margin:1rem 0}
 figure.qr svg{display:block;width:10rem;height:10rem;border-radius:4px}
+figure.qr figcaption{margin-top:.5rem}
 ul.items{list-style:none;padding:0;margin:0}
 ul.items>li{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;margin:.75rem 0}
 ul.items button{margin-top:.5rem}
 [hidden]{display:none!important}
-@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}button.link,.copy button{width:auto}nav form{margin-left:0}}
+@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}.actions>a{display:inline-block;margin-top:1rem}button.link,.copy button{width:auto}nav form{margin-left:0}}
 `
   .trim()
   .replace(/\n/g, '');
