@@ -1,7 +1,8 @@
-import { requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
+import { loadConfig, requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
 import { createUser, setUserPassword } from '../accounts/users.js';
 import { createApi } from '../apis/apis.js';
-import { createClient, deleteClient, rotateClientSecret } from '../clients/clients.js';
+import { createClient, deleteClient, ensureWebClient, rotateClientSecret } from '../clients/clients.js';
+import { z } from 'zod';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
@@ -11,7 +12,9 @@ import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
   migrate                                   apply migrations, create the first signing key
-  bootstrap [--secrets-audience URL]        migrate, and register the secrets API and its scopes
+  bootstrap [--secrets-audience URL] [--secrets-url URL]
+                                            migrate, register the secrets API and its scopes, and
+                                            the secrets web app's client (hush-secrets-web)
   orgs create <name> | orgs list
   users create <username> [--password P] [--email E] [--name N] [--org ORG]
                                             (no --password: one is generated and printed once)
@@ -39,7 +42,8 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             them, retire old
   keys add-next | keys promote | keys retire [--force]
 
-Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
+SECRETS_BASE_URL and SECRETS_WEB_CLIENT_SECRET (or _FILE); see .env.example.`;
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
 const str = stringArg;
@@ -62,7 +66,11 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const audience = str(v['secrets-audience']) ?? ctx.env['SECRETS_API_AUDIENCE'] ?? 'http://localhost:3000/api/v1';
     const existing = await ctx.apis.findByIdentifier(audience);
     const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
-    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes } };
+    const webUrl = str(v['secrets-url']) ?? ctx.env['SECRETS_BASE_URL'] ?? audience.replace(/\/api\/v1\/?$/, '');
+    // Also as SECRETS_WEB_CLIENT_SECRET_FILE (Docker and Kubernetes secrets), as every secret setting.
+    const { SECRETS_WEB_CLIENT_SECRET: webSecret } = loadConfig(z.object({ SECRETS_WEB_CLIENT_SECRET: z.string().optional() }), ctx.env);
+    const web = await ensureWebClient(ctx, webUrl, webSecret);
+    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web };
   },
   'orgs create': async (ctx, p) => ctx.organizations.create(need(p[0], 'organization name')),
   'orgs list': async (ctx) => ctx.organizations.list(),
@@ -166,6 +174,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         'pkce-method': { type: 'string' },
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
+        'secrets-url': { type: 'string' },
       },
       open: (env) => {
         const config = readConfig(env);

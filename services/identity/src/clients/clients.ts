@@ -4,7 +4,7 @@ import type { OrganizationsRepository } from '../accounts/organizations.reposito
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { OIDC_SCOPES } from '../oidc/scopes.js';
 import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';
-import { newClientSecret } from './client-secret.js';
+import { hashClientSecret, newClientSecret } from './client-secret.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
 
@@ -150,4 +150,46 @@ async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string
   const known = new Set(owners.flatMap((a) => a.scopes));
   const missing = apiScopes.filter((s) => !known.has(s));
   if (missing.length > 0) throw new InvalidInputError(`unknown scope(s): ${missing.join(', ')} (create the API first)`);
+}
+
+/** The client id of the secrets service's web app (a confidential OIDC client of identity). */
+export const WEB_CLIENT_ID = 'hush-secrets-web';
+
+/**
+ * Registers (or brings up to date) the secrets web app's client: authorization code + refresh
+ * token, redirect `${webUrl}/auth/callback`, post-logout redirect `${webUrl}/auth/signed-out`.
+ * `secret` (at least 32 characters, e.g. from SECRETS_WEB_CLIENT_SECRET) becomes its secret, so an
+ * operator can hand the same value to both services; without it a new client gets a generated
+ * secret, returned this once. A client whose redirect URIs no longer match is replaced (its
+ * refresh tokens stop working: its users sign in again).
+ */
+export async function ensureWebClient(
+  deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>,
+  webUrl: string,
+  secret: string | undefined,
+): Promise<{ client_id: string; redirect_uri: string; created: boolean; client_secret?: string }> {
+  if (!URL.canParse(webUrl)) throw new InvalidInputError(`secrets URL ${webUrl} must be an absolute URL`);
+  if (secret !== undefined && secret.length < 32) throw new InvalidInputError('SECRETS_WEB_CLIENT_SECRET must be at least 32 characters (e.g. openssl rand -hex 32)');
+  const base = webUrl.replace(/\/+$/, '');
+  const redirectUri = `${base}/auth/callback`;
+  const postLogout = `${base}/auth/signed-out`;
+  const existing = await deps.clients.find(WEB_CLIENT_ID);
+  if (existing && existing.redirectUris.join(' ') === redirectUri && existing.postLogoutRedirectUris.join(' ') === postLogout && existing.secretHash) {
+    if (secret !== undefined && existing.secretHash !== hashClientSecret(secret)) await deps.clients.setSecretHash(WEB_CLIENT_ID, hashClientSecret(secret));
+    return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: false };
+  }
+  if (existing) await deps.clients.delete(WEB_CLIENT_ID);
+  const { clientSecret } = await createClient(deps, {
+    clientId: WEB_CLIENT_ID,
+    name: 'Hush',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'secrets:read', 'secrets:write'],
+    redirectUris: [redirectUri],
+    postLogoutRedirectUris: [postLogout],
+  });
+  if (secret !== undefined) {
+    await deps.clients.setSecretHash(WEB_CLIENT_ID, hashClientSecret(secret));
+    return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: true };
+  }
+  return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: true, ...(clientSecret ? { client_secret: clientSecret } : {}) };
 }
