@@ -154,6 +154,8 @@ async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string
 
 /** The client id of the secrets service's web app (a confidential OIDC client of identity). */
 export const WEB_CLIENT_ID = 'hush-secrets-web';
+/** The algorithm of its ID tokens: what services/secrets/src/web/identity-client.ts verifies. */
+const WEB_CLIENT_ALG = 'ES256';
 
 /**
  * Registers (or brings up to date) the secrets web app's client: authorization code + refresh
@@ -161,7 +163,8 @@ export const WEB_CLIENT_ID = 'hush-secrets-web';
  * `secret` (at least 32 characters, e.g. from SECRETS_WEB_CLIENT_SECRET) becomes its secret, so an
  * operator can hand the same value to both services; without it a new client gets a generated
  * secret, returned this once. A client whose redirect URIs no longer match is replaced (its
- * refresh tokens stop working: its users sign in again).
+ * refresh tokens stop working: its users sign in again). It signs with ES256 whatever the realm
+ * default (the web app verifies ID tokens with that algorithm) and must send PKCE.
  */
 export async function ensureWebClient(
   deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>,
@@ -174,7 +177,8 @@ export async function ensureWebClient(
   const redirectUri = `${base}/auth/callback`;
   const postLogout = `${base}/auth/signed-out`;
   const existing = await deps.clients.find(WEB_CLIENT_ID);
-  if (existing && existing.redirectUris.join(' ') === redirectUri && existing.postLogoutRedirectUris.join(' ') === postLogout && existing.secretHash) {
+  const current = existing && existing.redirectUris.join(' ') === redirectUri && existing.postLogoutRedirectUris.join(' ') === postLogout;
+  if (current && existing.secretHash && existing.signingAlg === WEB_CLIENT_ALG && existing.pkceMethod === 'S256') {
     if (secret !== undefined && existing.secretHash !== hashClientSecret(secret)) await deps.clients.setSecretHash(WEB_CLIENT_ID, hashClientSecret(secret));
     return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: false };
   }
@@ -186,6 +190,8 @@ export async function ensureWebClient(
     scopes: ['openid', 'profile', 'secrets:read', 'secrets:write'],
     redirectUris: [redirectUri],
     postLogoutRedirectUris: [postLogout],
+    signingAlg: WEB_CLIENT_ALG,
+    pkceMethod: 'S256',
   });
   if (secret !== undefined) {
     await deps.clients.setSecretHash(WEB_CLIENT_ID, hashClientSecret(secret));

@@ -14,6 +14,8 @@ const FORM_ROUTES = new Map<string, 'refresh_token' | 'token' | undefined>([
   [`${PROTOCOL}/ext/par/request`, undefined],
   ['/request', undefined],
 ]);
+/** Stands in for a refresh token that is not a valid envelope: never an id of a stored token (those are 43 characters). */
+const NO_SUCH_TOKEN = 'not-an-envelope';
 /** oidc-provider's own limit on a request body. */
 const LIMIT = 56 * 1024;
 
@@ -27,8 +29,9 @@ const LIMIT = 56 * 1024;
  *   request is refused as invalid_client (401), the answer to a wrong secret.
  * - refresh tokens (and, at introspection and revocation, any token) arrive in their JWT
  *   envelopes (token-envelope.ts): a valid envelope is replaced by the stored id it carries. At
- *   the token endpoint a refresh token that is not a valid envelope is refused (invalid_grant),
- *   so the bare id inside one is no credential on its own.
+ *   the token endpoint a refresh token that is not a valid envelope is swapped for an id no token
+ *   has (invalid_grant once the client has authenticated), so the bare id inside an envelope is
+ *   no credential on its own.
  */
 export function tokenRequestForms(keys: () => EnvelopeKeys) {
   return async function rewriteForm(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
@@ -53,12 +56,9 @@ export function tokenRequestForms(keys: () => EnvelopeKeys) {
     const field = FORM_ROUTES.get(ctx.path);
     const value = field && form[field];
     if (field === 'refresh_token' && form['grant_type'] === 'refresh_token' && typeof value === 'string') {
-      const id = looksLikeJwt(value) ? await openRefreshEnvelope(keys(), value) : undefined;
-      if (!id) {
-        answer(ctx, 400, 'invalid_grant', 'invalid refresh token');
-        return;
-      }
-      form['refresh_token'] = id;
+      // Not a valid envelope: a value no stored token has, so that oidc-provider still authenticates
+      // the client first (a wrong secret is invalid_client) and then answers invalid_grant.
+      form['refresh_token'] = (looksLikeJwt(value) ? await openRefreshEnvelope(keys(), value) : undefined) ?? NO_SUCH_TOKEN;
     } else if (field === 'token' && typeof value === 'string' && looksLikeJwt(value)) {
       const id = await openEnvelope(keys(), value);
       if (id) form['token'] = id;
