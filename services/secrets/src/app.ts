@@ -110,7 +110,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
   // The creator's web app: sign-in through identity, share page, My secrets, API tokens.
-  const web = createWebApp(config, deps, context, limiter, logger);
+  const web = createWebApp(config, deps, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
   app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1'), web.viewer));
   app.use(web.router);
 

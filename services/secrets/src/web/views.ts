@@ -120,6 +120,8 @@ export interface TtlOption {
 export interface ShareForm {
   csrf: string;
   plan: { name: string; maxLength: number };
+  /** A signed-out visitor sharing anonymously (ANONYMOUS_SHARES): no recipient, a sign-in offer. */
+  anonymous?: boolean;
   ttlOptions: TtlOption[];
   values: { secret?: string | undefined; ttl: number; recipient?: string | undefined };
   error?: string | undefined;
@@ -131,6 +133,7 @@ export function sharePage(c: Chrome, f: ShareForm): string {
     'Share a secret',
     html`<h1>Share a secret</h1>
 <p class="note">You get a link that works once: the secret is deleted as soon as it is viewed, or when it expires.</p>
+${f.anonymous && html`<p class="note" id="anonymous-note">You are not signed in: this secret is shared anonymously. <a href="/auth/sign-in">Sign in</a> to e-mail it to someone, share longer secrets and see your secrets later.</p>`}
 ${f.error && html`<p class="error" role="alert" id="error">${f.error}</p>`}
 ${postForm(
   '/',
@@ -143,9 +146,12 @@ ${postForm(
 <p class="note" id="passphrase-note">The recipient will need it to view the secret: tell it to them another way.</p>
 <label for="ttl">Expires after</label>
 <select id="ttl" name="ttl">${f.ttlOptions.map((o) => html`<option value="${o.seconds}"${o.seconds === f.values.ttl ? html` selected` : ''}>${o.label}</option>`)}</select>
-<label for="recipient">Recipient's e-mail <span class="note">(optional)</span></label>
+${
+  !f.anonymous &&
+  html`<label for="recipient">Recipient's e-mail <span class="note">(optional)</span></label>
 <input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
-<p class="note" id="recipient-note">We e-mail them the link, never the secret.</p>
+<p class="note" id="recipient-note">We e-mail them the link, never the secret.</p>`
+}
 <div class="actions"><button type="submit" name="action" value="share" id="share">Create the secret link</button>
 <button type="submit" name="action" value="generate" id="generate" class="secondary" formnovalidate>Generate a strong password instead</button></div>`,
 )}`,
@@ -154,7 +160,7 @@ ${postForm(
 }
 
 /** After "generate": the password, shown this once, and the receipt. */
-export function generatedPage(c: Chrome, value: string, m: MetadataResponse, baseUrl: string): string {
+export function generatedPage(c: Chrome, value: string, m: MetadataResponse, baseUrl: string, anonymous = false): string {
   return page(
     c,
     'Password generated',
@@ -162,7 +168,7 @@ export function generatedPage(c: Chrome, value: string, m: MetadataResponse, bas
 ${copyField('value', 'Generated password (shown only now)', value)}
 <h2>Its secret link</h2>
 ${receiptSection(m, { baseUrl })}
-<p class="note">To burn it, open its receipt link or <a href="/secrets">My secrets</a>.</p>`,
+<p class="note">To burn it, open its receipt link${anonymous ? '' : html` or <a href="/secrets">My secrets</a>`}.</p>`,
     COPY_SCRIPT,
   );
 }

@@ -5,6 +5,7 @@ import {
   CsrfRejectedError,
   deriveKey,
   formField,
+  formGuard,
   nonceOf,
   open,
   pageSecurity,
@@ -16,15 +17,14 @@ import {
   type Logger,
 } from '@hush/common';
 import { listApiTokens, mintApiToken, revokeApiToken, type AccountsDeps } from '../accounts/accounts.js';
-import { planOf } from '../accounts/plans.js';
-import type { Principal } from '../auth/principal.js';
+import { anonymousPrincipal, isAnonymous, type Principal } from '../auth/principal.js';
 import { InsufficientScopeError, UnknownSecretError } from '../errors.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { showMetadata } from '../secrets/metadata.js';
 import { presentMetadata } from '../secrets/presenter.js';
 import { secretsInputs } from '../secrets/params.js';
-import { generateSecret, shareSecret } from '../secrets/share.js';
+import { generateSecret, planFor, shareSecret } from '../secrets/share.js';
 import { cookieHeader, readCookie } from './cookies.js';
 import { SignInFailedError, type IdentityClient, type PendingSignIn } from './identity-client.js';
 import type { Viewer } from '../pages/pages.routes.js';
@@ -46,11 +46,11 @@ export interface WebDeps {
 
 export interface WebOptions {
   /**
-   * Plug-in point for anonymous sharing (ANONYMOUS_SHARES): when it returns a principal, the
-   * share handlers (GET and POST /) may serve a signed-out visitor with it. They read the
-   * caller from res.locals.principal only, so `signedIn` is the one place to extend.
+   * ANONYMOUS_SHARES: the share page (GET and POST /) also serves a signed-out visitor, as the
+   * anonymous principal (its plan, no recipient), limited per IP by `limiter`; the form's CSRF
+   * token is then bound to a browser cookie instead of a session.
    */
-  anonymousPrincipal?: (req: Request) => Principal | undefined;
+  anonymous?: { limiter: RateLimiter } | undefined;
 }
 
 const FORM_LIMIT = '256kb';
@@ -90,7 +90,7 @@ export function safeReturn(value: unknown): string {
  * secrets and API tokens. Every page needs a session except the sign-in steps; every POST needs
  * the session's CSRF token and must not come from another site.
  */
-export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: express.Router; viewer: Viewer } {
+export function webRoutes(deps: WebDeps, options: WebOptions = {}): { router: express.Router; viewer: Viewer } {
   const { secrets } = deps;
   const baseUrl = secrets.settings.baseUrl;
   const secure = baseUrl.startsWith('https:');
@@ -113,9 +113,10 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: e
     if (!csrf.verify(`${s.idHash.toString('hex')}\n${resource}`, formField(req, 'csrf'))) throw new CsrfRejectedError();
   };
   const sessionOf = (res: Response) => res.locals['webSession'] as WebSession;
+  /** The page's frame: the signed-in user's navigation, or none for an anonymous visitor. */
   const chrome = (res: Response, current?: Chrome['current']): Chrome => {
-    const s = sessionOf(res);
-    return { nonce: nonceOf(res), user: { name: s.custid, signOutCsrf: tokenFor(s, 'sign-out') }, current };
+    const s = res.locals['webSession'] as WebSession | undefined;
+    return { nonce: nonceOf(res), user: s && { name: s.custid, signOutCsrf: tokenFor(s, 'sign-out') }, current };
   };
 
   const pages = ['/', '/secrets', '/tokens', '/auth'];
@@ -126,8 +127,16 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: e
   });
 
   /** Loads the session; without one, a page sends the person to sign in and then back here. */
-  const signedIn = async (req: Request, res: Response, next: NextFunction) => {
+  const signedIn = (req: Request, res: Response, next: NextFunction) => withSession(req, res, next, false);
+  /** The share page's caller: the signed-in user, or with ANONYMOUS_SHARES the anonymous principal. */
+  const sharer = (req: Request, res: Response, next: NextFunction) => withSession(req, res, next, anonymous !== undefined);
+  const withSession = async (req: Request, res: Response, next: NextFunction, anonymousAllowed: boolean) => {
     const session = await deps.sessions.load(readCookie(req, SESSION_COOKIE));
+    if (!session && anonymousAllowed) {
+      res.locals['principal'] = anonymousPrincipal();
+      next();
+      return;
+    }
     if (!session) {
       const back = req.method === 'GET' ? req.originalUrl : req.baseUrl + req.path;
       res.redirect(303, `/auth/sign-in?return=${encodeURIComponent(safeReturn(back))}`);
@@ -150,6 +159,21 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: e
     }
   };
   const post = (resource: string) => [fromHere, form, signedIn, (req: Request, res: Response, next: NextFunction) => (checkCsrf(req, sessionOf(res), resource), next())];
+
+  // ---- Anonymous sharing (ANONYMOUS_SHARES) ----
+
+  const anonymous = options.anonymous && { guard: formGuard(csrf), limit: options.anonymous.limiter.byIp() };
+  const isAnonymousVisitor = (res: Response) => isAnonymous(res.locals['principal'] as Principal);
+  /** The share form's CSRF token: bound to the session, or for an anonymous visitor to a browser cookie. */
+  const shareCsrf = (req: Request, res: Response) => (anonymous && isAnonymousVisitor(res) ? anonymous.guard.issue(req, res, 'share') : tokenFor(sessionOf(res), 'share'));
+  const checkShareCsrf = (req: Request, res: Response, next: NextFunction) => {
+    if (anonymous && isAnonymousVisitor(res)) anonymous.guard.check(req, 'share');
+    else checkCsrf(req, sessionOf(res), 'share');
+    next();
+  };
+  /** Accounts by account (RATE_LIMIT_*), anonymous visitors by address (ANONYMOUS_RATE_LIMIT_*). */
+  const shareLimit = (req: Request, res: Response, next: NextFunction) => (anonymous && isAnonymousVisitor(res) ? anonymous.limit(req, res, next) : byAccount(req, res, next));
+  const byAccount = deps.limiter.byAccount();
 
   // ---- Sign-in, callback, sign-out ----
 
@@ -220,17 +244,25 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: e
 
   // ---- Share ----
 
-  const planFor = async (principal: Principal) => {
-    const plan = planOf(principal.plan ?? (await secrets.accounts.planOf(principal.custid)), secrets.settings.defaultPlan);
+  const planOfCaller = async (principal: Principal) => {
+    const plan = await planFor(secrets, principal);
     return { name: plan.name, maxLength: plan.maxSecretLength };
   };
 
-  router.get('/', signedIn, async (_req, res) => {
+  router.get('/', sharer, async (req, res) => {
     const principal = res.locals['principal'] as Principal;
-    res.send(sharePage(chrome(res, 'share'), { csrf: tokenFor(sessionOf(res), 'share'), plan: await planFor(principal), ttlOptions: ttl.options, values: { ttl: ttl.selected } }));
+    res.send(
+      sharePage(chrome(res, 'share'), {
+        csrf: shareCsrf(req, res),
+        plan: await planOfCaller(principal),
+        anonymous: isAnonymous(principal),
+        ttlOptions: ttl.options,
+        values: { ttl: ttl.selected },
+      }),
+    );
   });
 
-  router.post('/', ...post('share'), deps.limiter.byAccount(), async (req, res) => {
+  router.post('/', fromHere, form, sharer, checkShareCsrf, shareLimit, async (req, res) => {
     const principal = res.locals['principal'] as Principal;
     const fields = {
       ttl: formField(req, 'ttl'),
@@ -241,7 +273,7 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: e
       if (formField(req, 'action') === 'generate') {
         const created = await generateSecret(secrets, principal, inputs.generate.parse(fields));
         const metadata = presentMetadata(await showMetadata(secrets, created.metadataKey, false));
-        res.send(generatedPage(chrome(res, 'share'), created.value ?? '', metadata, baseUrl));
+        res.send(generatedPage(chrome(res, 'share'), created.value ?? '', metadata, baseUrl, isAnonymous(principal)));
         return;
       }
       const created = await shareSecret(secrets, principal, inputs.share.parse({ ...fields, secret: formField(req, 'secret') }));
@@ -253,8 +285,9 @@ export function webRoutes(deps: WebDeps, _options: WebOptions = {}): { router: e
       const ttlValue = Number(fields.ttl);
       res.status(known.status).send(
         sharePage(chrome(res, 'share'), {
-          csrf: tokenFor(sessionOf(res), 'share'),
-          plan: await planFor(principal),
+          csrf: shareCsrf(req, res),
+          plan: await planOfCaller(principal),
+          anonymous: isAnonymous(principal),
           ttlOptions: ttl.options,
           values: { secret: formField(req, 'secret'), ttl: ttl.options.some((o) => o.seconds === ttlValue) ? ttlValue : ttl.selected, recipient: fields.recipient },
           error: `${known.message}.`.replace(/\.\.$/, '.'),
