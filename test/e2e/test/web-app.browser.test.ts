@@ -136,6 +136,12 @@ it('signs in, shares, reveals, burns, manages API tokens and signs out', async (
   await expect(h1(page)).resolves.toBe('My secrets');
   await expect(page.locator('ul.items > li').count()).resolves.toBe(3);
   await inspect(page, violations, 'web-06-my-secrets');
+  // Each item leads to its receipt, which shows the link of an unread secret to its creator.
+  const receipt = await page.locator('ul.items > li').first().locator('a:has-text("receipt")').getAttribute('href');
+  expect(receipt).toMatch(/^\/private\/[0-9a-z]{31}$/);
+  await page.goto(`${secrets.url}${receipt}`);
+  await expect(page.locator('#link').inputValue()).resolves.toBe(second);
+  await page.goto(`${secrets.url}/secrets`);
   await page.locator('ul.items > li').first().locator('button:has-text("Burn")').click();
   await expect(h1(page)).resolves.toMatch(/^Burn secret [0-9a-z]{6}\?$/);
   await inspect(page, violations, 'web-07-burn-confirm');

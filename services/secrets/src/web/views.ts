@@ -184,7 +184,7 @@ export function mySecretsPage(c: Chrome, o: { items: MySecret[]; next: string | 
   const item = (s: MySecret) => {
     const unread = s.state === 'new' || s.state === 'viewed';
     return html`<li data-shortkey="${s.metadata_shortkey}"><dl>
-<dt>Secret</dt><dd><code>${s.metadata_shortkey}</code></dd>
+<dt>Secret</dt><dd><code>${s.metadata_shortkey}</code>${s.metadata_key && html` · <a href="/private/${s.metadata_key}" aria-label="Receipt of secret ${s.metadata_shortkey}">receipt</a>`}</dd>
 <dt>State</dt><dd class="state" data-state="${s.state}">${STATE_TEXT[s.state]}</dd>
 <dt>Created</dt><dd>${when(s.created)}</dd>
 <dt>Expires</dt><dd>${unread ? html`${when(s.created + s.ttl)} <span class="note">(in ${duration(s.secret_ttl)})</span>` : '—'}</dd>
@@ -205,7 +205,7 @@ ${s.recipient && html`<dt>Recipient</dt><dd>${s.recipient}</dd><dt>Delivery</dt>
 ${o.notice && html`<p class="ok" role="status">${o.notice}</p>`}
 ${o.items.length === 0 ? html`<p>No secrets yet. <a href="/">Share one</a>.</p>` : html`<ul class="items">${o.items.map(item)}</ul>`}
 ${o.next !== null && html`<p><a href="/secrets?before=${o.next}" rel="next">Older secrets</a></p>`}
-<p class="note">Links and receipts are not listed: only their creator's receipt page shows them.</p>`,
+<p class="note">A secret's receipt shows its link until it is viewed.</p>`,
   );
 }
 
@@ -252,7 +252,7 @@ ${copyField('curl', 'Try it', o.minted.curl)}</section>`
 ${
   o.tokens.length === 0
     ? html`<p>You have no API tokens.</p>`
-    : html`<ul class="items">${o.tokens.map(
+    : html`<h2>Your tokens</h2><ul class="items">${o.tokens.map(
         (
           t,
         ) => html`<li><dl><dt>Label</dt><dd>${t.label ?? '—'}</dd><dt>Created</dt><dd>${when(t.created)}</dd><dt>Last used</dt><dd>${t.lastUsed ? when(t.lastUsed) : 'Never'}</dd></dl>
