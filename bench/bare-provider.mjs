@@ -1,11 +1,12 @@
 // The library's own ceiling: oidc-provider alone, in-memory adapter, one static client, JWT
-// access tokens for one API, no refresh tokens, no database, no Redis.
+// access tokens for one API signed with ALG (ES256 or RS256), no refresh tokens, no database, no Redis.
 import Provider from 'oidc-provider';
 import { exportJWK, generateKeyPair } from 'jose';
 
 const port = Number(process.env.PORT);
-const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-const key = { ...(await exportJWK(privateKey)), kid: 'bench', alg: 'ES256', use: 'sig' };
+const alg = process.env.ALG ?? 'ES256';
+const { privateKey } = await generateKeyPair(alg, { extractable: true });
+const key = { ...(await exportJWK(privateKey)), kid: 'bench', alg, use: 'sig' };
 const audience = 'https://bench.example.com';
 
 const provider = new Provider(`http://127.0.0.1:${port}`, {
@@ -20,11 +21,11 @@ const provider = new Provider(`http://127.0.0.1:${port}`, {
       enabled: true,
       defaultResource: async () => audience,
       useGrantedResource: async () => true,
-      getResourceServerInfo: async () => ({ scope: 'bench:read', audience, accessTokenTTL: 300, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } }),
+      getResourceServerInfo: async () => ({ scope: 'bench:read', audience, accessTokenTTL: 300, accessTokenFormat: 'jwt', jwt: { sign: { alg } } }),
     },
   },
-  enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
-  clientDefaults: { id_token_signed_response_alg: 'ES256' },
+  enabledJWA: { idTokenSigningAlgValues: [alg] },
+  clientDefaults: { id_token_signed_response_alg: alg },
 });
 provider.listen(port, '127.0.0.1', () => process.send?.('ready'));
 process.on('SIGTERM', () => process.exit(0));

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // bench/token-endpoint: client-credentials throughput of identity (real PostgreSQL, refresh
 // tokens persisted, rate limiter on Redis) against bare oidc-provider (in-memory, no refresh
-// tokens) measured in the same run. Run from the root: `pnpm bench:token`.
+// tokens) measured in the same run, signing with the same algorithm. Run from the root, after
+// `npx tsc -b`: `pnpm bench:token [--alg RS256|ES256|both]` (default both: each algorithm in turn,
+// identity with it as the realm default, then bare oidc-provider with it).
 //   BENCH_SECONDS (default 15), BENCH_CONNECTIONS (default 32)
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +18,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const admin = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const algArg = process.argv.includes('--alg') ? process.argv[process.argv.indexOf('--alg') + 1] : 'both';
+const ALGS = algArg === 'both' ? ['RS256', 'ES256'] : [algArg];
+if (!ALGS.every((a) => a === 'RS256' || a === 'ES256')) throw new Error('--alg must be RS256, ES256 or both');
 
 async function withAdmin(sql, params) {
   const c = new pg.Client({ connectionString: admin });
@@ -57,12 +62,33 @@ async function load(name, url, body) {
   return { name, rps: ok / r.duration, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, requests: warm.requests.total + r.requests.total };
 }
 
-const dbName = `bench_identity_${randomBytes(4).toString('hex')}`;
-const dbUrl = new URL(admin);
-dbUrl.pathname = `/${dbName}`;
-await withAdmin(`CREATE DATABASE "${dbName}"`);
 const children = [];
+const databases = [];
 try {
+  const results = [];
+  for (const alg of ALGS) results.push(await measure(alg));
+  console.log(`\ntoken endpoint, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log('| alg | server | tokens/s | p50 ms | p99 ms | non-2xx | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const { alg, hush, ceiling } of results) {
+    for (const r of [hush, ceiling]) console.log(`| ${alg} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
+  }
+  console.log('');
+  for (const { alg, hush, ceiling, perToken } of results) {
+    console.log(`${alg}: identity ${(perToken / hush.requests).toFixed(2)} SQL statements per token; ratio identity / bare oidc-provider: ${(hush.rps / ceiling.rps).toFixed(2)}`);
+  }
+} finally {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const db of databases) await withAdmin(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+}
+
+/** identity with `alg` as the realm's signature algorithm, then bare oidc-provider signing with it too. */
+async function measure(alg) {
+  const dbName = `bench_identity_${randomBytes(4).toString('hex')}`;
+  const dbUrl = new URL(admin);
+  dbUrl.pathname = `/${dbName}`;
+  await withAdmin(`CREATE DATABASE "${dbName}"`);
+  databases.push(dbName);
   const port = 18080 + Math.floor(Math.random() * 1000);
   const env = {
     DATABASE_URL: dbUrl.toString(),
@@ -72,6 +98,7 @@ try {
     LOG_LEVEL: 'warn',
     REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
     SECRETS_API_AUDIENCE: 'https://bench.example.com',
+    DEFAULT_SIGNING_ALG: alg,
   };
   const { runCli } = await import(join(root, 'services/identity/dist/src/cli/cli.js'));
   const cli = async (...args) => {
@@ -90,6 +117,8 @@ try {
   const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: client.client_id, client_secret: client.client_secret }).toString();
   const probe = await (await fetch(`${issuer}/protocol/openid-connect/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json();
   if (!probe.access_token || !probe.refresh_token) throw new Error(`identity did not issue both tokens: ${JSON.stringify(probe)}`);
+  const signedWith = JSON.parse(Buffer.from(probe.access_token.split('.')[0], 'base64url').toString()).alg;
+  if (signedWith !== alg) throw new Error(`identity signed with ${signedWith}, not ${alg}`);
   // Transactions (one per statement outside BEGIN) the service runs per token, as PostgreSQL counts them.
   const xacts = async () => Number((await withAdmin('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [dbName]))[0].n);
   const before = await xacts();
@@ -101,22 +130,12 @@ try {
 
   const barePort = port + 1;
   const secret = randomBytes(32).toString('base64url');
-  const bare = start(join(root, 'bench/bare-provider.mjs'), { PORT: String(barePort), CLIENT_SECRET: secret });
+  const bare = start(join(root, 'bench/bare-provider.mjs'), { PORT: String(barePort), CLIENT_SECRET: secret, ALG: alg });
   children.push(bare);
   await once(bare, 'message');
   const bareBody = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: 'bench', client_secret: secret }).toString();
   const ceiling = await load('bare oidc-provider (memory adapter, no refresh tokens)', `http://127.0.0.1:${barePort}/token`, bareBody);
   bare.kill('SIGTERM');
   await once(bare, 'exit');
-
-  const rows = [hush, ceiling];
-  console.log(`\ntoken endpoint, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
-  console.log('| server | tokens/s | p50 ms | p99 ms | non-2xx | errors |');
-  console.log('|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} |`);
-  console.log(`\nidentity: ${(perToken / hush.requests).toFixed(2)} SQL statements per token`);
-  console.log(`ratio identity / bare oidc-provider: ${(hush.rps / ceiling.rps).toFixed(2)}`);
-} finally {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-  await withAdmin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  return { alg, hush, ceiling, perToken };
 }

@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 // Runs Hush locally with the same entry points and environment variables as the containers.
 // On first use it writes `.env` (git-ignored) with random master keys and local URLs, and creates
-// the databases on the local PostgreSQL.
+// the databases on the local PostgreSQL: hush_identity_<tag> and hush_secrets_<tag>, <tag> a hash
+// of this checkout's path, so two clones on one machine never share them (scripts/local-databases.mjs).
 //
-//   node scripts/local.mjs                 everything: identity :8080, secrets :3000, mailer, and a
+//   node scripts/local.mjs [--fresh]       everything: identity :8080, secrets :3000, mailer, and a
 //                                          mail catcher (:1025/:8025) unless SMTP_URL is set;
-//                                          demo credentials on first start; prints a curl session
+//                                          demo credentials on first start; prints a curl session.
+//                                          --fresh first deletes this checkout's local databases
+//                                          (and demo user), e.g. after its .env was lost
 //   node scripts/local.mjs identity        migrate + bootstrap, then identity alone
 //   node scripts/local.mjs secrets         migrate, then secrets alone
 //   node scripts/local.mjs identity-cli …  the identity admin CLI (same for secrets-cli)
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
 import pg from 'pg';
+import { defaultDatabaseUrls, dropLocalDatabase, ensureLocalDatabase, KeyMismatchError, mismatchAdvice } from './local-databases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const envFile = join(root, '.env');
@@ -24,8 +28,11 @@ const demoFile = join(root, '.hush-demo.json');
 const DEFAULTS = {
   IDENTITY_MASTER_KEY: () => randomBytes(32).toString('hex'),
   SECRETS_MASTER_KEY: () => randomBytes(32).toString('hex'),
-  IDENTITY_DATABASE_URL: () => 'postgres://postgres@127.0.0.1:5432/hush_identity',
-  SECRETS_DATABASE_URL: () => 'postgres://postgres@127.0.0.1:5432/hush_secrets',
+  // The secrets web app's client secret at identity (bootstrap registers it with this value).
+  SECRETS_WEB_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
+  // This checkout's own databases (a second clone gets others; its keys could not read these).
+  IDENTITY_DATABASE_URL: () => defaultDatabaseUrls(root).identity,
+  SECRETS_DATABASE_URL: () => defaultDatabaseUrls(root).secrets,
   REDIS_URL: () => 'redis://127.0.0.1:6379',
   AUTH_URL: () => 'http://localhost:8080',
   BASE_URL: () => 'http://localhost:3000',
@@ -107,42 +114,57 @@ async function embeddedPostgres(name, port) {
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }
 
-async function ensureDatabase(url) {
-  if (/:(5543[0-9])\//.test(url)) return; // embedded: its one database exists
-  const target = new URL(url);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const name = target.pathname.slice(1);
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
-  } finally {
-    await client.end();
+const isEmbedded = (url) => /:(5543[0-9])\//.test(url);
+
+/** Creates a service's database when missing; refuses one holding another master key's data. */
+async function ensureDatabase(name, e) {
+  if (isEmbedded(e.DATABASE_URL)) return; // embedded: its one database exists (in this checkout's .data/)
+  await ensureLocalDatabase(e.DATABASE_URL, e.MASTER_KEY, { keyName: `${name.toUpperCase()}_MASTER_KEY`, envFile });
+}
+
+/** --fresh: this checkout's databases and demo credentials go; its .env (keys, settings) stays. */
+async function fresh(env) {
+  for (const url of [env.IDENTITY_DATABASE_URL, env.SECRETS_DATABASE_URL]) {
+    if (isEmbedded(url) || !(await reachable(url))) continue;
+    if (await dropLocalDatabase(url)) log('local', `deleted the database ${new URL(url).pathname.slice(1)}`);
   }
+  rmSync(join(root, '.data', 'pglite'), { recursive: true, force: true });
+  rmSync(demoFile, { force: true });
+}
+
+/** A one-shot setup command (bootstrap, migrate): its output is shown only when it fails. */
+async function setup(name, entry, args, e) {
+  const r = await run(name, entry, args, e, { collect: true });
+  if (r.code === 0) return;
+  process.stderr.write(r.out);
+  if (/MASTER_KEY cannot decrypt/.test(r.out)) {
+    throw new KeyMismatchError(`The database of ${name} does not fit this checkout's keys.\n${mismatchAdvice({ keyName: `${name.toUpperCase()}_MASTER_KEY`, envFile })}`);
+  }
+  throw new Error(`${name} ${args.join(' ')} failed (its output is above)`);
 }
 
 const children = new Set();
-function run(name, entry, args, env, { quiet = false, capture = false } = {}) {
+/** capture: resolve with stdout (stderr dropped); collect: with stdout and stderr; else log each line. */
+function run(name, entry, args, env, { capture = false, collect = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'ignore'] : quiet ? 'ignore' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'ignore'] : ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let out = '';
-    if (!quiet) {
-      for (const stream of capture ? [child.stdout] : [child.stdout, child.stderr]) {
-        let buffer = '';
-        stream.on('data', (chunk) => {
-          if (capture) {
-            out += chunk;
-            return;
-          }
-          buffer += chunk;
-          const lines = buffer.split('\n');
-          buffer = lines.pop();
-          for (const line of lines) log(name, line);
-        });
-      }
+    for (const stream of capture ? [child.stdout] : [child.stdout, child.stderr]) {
+      let buffer = '';
+      stream.on('data', (chunk) => {
+        if (capture || collect) {
+          out += chunk;
+          return;
+        }
+        buffer += chunk;
+        const lines = buffer.split('\n');
+        buffer = lines.pop();
+        for (const line of lines) {
+          if (/MASTER_KEY cannot decrypt/.test(line)) keyMismatch.add(name);
+          log(name, line);
+        }
+      });
     }
     child.on('exit', (code) => {
       children.delete(child);
@@ -153,6 +175,8 @@ function run(name, entry, args, env, { quiet = false, capture = false } = {}) {
   });
 }
 
+/** Services that said their MASTER_KEY does not fit their database (a checkout's .env replaced). */
+const keyMismatch = new Set();
 let stopping = false;
 /** What must close cleanly before the launcher exits (the embedded databases flush to disk). */
 const closers = [];
@@ -182,6 +206,7 @@ function environments(env) {
       DATABASE_URL: env.IDENTITY_DATABASE_URL,
       PORT: env.IDENTITY_PORT ?? '8080',
       SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1`,
+      SECRETS_BASE_URL: env.BASE_URL,
     },
     secrets: {
       ...env,
@@ -189,6 +214,7 @@ function environments(env) {
       DATABASE_URL: env.SECRETS_DATABASE_URL,
       PORT: env.SECRETS_PORT ?? '3000',
       IDENTITY_ISSUER: `${env.AUTH_URL}/auth/realms/public`,
+      WEB_CLIENT_SECRET: env.SECRETS_WEB_CLIENT_SECRET,
     },
     mailer: { ...env, PORT: env.MAILER_PORT ?? '3002', SMTP_URL: env.SMTP_URL ?? 'smtp://127.0.0.1:1025' },
   };
@@ -218,8 +244,8 @@ async function demo(envs) {
   await cli('identity', ENTRY.identityCli, ['orgs', 'create', 'demo'], envs.identity).catch(() => undefined);
   const password = randomBytes(12).toString('base64url');
   // .hush-demo.json lost but the user kept: give it a new password.
-  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', '--password', password, '--org', 'demo'], envs.identity).catch(() =>
-    cli('identity', ENTRY.identityCli, ['users', 'set-password', 'demo', '--password', password], envs.identity),
+  await cli('identity', ENTRY.identityCli, ['users', 'create', 'demo', `--password=${password}`, '--org', 'demo'], envs.identity).catch(() =>
+    cli('identity', ENTRY.identityCli, ['users', 'set-password', 'demo', `--password=${password}`], envs.identity),
   );
   const client = await cli(
     'identity',
@@ -258,9 +284,9 @@ async function all(env) {
     };
   }
   const envs = environments(env);
-  await Promise.all([ensureDatabase(envs.identity.DATABASE_URL), ensureDatabase(envs.secrets.DATABASE_URL)]);
-  if ((await run('identity', ENTRY.identityCli, ['bootstrap'], envs.identity, { quiet: true })).code !== 0) throw new Error('identity bootstrap failed');
-  if ((await run('secrets', ENTRY.secretsCli, ['migrate'], envs.secrets, { quiet: true })).code !== 0) throw new Error('secrets migrate failed');
+  await Promise.all([ensureDatabase('identity', envs.identity), ensureDatabase('secrets', envs.secrets)]);
+  await setup('identity', ENTRY.identityCli, ['bootstrap'], envs.identity);
+  await setup('secrets', ENTRY.secretsCli, ['migrate'], envs.secrets);
   // Before the services start: with embedded PostgreSQL only one connection at a time exists.
   const d = await demo(envs);
   let inbox = 'your SMTP server';
@@ -285,15 +311,26 @@ async function all(env) {
     envs.secrets.DELIVERY_MODE = 'inline';
     envs.secrets.SMTP_URL = envs.mailer.SMTP_URL;
   }
-  for (const [name, entry, e] of services) {
+  let started = false;
+  const exited = services.map(([name, entry, e]) => {
     // Without Redis every reconnect attempt would log a warning: keep the terminal readable.
     const level = env.LOG_LEVEL ?? (envs.secrets.DELIVERY_MODE === 'inline' ? 'error' : 'warn');
-    void run(name, entry, [], { ...e, LOG_LEVEL: level }).then(({ code }) => log(name, `exited (${code})`));
-  }
-  await Promise.all(services.map(([, , , health]) => waitHealthy(health)));
+    return run(name, entry, [], { ...e, LOG_LEVEL: level }).then(({ code }) => {
+      log(name, `exited (${code})`);
+      if (started || stopping) return;
+      // A service that stops while starting: say why and what to do, instead of waiting for its health.
+      if (keyMismatch.has(name)) {
+        throw new KeyMismatchError(`${name}'s database does not fit this checkout's keys.\n${mismatchAdvice({ keyName: `${name.toUpperCase()}_MASTER_KEY`, envFile })}`);
+      }
+      throw new Error(`${name} exited (${code}) while starting; its output is above`);
+    });
+  });
+  await Promise.race([Promise.all(services.map(([, , , health]) => waitHealthy(health))), ...exited]);
+  started = true;
   const token = `${env.AUTH_URL}/auth/realms/public/protocol/openid-connect/token`;
   process.stdout.write(`
 Hush is running.
+  web app    ${env.BASE_URL}/   (open it in a browser; sign in as ${d.user} / ${d.password})
   identity   ${env.AUTH_URL}/auth/realms/public/.well-known/openid-configuration
   secrets    ${env.BASE_URL}/api/v1/status
   e-mail     ${inbox}
@@ -316,21 +353,21 @@ Stop with Ctrl-C.
 `);
 }
 
-const [target = 'all', ...args] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const [target = 'all', ...args] = argv[0] === '--fresh' ? ['all', ...argv] : argv;
 const env = loadEnv();
 const envs = environments(env);
 try {
   switch (target) {
     case 'all':
+      if (args.includes('--fresh')) await fresh(env);
       await all(env);
       break;
     case 'identity':
     case 'secrets': {
       const e = envs[target];
-      await ensureDatabase(e.DATABASE_URL);
-      const setup = target === 'identity' ? ['bootstrap'] : ['migrate'];
-      const cliEntry = target === 'identity' ? ENTRY.identityCli : ENTRY.secretsCli;
-      if ((await run(target, cliEntry, setup, e)).code !== 0) process.exit(1);
+      await ensureDatabase(target, e);
+      await setup(target, target === 'identity' ? ENTRY.identityCli : ENTRY.secretsCli, [target === 'identity' ? 'bootstrap' : 'migrate'], e);
       process.exit((await run(target, ENTRY[target], args, e)).code);
       break;
     }
@@ -338,17 +375,17 @@ try {
     case 'secrets-cli': {
       const name = target.replace('-cli', '');
       const e = envs[name];
-      await ensureDatabase(e.DATABASE_URL);
+      await ensureDatabase(name, e);
       const child = spawn(process.execPath, [join(root, name === 'identity' ? ENTRY.identityCli : ENTRY.secretsCli), ...args], { env: e, stdio: 'inherit' });
       child.on('exit', (code) => process.exit(code ?? 1));
       break;
     }
     default:
-      process.stderr.write('usage: node scripts/local.mjs [all | identity | secrets | identity-cli … | secrets-cli …]\n');
+      process.stderr.write('usage: node scripts/local.mjs [all [--fresh] | --fresh | identity | secrets | identity-cli … | secrets-cli …]\n');
       process.exit(2);
   }
 } catch (err) {
-  process.stderr.write(`local: ${err.message}\n`);
+  process.stderr.write(err instanceof KeyMismatchError ? `\n${err.message}\n` : `local: ${err.message}\n`);
   for (const child of children) child.kill('SIGTERM');
   process.exit(1);
 }

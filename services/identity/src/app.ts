@@ -12,7 +12,9 @@ import { requestLog } from './http/request-log.js';
 import { interactionRoutes } from './interactions/interactions.routes.js';
 import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
+import { SIGNING_ALGS } from './keys/keys.js';
 import { buildProvider } from './oidc/provider.js';
+import { envelopeKeys } from './oidc/token-envelope.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
 import type { Config } from './config.js';
 
@@ -45,7 +47,12 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
-  const makeProvider = async () => buildProvider({ config, db, clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys, logger });
+  const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, 'hush identity refresh token envelopes v1');
+  const makeProvider = async () => {
+    const jwks = await context.signingKeys.privateJwks();
+    const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
+    return buildProvider({ config, db, clients, webOrigins: context.clients, users: context.users, apis, limiter, jwks, envelopeKeys: envelopes, cookieKeys, logger });
+  };
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.
@@ -81,9 +88,9 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       checks: {
         database: () => db.raw('select 1'),
         redis: () => redis.ping(),
-        // Tokens can only be signed with an active key, loaded by start() or the last reload.
+        // Tokens can only be signed with an active key of their algorithm, loaded by start() or the last reload.
         keys: async () => {
-          if (!fingerprint.split(',').some((key) => key.endsWith(':active'))) throw new Error('no active signing key loaded');
+          if (fingerprint.split(',').filter((key) => key.endsWith(':active')).length < SIGNING_ALGS.length) throw new Error('no active signing key of every algorithm loaded');
         },
       },
     }),

@@ -43,7 +43,15 @@ describe('authorization code + PKCE through the login and consent pages', () => 
 
     const jwks = createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`));
     const { payload } = await jwtVerify(tokens.access_token, jwks, { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
-    expect(payload).toMatchObject({ sub: userId, client_id: c.clientId, username: 'alice', preferred_username: 'alice', scope: c.read, organization: 'support' });
+    expect(payload).toMatchObject({
+      sub: userId,
+      client_id: c.clientId,
+      username: 'alice',
+      preferred_username: 'alice',
+      // email: a default scope (Keycloak's default client scopes), added to an OpenID request
+      scope: `openid profile email ${c.read}`,
+      organization: 'support',
+    });
   });
 
   it('serves userinfo for an OpenID-only access token', async () => {
@@ -77,8 +85,9 @@ describe('authorization code + PKCE through the login and consent pages', () => 
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('requires PKCE: a request without code_challenge is refused', async () => {
-    const { config } = await setup();
+  it("requires PKCE of a client whose setting says so (Keycloak's pkce.code.challenge.method): a request without code_challenge is refused", async () => {
+    const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT, extraArgs: ['--pkce-method', 'S256'] });
+    const config = await clientConfig(h.issuer, c.clientId, c.clientSecret);
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state: 'abc' });
     const res = await new Browser(new URL(h.issuer).origin).send(url.toString());
     const location = new URL(res.get('location') as string);

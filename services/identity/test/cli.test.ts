@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { startIdentity, type Harness } from './harness.js';
 import { readConfig } from '../src/config.js';
 import { ConfigError } from '@hush/common';
-import { cliDriver } from '@hush/testing';
+import { cliDriver, eventually } from '@hush/testing';
 import { runCli } from '../src/cli/cli.js';
 
 let h: Harness;
@@ -68,6 +72,33 @@ describe('admin CLI', () => {
     const { cli } = cliDriver(runCli, { ...h.env, SECRETS_API_AUDIENCE: 'https://given-env.example.com/api/v1' });
     const result = await cli<{ api: { identifier: string } }>('bootstrap');
     expect(result.api.identifier).toBe('https://given-env.example.com/api/v1');
+  });
+
+  it("bootstrap registers the secrets web app's client with the secret it is given as SECRETS_WEB_CLIENT_SECRET_FILE", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hush-web-secret-'));
+    try {
+      const secret = randomBytes(32).toString('hex');
+      writeFileSync(join(dir, 'secret'), `${secret}\n`);
+      const { cli } = cliDriver(runCli, {
+        ...h.env,
+        SECRETS_API_AUDIENCE: 'https://given-env.example.com/api/v1', // registered by the test above
+        SECRETS_BASE_URL: 'https://web.example.com',
+        SECRETS_WEB_CLIENT_SECRET_FILE: join(dir, 'secret'),
+      });
+      const result = await cli<{ web_client: { client_id: string; redirect_uri: string } }>('bootstrap');
+      expect(result.web_client).toMatchObject({ client_id: 'hush-secrets-web', redirect_uri: 'https://web.example.com/auth/callback' });
+      // Client authentication comes first: the right secret gets as far as the (bogus) grant.
+      const refresh = (clientSecret: string) =>
+        request(h.issuer)
+          .post('/protocol/openid-connect/token')
+          .type('form')
+          .send({ grant_type: 'refresh_token', refresh_token: 'bogus', client_id: 'hush-secrets-web', client_secret: clientSecret });
+      // (identity's client cache learns of the replaced client through NOTIFY: eventually)
+      await eventually(async () => ((await refresh(secret)).body as { error?: string }).error === 'invalid_grant' || undefined);
+      expect((await refresh(randomBytes(32).toString('hex'))).status).toBe(401);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints usage for an unknown command', async () => {

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import request from 'supertest';
 import { postForm } from '@hush/testing';
 import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
@@ -30,7 +30,7 @@ describe('client credentials grant (spec 4.1)', () => {
       issuer: h.issuer,
       audience: c.api,
       typ: 'at+jwt',
-      algorithms: ['ES256'],
+      algorithms: ['RS256'],
     });
     expect(protectedHeader.typ).toBe('at+jwt');
     expect(payload).toMatchObject({ client_id: c.clientId, sub: c.clientId, scope: c.read, organization: 'ops-team' });
@@ -75,13 +75,16 @@ describe('client credentials grant (spec 4.1)', () => {
     await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('signs with the published ES256 key', async () => {
-    const c = await createApiAndClient(h);
+  it.each([
+    ['the realm default, RS256', [], 'RS256'],
+    ["the client's own choice, ES256", ['--signing-alg', 'ES256'], 'ES256'],
+  ])('signs with a published key of %s', async (_name, extraArgs, alg) => {
+    const c = await createApiAndClient(h, { extraArgs });
     const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
-    const jwks = (await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: { kid: string; d?: string }[] };
+    const jwks = (await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: { kid: string; alg: string; d?: string }[] };
     const header = decodeProtectedHeader(String(res.body['access_token']));
-    expect(header.alg).toBe('ES256');
-    expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
+    expect(header.alg).toBe(alg);
+    expect(jwks.keys.find((k) => k.kid === header.kid)?.alg).toBe(alg);
     expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
   });
 });
@@ -124,10 +127,30 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
     expect(res.body['error']).toBe('invalid_scope');
   });
 
-  it('missing scope: 400 invalid_scope', async () => {
-    const res = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret });
+  it("no scope, or only openid: the client's default scopes (all of its API scopes), as Keycloak", async () => {
+    for (const scope of [undefined, 'openid']) {
+      const res = await postForm(tokenUrl, { grant_type: 'client_credentials', ...(scope ? { scope } : {}), client_id: c.clientId, client_secret: c.clientSecret });
+      expect(res.status).toBe(200);
+      expect(res.body['scope']).toBe(`${c.read} ${c.write}`);
+      expect(decodeJwt(String(res.body['access_token']))).toMatchObject({ aud: c.api, scope: `${c.read} ${c.write}` });
+    }
+  });
+
+  it("no scope from a client whose scopes belong to two APIs: 400 invalid_target (it must name one API's)", async () => {
+    const other = await createApiAndClient(h);
+    const both = await h.cli<{ client_id: string; client_secret: string }>(
+      'clients',
+      'create',
+      '--name',
+      'two apis',
+      '--grants',
+      'client_credentials',
+      '--scopes',
+      `${c.read},${other.read}`,
+    );
+    const res = await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: both.client_id, client_secret: both.client_secret });
     expect(res.status).toBe(400);
-    expect(res.body['error']).toBe('invalid_scope');
+    expect(res.body['error']).toBe('invalid_target');
   });
 
   it.each([
@@ -143,13 +166,42 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
     expect(JSON.stringify(json)).not.toMatch(/at .*\.js/);
   });
 
-  it('a client secret used twice in one request (Basic and body): 400 invalid_request', async () => {
+  it('the same client credentials sent twice (Basic and body, as keycloak-connect does): accepted, as Keycloak', async () => {
     const res = await postForm(
       tokenUrl,
       { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret },
       { authorization: basic(c.clientId, c.clientSecret) },
     );
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['another secret in the body', (id: string) => ({ client_id: id, client_secret: 'not-the-secret' })],
+    ['another client id in the body', () => ({ client_id: 'someone-else', client_secret: c.clientSecret })],
+  ])('client credentials sent twice that differ (%s): 401 invalid_client', async (_name, body) => {
+    const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, ...body(c.clientId) }, { authorization: basic(c.clientId, c.clientSecret) });
+    expect(res.status).toBe(401);
+    expect(res.body['error']).toBe('invalid_client');
+  });
+
+  it('a grant type the client may not use: 400 unauthorized_client (RFC 6749 §5.2)', async () => {
+    const res = await postForm(tokenUrl, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      redirect_uri: 'https://a.example/cb',
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+    });
     expect(res.status).toBe(400);
-    expect(res.body['error']).toBe('invalid_request');
+    expect(res.body['error']).toBe('unauthorized_client');
+  });
+
+  it('token responses say Pragma: no-cache besides Cache-Control: no-store', async () => {
+    const ok = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
+    const failed = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: 'nobody:has-this', client_id: c.clientId, client_secret: c.clientSecret });
+    for (const res of [ok, failed]) {
+      expect(res.headers['cache-control']).toContain('no-store');
+      expect(res.headers['pragma']).toBe('no-cache');
+    }
   });
 });

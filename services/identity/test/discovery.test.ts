@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import * as oidc from 'openid-client';
 import request from 'supertest';
 import { postForm } from '@hush/testing';
@@ -42,9 +43,41 @@ describe('discovery at the Keycloak path', () => {
     const jwks = (await request(h.issuer).get('/protocol/openid-connect/certs')).body as { keys: Record<string, unknown>[] };
     expect(jwks.keys.length).toBeGreaterThan(0);
     for (const key of jwks.keys) {
-      expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
-      expect(key['d']).toBeUndefined();
+      expect(key).toMatchObject(key['alg'] === 'RS256' ? { kty: 'RSA', use: 'sig' } : { kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key[secret]).toBeUndefined();
     }
+    expect(jwks.keys.map((k) => k['alg']).sort()).toEqual(['ES256', 'RS256']);
+  });
+
+  it('offers RS256 (OpenID Connect Discovery requires it) and ES256 for ID tokens', async () => {
+    const meta = (await request(h.issuer).get('/.well-known/openid-configuration')).body as Record<string, unknown>;
+    expect(meta['id_token_signing_alg_values_supported']).toEqual(expect.arrayContaining(['RS256', 'ES256']));
+  });
+
+  it("publishes PAR at Keycloak's path, and still answers at Hush's earlier one", async () => {
+    const meta = (await request(h.issuer).get('/.well-known/openid-configuration')).body as Record<string, unknown>;
+    expect(meta['pushed_authorization_request_endpoint']).toBe(`${h.issuer}/protocol/openid-connect/ext/par/request`);
+    const c = await createApiAndClient(h, { grants: 'authorization_code', redirectUri: 'http://127.0.0.1:9/cb' });
+    const form = { client_id: c.clientId, client_secret: c.clientSecret, response_type: 'code', scope: 'openid', redirect_uri: 'http://127.0.0.1:9/cb' };
+    for (const path of ['/protocol/openid-connect/ext/par/request', '/request']) {
+      const res = await postForm(`${h.issuer}${path}`, form);
+      expect(res.status).toBe(201);
+      expect(res.body['request_uri']).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+    }
+  });
+
+  it("serves Keycloak's realm document at the realm's root, with the RS256 public key", async () => {
+    const res = await request(h.issuer).get('');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      realm: 'public',
+      public_key: expect.stringMatching(/^MII[A-Za-z0-9+/=]+$/),
+      'token-service': `${h.issuer}/protocol/openid-connect`,
+      'account-service': `${h.issuer}/account`,
+      'tokens-not-before': 0,
+    });
+    const key = createPublicKey({ key: Buffer.from(res.body.public_key as string, 'base64'), format: 'der', type: 'spki' });
+    expect(key.asymmetricKeyType).toBe('rsa');
   });
 });
 
@@ -64,7 +97,8 @@ describe('service endpoints', () => {
     const text = res.text;
     expect(text).toMatch(/hush_identity_tokens_issued_total\{[^}]*grant_type="client_credentials"[^}]*\} [1-9]/);
     expect(text).toMatch(/http_requests_total\{[^}]*route="\/auth\/realms\/public\/protocol\/openid-connect\/token"/);
-    expect(text).toMatch(/hush_identity_signing_keys\{[^}]*status="active"[^}]*\} 1/);
+    // One active key per algorithm (RS256, ES256).
+    expect(text).toMatch(/hush_identity_signing_keys\{[^}]*status="active"[^}]*\} 2/);
     expect(text).toContain('process_cpu_seconds_total');
   });
 

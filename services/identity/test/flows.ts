@@ -3,9 +3,9 @@ import { Browser } from '@hush/testing';
 
 type Page = Awaited<ReturnType<Browser['navigate']>>;
 
-/** openid-client's view of a confidential client of `issuer` (client_secret_basic, ES256 ID tokens, plain http allowed). */
-export function clientConfig(issuer: string, clientId: string, clientSecret: string): Promise<oidc.Configuration> {
-  return oidc.discovery(new URL(issuer), clientId, { client_secret: clientSecret, id_token_signed_response_alg: 'ES256' }, oidc.ClientSecretBasic(clientSecret), {
+/** openid-client's view of a confidential client of `issuer` (client_secret_basic, RS256 ID tokens (the realm default), plain http allowed). */
+export function clientConfig(issuer: string, clientId: string, clientSecret: string, idTokenAlg = 'RS256'): Promise<oidc.Configuration> {
+  return oidc.discovery(new URL(issuer), clientId, { client_secret: clientSecret, id_token_signed_response_alg: idTokenAlg }, oidc.ClientSecretBasic(clientSecret), {
     execute: [oidc.allowInsecureRequests],
   });
 }

@@ -19,7 +19,7 @@ afterAll(() => h.close());
 describe('implicit grant (id_token token) for clients without a backend', () => {
   it('returns an ID token and a JWT access token in the fragment', async () => {
     const c = await createApiAndClient(h, { grants: 'implicit', redirectUri: REDIRECT, extraArgs: ['--public'] });
-    const config = await oidc.discovery(new URL(h.issuer), c.clientId, { id_token_signed_response_alg: 'ES256', response_types: ['id_token token'] }, oidc.None(), {
+    const config = await oidc.discovery(new URL(h.issuer), c.clientId, { id_token_signed_response_alg: 'RS256', response_types: ['id_token token'] }, oidc.None(), {
       execute: [oidc.allowInsecureRequests],
     });
     const nonce = oidc.randomNonce();
@@ -47,7 +47,7 @@ describe('implicit grant (id_token token) for clients without a backend', () => 
     expect(claims['at_hash']).toBe(digest.subarray(0, 16).toString('base64url'));
 
     const { payload } = await jwtVerify(fragment.get('access_token') as string, jwks, { issuer: h.issuer, audience: c.api, typ: 'at+jwt' });
-    expect(payload).toMatchObject({ username: 'carol', scope: c.read, sub: claims.sub });
+    expect(payload).toMatchObject({ username: 'carol', scope: `openid profile email ${c.read}`, sub: claims.sub, typ: 'Bearer', azp: c.clientId });
   });
 
   it('refuses response_type=token alone (no ID token, no nonce binding)', async () => {

@@ -37,7 +37,7 @@ describe('readiness', () => {
     expect(res.ms).toBeLessThan(2000);
   });
 
-  it('answers 503 naming the keys while no active signing key is loaded', async () => {
+  it('answers 503 naming the keys while an algorithm has no active signing key loaded', async () => {
     const db = createDb(h.config.DATABASE_URL, 1);
     try {
       const [active] = await db('signing_keys').where({ status: 'active' }).pluck('kid');

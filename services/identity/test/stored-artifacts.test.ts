@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import pg from 'pg';
 import { postForm } from '@hush/testing';
@@ -73,6 +74,10 @@ describe('what a copy of the database yields', () => {
     expect(stalledConsent.html).toContain('Allow');
     secrets['session cookie during consent'] = stalled.cookie('_session') as string;
 
+    // Tokens travel in JWT envelopes; the stored token's id inside one (its jti) is a credential too.
+    for (const name of ['refresh token', 'rotated refresh token', 'opaque access token', 'client-credentials refresh token']) {
+      secrets[`${name} id`] = decodeJwt(secrets[name] as string).jti as string;
+    }
     for (const [name, value] of Object.entries(secrets)) expect([name, typeof value === 'string' && value.length >= 20]).toEqual([name, true]);
 
     const dump = await dumpDatabase();

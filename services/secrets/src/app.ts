@@ -23,6 +23,7 @@ import { startSweeper } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
+import { createWebApp, type WebApp } from './web/web.js';
 
 export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
@@ -36,6 +37,8 @@ export interface SecretsApp extends ServiceApp {
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
   /** The outbox relay and delivery-status worker (e-mail to recipients). */
   delivery: Delivery;
+  /** The creator's web app (src/web/). */
+  web: WebApp;
   /** Stops what start() started and the bcrypt workers; the caller owns and closes the database and Redis. */
   close(): Promise<void>;
 }
@@ -112,7 +115,10 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   api.use(secretsRouter);
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
-  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1')));
+  // The creator's web app: sign-in through identity, share page, My secrets, API tokens.
+  const web = createWebApp(config, deps, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
+  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1'), web.viewer));
+  app.use(web.router);
 
   app.use(notFound);
   const errors = errorHandler(logger, dialect);
@@ -129,11 +135,14 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
       sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+      web.start();
     },
     sweep: () => context.secrets.sweep(),
     delivery,
+    web,
     async close() {
       sweeper?.stop();
+      web.close();
       await Promise.all([pool.close(), delivery.close()]);
     },
   };

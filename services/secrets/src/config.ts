@@ -99,6 +99,21 @@ const schema = z.object({
   /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
   TRUST_PROXY: bool(false),
   LOG_LEVEL: logLevel(),
+
+  // The web app (src/web/): people sign in through identity and share from a browser.
+  /** Client id registered by identity's `bootstrap` for the web app. */
+  WEB_CLIENT_ID: z.string().min(1).default('hush-secrets-web'),
+  /** Its client secret (identity's SECRETS_WEB_CLIENT_SECRET). Unset: the web app is off; `/` says so. */
+  WEB_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Where this service reaches identity when its public URL is not reachable from here (compose, k8s); default IDENTITY_ISSUER's origin. */
+  IDENTITY_INTERNAL_URL: z
+    .url()
+    .optional()
+    .transform((u) => (u === undefined ? undefined : trimSlash(u))),
+  /** A web session ends after this many seconds without a request... */
+  WEB_SESSION_IDLE: seconds(30 * 60, 60),
+  /** ...and this many seconds after sign-in, whatever happens. */
+  WEB_SESSION_MAX: seconds(12 * 3600, 60),
 });
 
 type Raw = z.infer<typeof schema>;

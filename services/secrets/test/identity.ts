@@ -51,3 +51,16 @@ export async function userToken(identity: IdentityHarness, username: string, pas
   const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
   return tokens.access_token;
 }
+
+/**
+ * The secrets service with its web app on, next to identity: identity's bootstrap registers the
+ * web client (redirect `${url}/auth/callback`) with the secret both services are given, as the
+ * launcher does. `users` are created in identity with `password`.
+ */
+export async function startWebWithIdentity(overrides: Record<string, string> = {}): Promise<{ identity: IdentityHarness; h: Harness; clientSecret: string }> {
+  const clientSecret = randomBytes(32).toString('hex');
+  const identity = await startIdentity({ SECRETS_WEB_CLIENT_SECRET: clientSecret });
+  const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, WEB_CLIENT_SECRET: clientSecret, ...overrides });
+  await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE, '--secrets-url', h.url);
+  return { identity, h, clientSecret };
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { createTestDatabase, freePort, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
+import { Browser, createTestDatabase, freePort, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
 
 /**
  * Issue 5: the services started as processes exactly as docker-compose.yml starts them — the same
@@ -80,6 +80,7 @@ beforeAll(async () => {
     POSTGRES_PASSWORD: 'unused-locally',
     IDENTITY_MASTER_KEY: randomBytes(32).toString('hex'),
     SECRETS_MASTER_KEY: randomBytes(32).toString('hex'),
+    SECRETS_WEB_CLIENT_SECRET: randomBytes(32).toString('hex'),
     AUTH_URL: `http://127.0.0.1:${ports.identity}`,
     BASE_URL: `http://127.0.0.1:${ports.secrets}`,
     QUEUE_PREFIX: `compose-${randomBytes(4).toString('hex')}`,
@@ -154,6 +155,32 @@ it('token → share with recipient → e-mail → read once, with the compose en
   const first = await secrets.post(`/api/v1/secret/${key}`);
   expect(first.body).toMatchObject({ value: 'compose-flow-value' });
   expect((await secrets.post(`/api/v1/secret/${key}`)).status).toBe(404);
+}, 60_000);
+
+it('the web app signs a person in through identity with the compose environment', async () => {
+  await runToEnd('identity', 'identity', envs['identity'] as NodeJS.ProcessEnv, [
+    'node',
+    'dist/src/cli/main.js',
+    'users',
+    'create',
+    'carol',
+    '--password=compose web pass',
+    '--json',
+  ]);
+  const browser = new Browser(`http://127.0.0.1:${ports.secrets}`);
+  const start = await browser.navigate('/secrets');
+  expect(start.leftTo).toMatch(new RegExp(`^http://127.0.0.1:${ports.identity}/auth/realms/public/protocol/openid-connect/auth\\?`));
+  const idp = new Browser(`http://127.0.0.1:${ports.identity}`);
+  const login = await idp.navigate(start.leftTo as string);
+  let page = await idp.submit(login.html, 0, { username: 'carol', password: 'compose web pass' });
+  if (!page.leftTo) page = await idp.submit(page.html, 0, {}); // consent
+  expect(page.leftTo).toMatch(new RegExp(`^http://127.0.0.1:${ports.secrets}/auth/callback\\?`));
+  // the code is exchanged, with the client secret identity-migrate registered, at IDENTITY_INTERNAL_URL
+  const back = await browser.send(page.leftTo as string);
+  expect([back.status, back.headers['location']]).toEqual([303, '/secrets']);
+  const mine = await browser.navigate('/secrets');
+  expect(mine.res.status).toBe(200);
+  expect(mine.html).toContain('(carol)');
 }, 60_000);
 
 it('every service answers /healthz, /readyz and /metrics', async () => {

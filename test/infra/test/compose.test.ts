@@ -31,6 +31,7 @@ const ENV = {
   IDENTITY_MASTER_KEY: 'a'.repeat(64),
   SECRETS_MASTER_KEY: 'b'.repeat(64),
   POSTGRES_PASSWORD: 'pw',
+  SECRETS_WEB_CLIENT_SECRET: 'c'.repeat(40),
 };
 const compose = interpolateAll(raw, ENV);
 
@@ -182,6 +183,17 @@ describe('docker-compose.yml', () => {
       expect(env('identity-migrate')['SECRETS_API_AUDIENCE']).toBe(env('secrets')['API_AUDIENCE'] ?? `${String(env('secrets')['BASE_URL'])}/api/v1`);
       expect(env('secrets')['IDENTITY_JWKS_URL']).toBe(`http://identity:${defaultPort('identity')}/auth/realms/public/protocol/openid-connect/certs`);
       expect(env('secrets')['QUEUE_PREFIX']).toBe(env('mailer')['QUEUE_PREFIX']);
+    }
+  });
+
+  it("wires the web app: bootstrap registers its client for secrets' BASE_URL with the secret secrets signs in with, reached inside the network", () => {
+    for (const overrides of [{}, { AUTH_URL: 'https://auth.example.com', BASE_URL: 'https://s.example.com' }]) {
+      const c = interpolateAll(raw, { ...ENV, ...overrides });
+      const env = (n: string) => c.services[n]?.environment ?? {};
+      expect(env('identity-migrate')['SECRETS_BASE_URL']).toBe(env('secrets')['BASE_URL']);
+      expect(env('identity-migrate')['SECRETS_WEB_CLIENT_SECRET']).toBe(ENV.SECRETS_WEB_CLIENT_SECRET);
+      expect(env('secrets')['WEB_CLIENT_SECRET']).toBe(ENV.SECRETS_WEB_CLIENT_SECRET);
+      expect(env('secrets')['IDENTITY_INTERNAL_URL']).toBe(`http://identity:${defaultPort('identity')}`);
     }
   });
 

@@ -231,4 +231,21 @@ describe('infra/k8s', () => {
     expect(containerVar('secrets', 'IDENTITY_JWKS_URL')).toBe(`http://identity:${identityService?.['spec']['ports'][0]['port']}/auth/realms/public/protocol/openid-connect/certs`);
     expect(containerVar('secrets', 'QUEUE_PREFIX')).toBe(containerVar('mailer', 'QUEUE_PREFIX'));
   });
+
+  it("wires the web app: bootstrap registers its client for secrets' BASE_URL with the secret secrets signs in with, reached in the cluster", () => {
+    const job = ofKind('Job')[0]?.['spec']['template']['spec'];
+    const bootstrap = variables(job['initContainers'][0]);
+    expect(bootstrap.get('SECRETS_BASE_URL')).toBe(containerVar('secrets', 'BASE_URL'));
+    const secretKey = (c: Obj, pod: Obj, name: string) => {
+      const path = String(variables(c).get(`${name}_FILE`));
+      const mount = (c['volumeMounts'] as Obj[]).find((m) => path.startsWith(`${m['mountPath']}/`));
+      const volume = (pod['volumes'] as Obj[]).find((v) => v['name'] === mount?.['name']);
+      return `${volume?.['secret']?.['secretName']}/${path.slice(String(mount?.['mountPath']).length + 1)}`;
+    };
+    const secretsPod = byName('Deployment', 'secrets')?.['spec']['template']['spec'];
+    expect(secretKey(job['initContainers'][0], job, 'SECRETS_WEB_CLIENT_SECRET')).toBe('identity-keys/SECRETS_WEB_CLIENT_SECRET');
+    expect(secretKey(secretsPod['containers'][0], secretsPod, 'WEB_CLIENT_SECRET')).toBe('secrets-keys/WEB_CLIENT_SECRET');
+    const identityService = byName('Service', 'identity');
+    expect(containerVar('secrets', 'IDENTITY_INTERNAL_URL')).toBe(`http://identity:${identityService?.['spec']['ports'][0]['port']}`);
+  });
 });

@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { allowFormTarget, apiSecurity, nonceOf, pageSecurity, securePage } from './security-headers.js';
+import { allowFormTarget, apiSecurity, embeddablePage, nonceOf, pageSecurity, securePage } from './security-headers.js';
 
 const exchange = () => {
   const req = new IncomingMessage(new Socket());
@@ -15,7 +15,7 @@ describe('page security headers', () => {
     expect(nonceOf(res)).toBe(nonce);
     expect(securePage(req, res)).toBe(nonce); // idempotent on one response
     expect(res.getHeader('Content-Security-Policy')).toBe(
-      `default-src 'none';style-src 'nonce-${nonce}';script-src 'nonce-${nonce}';img-src 'self' data:;form-action 'self';frame-ancestors 'none';base-uri 'none'`,
+      `default-src 'none';style-src 'nonce-${nonce}';script-src 'nonce-${nonce}';img-src 'self' data:;connect-src 'none';form-action 'self';frame-ancestors 'none';base-uri 'none'`,
     );
     expect(res.getHeader('Referrer-Policy')).toBe('no-referrer');
     expect(res.getHeader('X-Content-Type-Options')).toBe('nosniff');
@@ -61,5 +61,25 @@ describe('API security headers', () => {
     expect(res.getHeader('X-Content-Type-Options')).toBe('nosniff');
     expect(res.getHeader('Referrer-Policy')).toBe('no-referrer');
     expect(res.getHeader('Content-Security-Policy')).toBe("default-src 'none';frame-ancestors 'none';base-uri 'none'");
+  });
+});
+
+describe('embeddable pages', () => {
+  it('name the framing origins (well-formed ones only), drop X-Frame-Options and may connect to their own origin', () => {
+    const { req, res } = exchange();
+    const nonce = embeddablePage(req, res, { frameAncestors: ['https://app.example.com', 'http://127.0.0.1:9', "https://x.test; script-src 'unsafe-inline'"], connectSelf: true });
+    const csp = String(res.getHeader('Content-Security-Policy'));
+    expect(csp).toContain(`script-src 'nonce-${nonce}'`);
+    expect(csp).toContain('frame-ancestors https://app.example.com http://127.0.0.1:9;');
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.getHeader('X-Frame-Options')).toBeUndefined();
+  });
+
+  it('stay unframable when no origin is left', () => {
+    const { req, res } = exchange();
+    embeddablePage(req, res, { frameAncestors: [] });
+    expect(String(res.getHeader('Content-Security-Policy'))).toContain("frame-ancestors 'none'");
+    expect(res.getHeader('X-Frame-Options')).toBe('DENY');
   });
 });

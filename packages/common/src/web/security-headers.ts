@@ -16,6 +16,10 @@ const nonces = new WeakMap<ServerResponse, string>();
 const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${nonces.get(res) ?? ''}'`;
 const formTargets = new WeakMap<ServerResponse, string>();
 const formActionSources = (_req: IncomingMessage, res: ServerResponse) => ["'self'", formTargets.get(res)].filter(Boolean).join(' ');
+const ancestors = new WeakMap<ServerResponse, string>();
+const frameAncestorSources = (_req: IncomingMessage, res: ServerResponse) => ancestors.get(res) ?? "'none'";
+const connecting = new WeakSet<ServerResponse>();
+const connectSources = (_req: IncomingMessage, res: ServerResponse) => (connecting.has(res) ? "'self'" : "'none'");
 
 const pageHelmet = helmet({
   contentSecurityPolicy: {
@@ -25,8 +29,9 @@ const pageHelmet = helmet({
       styleSrc: [nonceSource],
       scriptSrc: [nonceSource],
       imgSrc: ["'self'", 'data:'],
+      connectSrc: [connectSources],
       formAction: [formActionSources],
-      frameAncestors: ["'none'"],
+      frameAncestors: [frameAncestorSources],
       baseUri: ["'none'"],
     },
   },
@@ -79,6 +84,22 @@ export function allowFormTarget(req: IncomingMessage, res: ServerResponse, url: 
   }
   formTargets.set(res, origin);
   pageHelmet(req, res, noop);
+}
+
+/**
+ * Makes a page a frame that other sites embed (Keycloak's session iframe and third-party cookie
+ * check): `frame-ancestors` names `origins` (only well-formed http(s) origins are kept; none left
+ * means 'none'), X-Frame-Options is dropped (it cannot name origins), and with `connectSelf` the
+ * page's script may fetch from its own origin. Returns the page's nonce.
+ */
+export function embeddablePage(req: IncomingMessage, res: ServerResponse, opts: { frameAncestors: readonly string[]; connectSelf?: boolean }): string {
+  const nonce = securePage(req, res);
+  const origins = opts.frameAncestors.filter((o) => /^https?:\/\/[A-Za-z0-9.[\]:-]+$/.test(o));
+  if (origins.length > 0) ancestors.set(res, origins.join(' '));
+  if (opts.connectSelf) connecting.add(res);
+  pageHelmet(req, res, noop);
+  if (origins.length > 0) res.removeHeader('X-Frame-Options');
+  return nonce;
 }
 
 /** The response's CSP nonce (set by `pageSecurity`/`securePage`); throws if the headers were never set. */

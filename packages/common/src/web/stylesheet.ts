@@ -6,6 +6,7 @@
  * - a visible focus ring on every control reached by keyboard;
  * - usable from a 360 px wide phone: the card fills the screen, long words wrap, the definition
  *   list stacks.
+ * - the web app's navigation, copy fields, QR code and item lists (secrets web app) live here too.
  */
 export const STYLESHEET = `
 :root{color-scheme:light dark;--bg:#eef0f4;--card:#fff;--text:#1d2330;--muted:#4a5263;--border:#8a92a3;--accent:#1f4fd1;--on-accent:#fff;--danger:#a31b1b;--on-danger:#fff;--error-bg:#fde8e8;--error:#8a1c1c;--ok-bg:#e3f3e8;--ok:#1c5430;--code-bg:#e8ebf7;--focus:#c25e00;--shadow:0 1px 4px rgba(0,0,0,.15)}
@@ -31,15 +32,31 @@ input:focus,textarea:focus{outline:3px solid var(--focus);outline-offset:1px}
 .error,.ok{padding:.6rem .8rem;border-radius:6px}
 .error{background:var(--error-bg);color:var(--error)}
 .ok{background:var(--ok-bg);color:var(--ok)}
-.actions{display:flex;flex-wrap:wrap;gap:0 .5rem}
+.actions{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 .5rem}
 .error code{background:none;padding:0;font-weight:600}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code-bg);padding:0 .25rem;border-radius:3px}
 ul{padding-left:1.2rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem}
+dl{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.35rem 1rem}
 dt{font-weight:600}
 dd{margin:0}
+h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
+select{display:block;width:100%;padding:.6rem;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:6px}
+select:focus{outline:3px solid var(--focus);outline-offset:1px}
+nav{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem 1rem;margin:-.5rem 0 1.25rem;padding-bottom:.75rem;border-bottom:1px solid var(--border)}
+nav a[aria-current=page]{font-weight:700;text-decoration:none;color:var(--text)}
+nav form{margin-left:auto}
+button.link{margin:0;padding:0;border:none;background:none;color:var(--accent);font-weight:400;text-decoration:underline;width:auto}
+.copy{display:flex;gap:.5rem;align-items:stretch}
+.copy input{flex:1;min-width:0;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.copy button{margin:0}
+figure.qr{margin:1rem 0}
+figure.qr svg{display:block;width:10rem;height:10rem;border-radius:4px}
+figure.qr figcaption{margin-top:.5rem}
+ul.items{list-style:none;padding:0;margin:0}
+ul.items>li{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;margin:.75rem 0}
+ul.items button{margin-top:.5rem}
 [hidden]{display:none!important}
-@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}}
+@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}.actions>a{display:inline-block;margin-top:1rem}button.link,.copy button{width:auto}nav form{margin-left:0}}
 `
   .trim()
   .replace(/\n/g, '');

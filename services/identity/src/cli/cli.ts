@@ -1,7 +1,8 @@
-import { requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
+import { loadConfig, requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
 import { createUser, setUserPassword } from '../accounts/users.js';
 import { createApi } from '../apis/apis.js';
-import { createClient, deleteClient, rotateClientSecret } from '../clients/clients.js';
+import { createClient, deleteClient, ensureWebClient, rotateClientSecret } from '../clients/clients.js';
+import { z } from 'zod';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
@@ -11,7 +12,9 @@ import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
   migrate                                   apply migrations, create the first signing key
-  bootstrap [--secrets-audience URL]        migrate, and register the secrets API and its scopes
+  bootstrap [--secrets-audience URL] [--secrets-url URL]
+                                            migrate, register the secrets API and its scopes, and
+                                            the secrets web app's client (hush-secrets-web)
   orgs create <name> | orgs list
   users create <username> [--password P] [--email E] [--name N] [--org ORG]
                                             (no --password: one is generated and printed once)
@@ -20,17 +23,27 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   apis create <identifier> --scopes a,b [--name N] [--ttl SECONDS]
   apis list
   clients create --name N --grants g1,g2 --scopes s1,s2 [--id ID] [--redirect-uri U]...
-                 [--post-logout-redirect-uri U]... [--org ORG] [--public]
+                 [--post-logout-redirect-uri U]... [--web-origin O]... [--org ORG] [--public]
+                 [--signing-alg RS256|ES256] [--pkce-method S256]
                                             grants: client_credentials, authorization_code,
-                                            implicit, refresh_token; prints the secret once
+                                            implicit, refresh_token,
+                                            urn:ietf:params:oauth:grant-type:device_code;
+                                            prints the secret once. web origins (CORS, session
+                                            iframe): origins, or + for the redirect URIs' (the
+                                            default); --signing-alg: its tokens' signature
+                                            algorithm (default: DEFAULT_SIGNING_ALG);
+                                            --pkce-method S256: require PKCE (public clients
+                                            always need it)
   clients list
   clients rotate-secret <client_id>         prints the new secret once; the old one stops working
   clients delete <client_id>                its secret and refresh tokens stop working at once
   keys list
-  keys rotate                               one safe step: add next key, or promote it, retire old
+  keys rotate                               one safe step: add next keys (RS256, ES256), or promote
+                                            them, retire old
   keys add-next | keys promote | keys retire [--force]
 
-Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
+SECRETS_BASE_URL and SECRETS_WEB_CLIENT_SECRET (or _FILE); see .env.example.`;
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
 const str = stringArg;
@@ -53,7 +66,11 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const audience = str(v['secrets-audience']) ?? ctx.env['SECRETS_API_AUDIENCE'] ?? 'http://localhost:3000/api/v1';
     const existing = await ctx.apis.findByIdentifier(audience);
     const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
-    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes } };
+    const webUrl = str(v['secrets-url']) ?? ctx.env['SECRETS_BASE_URL'] ?? audience.replace(/\/api\/v1\/?$/, '');
+    // Also as SECRETS_WEB_CLIENT_SECRET_FILE (Docker and Kubernetes secrets), as every secret setting.
+    const { SECRETS_WEB_CLIENT_SECRET: webSecret } = loadConfig(z.object({ SECRETS_WEB_CLIENT_SECRET: z.string().optional() }), ctx.env);
+    const web = await ensureWebClient(ctx, webUrl, webSecret);
+    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web };
   },
   'orgs create': async (ctx, p) => ctx.organizations.create(need(p[0], 'organization name')),
   'orgs list': async (ctx) => ctx.organizations.list(),
@@ -88,8 +105,11 @@ const commands: Record<string, CliCommand<CliContext>> = {
       scopes: list(v['scopes']),
       redirectUris: list(v['redirect-uri']),
       postLogoutRedirectUris: list(v['post-logout-redirect-uri']),
+      webOrigins: list(v['web-origin']),
       organization: str(v['org']),
       public: v['public'] === true,
+      signingAlg: str(v['signing-alg']),
+      pkceMethod: str(v['pkce-method']),
     });
     return { ...publicClient(client), ...(clientSecret ? { client_secret: clientSecret } : {}) };
   },
@@ -106,7 +126,7 @@ const commands: Record<string, CliCommand<CliContext>> = {
   'keys list': async (ctx) =>
     (await ctx.signingKeys.list()).map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt, retireAfter: k.retireAfter })),
   'keys rotate': async (ctx) => rotateKeysStep(ctx),
-  'keys add-next': async (ctx) => ({ kid: await addNextKey(ctx), status: 'next' }),
+  'keys add-next': async (ctx) => ({ kids: await addNextKey(ctx), status: 'next' }),
   'keys promote': async (ctx) => {
     const promoted = await promoteNextKey(ctx);
     if (!promoted) throw new InvalidInputError('there is no next key; run "keys add-next" first');
@@ -123,8 +143,11 @@ function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & objec
     grant_types: c.grantTypes,
     scopes: c.scopes,
     redirect_uris: c.redirectUris,
+    web_origins: c.webOrigins,
     organization: c.organizationName,
     client_credentials_refresh: c.clientCredentialsRefresh,
+    signing_alg: c.signingAlg ?? undefined,
+    pkce_method: c.pkceMethod ?? undefined,
   };
 }
 
@@ -145,9 +168,13 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         id: { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
         'post-logout-redirect-uri': { type: 'string', multiple: true },
+        'web-origin': { type: 'string', multiple: true },
         public: { type: 'boolean' },
+        'signing-alg': { type: 'string' },
+        'pkce-method': { type: 'string' },
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
+        'secrets-url': { type: 'string' },
       },
       open: (env) => {
         const config = readConfig(env);

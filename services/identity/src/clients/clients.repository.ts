@@ -10,10 +10,16 @@ export interface Client {
   responseTypes: string[];
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  /** Keycloak's "Web origins": origins (`scheme://host[:port]`) and `+` for those of the redirect URIs. */
+  webOrigins: string[];
   scopes: string[];
   organizationId: string | null;
   organizationName: string | null;
   clientCredentialsRefresh: boolean;
+  /** Keycloak's "access token signature algorithm" (also its ID tokens'); null: the realm default. */
+  signingAlg: 'RS256' | 'ES256' | null;
+  /** Keycloak's `pkce.code.challenge.method`: 'S256' makes PKCE required; null leaves it optional (public clients always need it). */
+  pkceMethod: 'S256' | null;
   createdAt: Date;
   secretRotatedAt: Date | null;
 }
@@ -26,10 +32,13 @@ type Row = {
   response_types: string[];
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
+  web_origins: string[];
   scopes: string[];
   organization_id: string | null;
   organization_name: string | null;
   client_credentials_refresh: boolean;
+  signing_alg: 'RS256' | 'ES256' | null;
+  pkce_method: 'S256' | null;
   created_at: Date;
   secret_rotated_at: Date | null;
 };
@@ -42,10 +51,13 @@ const toClient = (r: Row): Client => ({
   responseTypes: r.response_types,
   redirectUris: r.redirect_uris,
   postLogoutRedirectUris: r.post_logout_redirect_uris,
+  webOrigins: r.web_origins,
   scopes: r.scopes,
   organizationId: r.organization_id,
   organizationName: r.organization_name,
   clientCredentialsRefresh: r.client_credentials_refresh,
+  signingAlg: r.signing_alg,
+  pkceMethod: r.pkce_method,
   createdAt: r.created_at,
   secretRotatedAt: r.secret_rotated_at,
 });
@@ -56,6 +68,22 @@ const toClient = (r: Row): Client => ({
  * organization changes); each replica's ClientCache drops its copy (client-cache.ts).
  */
 export const CLIENTS_CHANNEL = 'hush_identity_clients';
+
+/** A client's web origins with `+` replaced by the origins of its http(s) redirect URIs. */
+export function resolveWebOrigins(webOrigins: readonly string[], redirectUris: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const entry of webOrigins) {
+    if (entry !== '+') {
+      out.add(entry);
+      continue;
+    }
+    for (const uri of redirectUris) {
+      const url = URL.parse(uri);
+      if (url && (url.protocol === 'https:' || url.protocol === 'http:')) out.add(url.origin);
+    }
+  }
+  return [...out];
+}
 
 export type NewClient = Omit<Client, 'createdAt' | 'secretRotatedAt' | 'organizationName'>;
 
@@ -76,9 +104,12 @@ export class ClientsRepository {
         response_types: c.responseTypes,
         redirect_uris: c.redirectUris,
         post_logout_redirect_uris: c.postLogoutRedirectUris,
+        web_origins: c.webOrigins,
         scopes: c.scopes,
         organization_id: c.organizationId,
         client_credentials_refresh: c.clientCredentialsRefresh,
+        signing_alg: c.signingAlg,
+        pkce_method: c.pkceMethod,
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`client ${c.clientId}`);
@@ -105,6 +136,28 @@ export class ClientsRepository {
 
   async list(): Promise<Client[]> {
     return ((await this.select().orderBy('c.client_id')) as Row[]).map(toClient);
+  }
+
+  /**
+   * Whether any client registers `origin` as a web origin, directly or (`+`) as the origin of one
+   * of its redirect URIs: a CORS preflight names no client, so this is all it can be checked against.
+   * Redirect URIs are compared by their `scheme://authority` prefix, case-insensitively.
+   */
+  async isWebOrigin(origin: string): Promise<boolean> {
+    if (origin.includes('\u0000')) return false;
+    const { rows } = await this.db.raw<{ rows: unknown[] }>(
+      `SELECT 1 FROM clients WHERE ? = ANY(web_origins)
+         OR ('+' = ANY(web_origins) AND EXISTS (SELECT 1 FROM unnest(redirect_uris) u WHERE lower(substring(u FROM ?)) = lower(?)))
+       LIMIT 1`,
+      [origin, '^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*', origin],
+    );
+    return rows.length > 0;
+  }
+
+  /** Every origin some client registers, `+` resolved (for the session iframe's frame-ancestors). */
+  async allWebOrigins(): Promise<string[]> {
+    const rows: Pick<Row, 'web_origins' | 'redirect_uris'>[] = await this.db('clients').select('web_origins', 'redirect_uris');
+    return [...new Set(rows.flatMap((r) => resolveWebOrigins(r.web_origins, r.redirect_uris)))];
   }
 
   async setSecretHash(clientId: string, secretHash: string): Promise<boolean> {

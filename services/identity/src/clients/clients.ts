@@ -3,10 +3,14 @@ import type { ApisRepository } from '../apis/apis.repository.js';
 import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { OIDC_SCOPES } from '../oidc/scopes.js';
-import { newClientSecret } from './client-secret.js';
+import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';
+import { hashClientSecret, newClientSecret } from './client-secret.js';
+import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
 
-export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token'] as const;
+/** RFC 8628's device authorization grant, as Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token', DEVICE_CODE_GRANT] as const;
 
 export interface CreateClientInput {
   clientId?: string | undefined;
@@ -15,9 +19,15 @@ export interface CreateClientInput {
   scopes: string[];
   redirectUris?: string[] | undefined;
   postLogoutRedirectUris?: string[] | undefined;
+  /** Keycloak's "Web origins": origins, or `+` for those of the redirect URIs (the default). */
+  webOrigins?: string[] | undefined;
   organization?: string | undefined;
   /** A public client (a browser or native app) has no secret; it can only use code + PKCE or implicit. */
   public?: boolean | undefined;
+  /** Keycloak's "access token signature algorithm" (also used for ID tokens); undefined: the realm default. */
+  signingAlg?: string | undefined;
+  /** Keycloak's `pkce.code.challenge.method`: 'S256' requires PKCE of this client (public clients always need it). */
+  pkceMethod?: string | undefined;
 }
 
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
@@ -53,10 +63,17 @@ export async function createClient(
   const redirectUris = input.redirectUris ?? [];
   const interactive = grantTypes.includes('authorization_code') || grantTypes.includes('implicit');
   if (interactive && redirectUris.length === 0) throw new InvalidInputError('authorization_code and implicit need at least one redirect URI');
+  const implicit = grantTypes.includes('implicit');
   for (const uri of [...redirectUris, ...(input.postLogoutRedirectUris ?? [])]) {
-    if (!URL.canParse(uri) || uri.includes('#')) throw new InvalidInputError(`redirect URI ${uri} must be an absolute URL without a fragment`);
+    const problem = redirectUriProblem(uri, { implicit });
+    if (problem) throw new InvalidInputError(problem);
   }
+  if (input.signingAlg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(input.signingAlg)) {
+    throw new InvalidInputError(`signing algorithm must be one of ${SIGNING_ALGS.join(', ')}`);
+  }
+  if (input.pkceMethod !== undefined && input.pkceMethod !== 'S256') throw new InvalidInputError('the PKCE method must be S256 (plain is not supported)');
 
+  const webOrigins = parseWebOrigins(input.webOrigins);
   const scopes = [...new Set(input.scopes)];
   await assertScopesExist(deps, scopes);
 
@@ -77,11 +94,14 @@ export async function createClient(
     responseTypes,
     redirectUris,
     postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
+    webOrigins,
     scopes,
     organizationId,
     // Keycloak's per-client "use refresh tokens for client credentials grant": on when the
     // client may use both grants.
     clientCredentialsRefresh: grantTypes.includes('client_credentials') && grantTypes.includes('refresh_token'),
+    signingAlg: (input.signingAlg as SigningAlg | undefined) ?? null,
+    pkceMethod: input.pkceMethod === 'S256' ? 'S256' : null,
   });
   return { client, clientSecret: secret?.secret };
 }
@@ -101,10 +121,81 @@ export async function deleteClient(deps: Pick<ClientsDeps, 'clients'>, clientId:
   if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`client ${clientId}`);
 }
 
+/**
+ * Web origins as Keycloak takes them, minus its `*`: credentialed CORS for any origin would let
+ * every site read a signed-in user's tokens. Unset means `+`: a browser client gets CORS for the
+ * origins it already redirects to, and a client without redirect URIs gets none.
+ */
+function parseWebOrigins(input: string[] | undefined): string[] {
+  if (input === undefined || input.length === 0) return ['+'];
+  const out = new Set<string>();
+  for (const entry of input) {
+    if (entry === '+') {
+      out.add(entry);
+      continue;
+    }
+    const url = URL.parse(entry);
+    const bare = url && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !entry.endsWith('?') && !entry.endsWith('#');
+    if (!url || !bare || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      throw new InvalidInputError(`web origin ${entry} must be "+" or an origin like https://app.example.com (scheme, host and port only)`);
+    }
+    out.add(url.origin);
+  }
+  return [...out];
+}
+
 async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string[]): Promise<void> {
   const apiScopes = scopes.filter((s) => !OIDC_SCOPES.includes(s));
   const owners = await deps.apis.findOwnersOfScopes(apiScopes);
   const known = new Set(owners.flatMap((a) => a.scopes));
   const missing = apiScopes.filter((s) => !known.has(s));
   if (missing.length > 0) throw new InvalidInputError(`unknown scope(s): ${missing.join(', ')} (create the API first)`);
+}
+
+/** The client id of the secrets service's web app (a confidential OIDC client of identity). */
+export const WEB_CLIENT_ID = 'hush-secrets-web';
+/** The algorithm of its ID tokens: what services/secrets/src/web/identity-client.ts verifies. */
+const WEB_CLIENT_ALG = 'ES256';
+
+/**
+ * Registers (or brings up to date) the secrets web app's client: authorization code + refresh
+ * token, redirect `${webUrl}/auth/callback`, post-logout redirect `${webUrl}/auth/signed-out`.
+ * `secret` (at least 32 characters, e.g. from SECRETS_WEB_CLIENT_SECRET) becomes its secret, so an
+ * operator can hand the same value to both services; without it a new client gets a generated
+ * secret, returned this once. A client whose redirect URIs no longer match is replaced (its
+ * refresh tokens stop working: its users sign in again). It signs with ES256 whatever the realm
+ * default (the web app verifies ID tokens with that algorithm) and must send PKCE.
+ */
+export async function ensureWebClient(
+  deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>,
+  webUrl: string,
+  secret: string | undefined,
+): Promise<{ client_id: string; redirect_uri: string; created: boolean; client_secret?: string }> {
+  if (!URL.canParse(webUrl)) throw new InvalidInputError(`secrets URL ${webUrl} must be an absolute URL`);
+  if (secret !== undefined && secret.length < 32) throw new InvalidInputError('SECRETS_WEB_CLIENT_SECRET must be at least 32 characters (e.g. openssl rand -hex 32)');
+  const base = webUrl.replace(/\/+$/, '');
+  const redirectUri = `${base}/auth/callback`;
+  const postLogout = `${base}/auth/signed-out`;
+  const existing = await deps.clients.find(WEB_CLIENT_ID);
+  const current = existing && existing.redirectUris.join(' ') === redirectUri && existing.postLogoutRedirectUris.join(' ') === postLogout;
+  if (current && existing.secretHash && existing.signingAlg === WEB_CLIENT_ALG && existing.pkceMethod === 'S256') {
+    if (secret !== undefined && existing.secretHash !== hashClientSecret(secret)) await deps.clients.setSecretHash(WEB_CLIENT_ID, hashClientSecret(secret));
+    return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: false };
+  }
+  if (existing) await deps.clients.delete(WEB_CLIENT_ID);
+  const { clientSecret } = await createClient(deps, {
+    clientId: WEB_CLIENT_ID,
+    name: 'Hush',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    scopes: ['openid', 'profile', 'secrets:read', 'secrets:write'],
+    redirectUris: [redirectUri],
+    postLogoutRedirectUris: [postLogout],
+    signingAlg: WEB_CLIENT_ALG,
+    pkceMethod: 'S256',
+  });
+  if (secret !== undefined) {
+    await deps.clients.setSecretHash(WEB_CLIENT_ID, hashClientSecret(secret));
+    return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: true };
+  }
+  return { client_id: WEB_CLIENT_ID, redirect_uri: redirectUri, created: true, ...(clientSecret ? { client_secret: clientSecret } : {}) };
 }

@@ -35,7 +35,7 @@ const toKey = (r: Row): SigningKeyRow => ({
   retireAfter: r.retire_after,
 });
 
-// Signing order: oidc-provider signs with the first key of an algorithm, so `active` leads.
+// Signing order: oidc-provider signs with the first key of an algorithm, so the `active` ones lead.
 const ORDER = `CASE status WHEN 'active' THEN 0 WHEN 'next' THEN 1 ELSE 2 END, created_at DESC`;
 
 export class KeysRepository {
@@ -63,19 +63,28 @@ export class KeysRepository {
   }
 
   /**
-   * next → active and active → retiring, in one transaction (the partial unique index allows
-   * one active key). Returns the promoted kid, or undefined when there is no next key.
+   * For each algorithm with a `next` key: next → active and active → retiring, all in one
+   * transaction (the partial unique index allows one active key per algorithm). Returns the
+   * promoted kids, or undefined when there is no next key.
    */
-  async promoteNext(retireAfterSeconds: number): Promise<{ promoted: string; retiring: string | undefined } | undefined> {
+  async promoteNext(retireAfterSeconds: number): Promise<{ promoted: string[]; retiring: string[] } | undefined> {
     return this.db.transaction(async (trx) => {
-      const next = await trx<Row>('signing_keys').where({ status: 'next' }).orderBy('created_at').forUpdate().first();
-      if (!next) return undefined;
-      const retiring = await trx<Row>('signing_keys')
-        .where({ status: 'active' })
-        .update({ status: 'retiring', retire_after: trx.raw(`now() + make_interval(secs => ?)`, [retireAfterSeconds]) })
-        .returning('kid');
-      await trx('signing_keys').where({ kid: next.kid }).update({ status: 'active', activated_at: trx.fn.now() });
-      return { promoted: next.kid, retiring: retiring[0]?.kid };
+      const nexts = await trx<Row>('signing_keys').where({ status: 'next' }).orderBy('created_at').forUpdate();
+      const byAlg = new Map<string, Row>();
+      for (const key of nexts) if (!byAlg.has(key.alg)) byAlg.set(key.alg, key);
+      if (byAlg.size === 0) return undefined;
+      const promoted: string[] = [];
+      const retiring: string[] = [];
+      for (const [alg, next] of byAlg) {
+        const old = await trx<Row>('signing_keys')
+          .where({ status: 'active', alg })
+          .update({ status: 'retiring', retire_after: trx.raw(`now() + make_interval(secs => ?)`, [retireAfterSeconds]) })
+          .returning('kid');
+        retiring.push(...old.map((r) => r.kid));
+        await trx('signing_keys').where({ kid: next.kid }).update({ status: 'active', activated_at: trx.fn.now() });
+        promoted.push(next.kid);
+      }
+      return { promoted, retiring };
     });
   }
 

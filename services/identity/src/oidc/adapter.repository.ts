@@ -1,7 +1,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
-import { batched } from '@hush/common';
+import { batched, open, seal } from '@hush/common';
 import { artifactKey, storablePayload } from './artifact-key.js';
 import { replacesEarlierRefreshTokens } from './client-credentials-refresh.js';
 
@@ -14,17 +14,31 @@ type Row = { payload: AdapterPayload; consumed_at: Date | null };
  * The `id` column holds `artifactKey(id)`, never the id (a bearer credential), and the payload is
  * stored without it; a lookup by id hashes it and gives the id back as `jti`. Lookups by a
  * secondary key (a session by its uid) cannot give the id back, and need not: oidc-provider reads
- * such a session and never saves it. (A device code found by its user code would be saved again:
- * the device flow is off, and turning it on needs its id kept in the row, sealed.)
+ * such a session and never saves it. A device code is the exception: found by the user code the
+ * person typed, it is saved again with their approval under its own id, so its row keeps that id
+ * sealed (AES-256-GCM under `deviceCodeKey`, bound to the row's key) and the lookup opens it.
+ * Device codes are also found once expired (until the sweep deletes them), as oidc-provider asks,
+ * so the person is told the code expired and the device gets RFC 8628's `expired_token`.
  */
-export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>) {
+export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>, deviceCodeKey?: Buffer) {
   const live = `(expires_at IS NULL OR expires_at > now())`;
+  const SEALED_ID = 'sealed_id';
+  const sealId = (id: string, payload: AdapterPayload): AdapterPayload => {
+    if (!deviceCodeKey) throw new Error('device codes need a sealing key');
+    return { ...payload, [SEALED_ID]: seal(deviceCodeKey, id, `DeviceCode ${artifactKey(id)}`).toString('base64') };
+  };
+  const openId = (payload: AdapterPayload, key: string): string | undefined => {
+    const sealed = payload[SEALED_ID];
+    if (typeof sealed !== 'string' || !deviceCodeKey) return undefined;
+    return open(deviceCodeKey, Buffer.from(sealed, 'base64'), `DeviceCode ${key}`).toString();
+  };
   const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows));
 
   const toPayload = (row: Row | undefined, id?: string): AdapterPayload | undefined => {
     if (!row) return undefined;
+    const { [SEALED_ID]: _sealed, ...payload } = row.payload;
     return {
-      ...row.payload,
+      ...payload,
       ...(id === undefined ? {} : { jti: id }),
       ...(row.consumed_at ? { consumed: Math.floor(row.consumed_at.getTime() / 1000) } : {}),
     };
@@ -34,12 +48,13 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
     constructor(readonly model: string) {}
 
     upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      return upsert({ model: this.model, id, payload, expiresIn });
+      return upsert({ model: this.model, id, payload: this.model === 'DeviceCode' ? sealId(id, payload) : payload, expiresIn });
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return findClient(id);
-      const { rows } = await db.raw<{ rows: Row[] }>(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${live}`, [this.model, artifactKey(id)]);
+      const when = this.model === 'DeviceCode' ? 'TRUE' : live;
+      const { rows } = await db.raw<{ rows: Row[] }>(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND id = ? AND ${when}`, [this.model, artifactKey(id)]);
       return toPayload(rows[0], id);
     }
 
@@ -49,8 +64,12 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      const { rows } = await db.raw<{ rows: Row[] }>(`SELECT payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ? AND ${live}`, [this.model, userCode]);
-      return toPayload(rows[0]);
+      const { rows } = await db.raw<{ rows: (Row & { id: string })[] }>(`SELECT id, payload, consumed_at FROM oidc_models WHERE model = ? AND user_code = ?`, [
+        this.model,
+        userCode,
+      ]);
+      const row = rows[0];
+      return row && toPayload(row, openId(row.payload, row.id));
     }
 
     /**

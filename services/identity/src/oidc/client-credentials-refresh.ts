@@ -41,6 +41,7 @@ export function clientCredentialsRefresh(provider: Provider) {
     });
     // Saving it deletes the grant's earlier refresh tokens (see replacesEarlierRefreshTokens).
     const [, value] = await Promise.all([grant.save(), refreshToken.save()]);
+    ctx.oidc.entity('RefreshToken', refreshToken);
     (ctx.body as Record<string, unknown>)['refresh_token'] = value;
   };
 }

@@ -1,13 +1,13 @@
 import Provider, { errors, type Account, type AdapterPayload, type Configuration, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
 import type { JWK } from 'jose';
-import { isUuid, type Logger } from '@hush/common';
+import { deriveKey, isUuid, type Logger } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
-import type { Client } from '../clients/clients.repository.js';
+import type { Client, ClientsRepository } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH, type Config } from '../config.js';
-import { SIGNING_ALG } from '../keys/keys.js';
+import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';
 import { ID_TOKEN_TTL } from '../keys/rotation.js';
 import type { Db } from '../db/knex.js';
 import { clientMetadata } from './client-metadata.js';
@@ -15,36 +15,51 @@ import { createAdapterClass } from './adapter.repository.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { pinPublicOrigin, publicDocumentCaching } from './public-url.js';
 import { clientAuthLimiter, compareClientSecret } from './rate-limits.js';
-import { OIDC_SCOPES } from './scopes.js';
+import { OIDC_SCOPES, withDefaultUserScopes } from './scopes.js';
 import { answerUnavailable } from './unavailable.js';
+import { keycloakTokenResponses, shapeJwtAccessToken } from './keycloak-tokens.js';
+import { realmInfo } from './realm-info.js';
+import type { EnvelopeKeys } from './token-envelope.js';
+import { tokenRequestForms } from './token-requests.js';
+import { keycloakUserinfo } from './userinfo.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
+import { clientBasedCORS, credentialedCors } from './cors.js';
+import { DEVICE_CODE_TTL, deviceFlowFeature, deviceFormOrigin } from './device-flow.js';
+import { sessionIframe } from './session-iframe.js';
+import { sessionStateProtocol } from './session-state.js';
 
 export interface ProviderDeps {
   config: Config;
   db: Db;
   clients: ClientLookup;
+  /** Web origins across all clients: for CORS preflights and the session iframe's framing. */
+  webOrigins: Pick<ClientsRepository, 'isWebOrigin' | 'allWebOrigins'>;
   users: UsersRepository;
   apis: ApiCatalog;
   limiter: FailureLimits;
   jwks: JWK[];
+  /** Signs and opens the JWT envelopes of stored tokens (token-envelope.ts), for the same key set. */
+  envelopeKeys: EnvelopeKeys;
   cookieKeys: string[];
   logger: Logger;
 }
 
 const PROTOCOL = '/protocol/openid-connect';
+const SESSION_TTL = 14 * 24 * 3600;
 
 /** oidc-provider configured as a Keycloak realm: paths, grants, JWT access tokens per API. */
 export function buildProvider(deps: ProviderDeps): Provider {
   const { config, clients, users, apis, limiter } = deps;
+  const defaultAlg = config.DEFAULT_SIGNING_ALG;
 
   const findClient = async (id: string): Promise<AdapterPayload | undefined> => {
     const client = await clients.find(id);
-    return client && adapterPayload(client, Provider.ctx);
+    return client && adapterPayload(client, Provider.ctx, defaultAlg);
   };
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(deps.db, findClient),
+    adapter: createAdapterClass(deps.db, findClient, deriveKey(config.MASTER_KEY, 'hush identity device codes v1')),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -56,36 +71,49 @@ export function buildProvider(deps: ProviderDeps): Provider {
       introspection: `${PROTOCOL}/token/introspect`,
       revocation: `${PROTOCOL}/revoke`,
       end_session: `${PROTOCOL}/logout`,
+      pushed_authorization_request: `${PROTOCOL}/ext/par/request`,
+      device_authorization: `${PROTOCOL}/auth/device`,
+      code_verification: '/device',
     },
+    // Keycloak's session iframe (session-iframe.ts); oidc-provider has no check-session feature.
+    discovery: { check_session_iframe: `${config.issuer}${PROTOCOL}/login-status-iframe.html` },
+    clientBasedCORS,
     scopes: [...OIDC_SCOPES],
     claims: {
-      openid: ['sub'],
+      // typ and azp: ID tokens only (Keycloak's `typ: ID`); findAccount returns them for no other use.
+      openid: ['sub', 'typ', 'azp'],
       profile: ['preferred_username', 'name'],
       email: ['email'],
     },
     responseTypes: ['code', 'id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     // Client secrets are stored hashed, so no HMAC (HS*) use of them is possible; asymmetric only.
+    // RS256 first: OpenID Connect Discovery requires it, Keycloak's adapters verify only it (ADR 4).
     enabledJWA: {
-      idTokenSigningAlgValues: ['ES256'],
-      userinfoSigningAlgValues: ['ES256'],
-      introspectionSigningAlgValues: ['ES256'],
-      authorizationSigningAlgValues: ['ES256'],
+      idTokenSigningAlgValues: [...SIGNING_ALGS],
+      userinfoSigningAlgValues: [...SIGNING_ALGS],
+      introspectionSigningAlgValues: [...SIGNING_ALGS],
+      authorizationSigningAlgValues: [...SIGNING_ALGS],
     },
     clientDefaults: {
       grant_types: ['authorization_code'],
       response_types: ['code'],
-      id_token_signed_response_alg: SIGNING_ALG,
+      id_token_signed_response_alg: defaultAlg,
       token_endpoint_auth_method: 'client_secret_basic',
     },
-    extraClientMetadata: { properties: ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh'] },
-    pkce: { required: () => true },
+    extraClientMetadata: { properties: ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'pkce_method', 'web_origins'] },
+    // As Keycloak: required of public clients, and of a confidential one whose pkce.code.challenge.method is set.
+    pkce: { required: (_ctx, client) => client.tokenEndpointAuthMethod === 'none' || clientMetadata(client)['pkce_method'] === 'S256' },
+    formats: { customizers: { jwt: (ctx, token, jwt) => shapeJwtAccessToken(ctx, token, jwt) } },
+    // Runs after oidc-provider's own scope checks: adds the default user scopes (scopes.ts).
+    extraParams: { scope: withDefaultUserScopes },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
+      deviceFlow: deviceFlowFeature(),
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: (ctx, form) => {
@@ -117,7 +145,8 @@ export function buildProvider(deps: ProviderDeps): Provider {
             audience: api.identifier,
             accessTokenTTL: api.accessTokenTtl,
             accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: SIGNING_ALG } },
+            // The client's "access token signature algorithm" (or the realm's), as its ID tokens.
+            jwt: { sign: { alg: (clientMetadata(client)['id_token_signed_response_alg'] as SigningAlg | undefined) ?? defaultAlg } },
           };
         },
       },
@@ -126,9 +155,10 @@ export function buildProvider(deps: ProviderDeps): Provider {
       AccessToken: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300,
       ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 300,
       AuthorizationCode: 60,
+      DeviceCode: DEVICE_CODE_TTL,
       IdToken: ID_TOKEN_TTL,
       Interaction: 3600,
-      Session: 14 * 24 * 3600,
+      Session: SESSION_TTL,
       Grant: config.REFRESH_TOKEN_TTL,
       RefreshToken: config.REFRESH_TOKEN_TTL,
     },
@@ -136,7 +166,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Always rotate; presenting a rotated token again revokes the grant (RFC 9700 §4.14.2).
     rotateRefreshToken: () => true,
-    findAccount: async (_ctx, id) => findAccount(id, users, clients),
+    findAccount: async (ctx, id) => findAccount(id, users, clients, ctx.oidc?.client?.clientId),
     extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken' && token.kind !== 'ClientCredentials') return undefined;
       const accountId = 'accountId' in token ? (token.accountId as string | undefined) : undefined;
@@ -165,10 +195,24 @@ export function buildProvider(deps: ProviderDeps): Provider {
   provider.Client.prototype.compareClientSecret = function compare(this: { clientId: string; clientSecret: string }, actual: string) {
     return compareClientSecret(limiter, this.clientId, actual, this.clientSecret);
   };
+  // Keycloak puts the session id (`sid`) in every token of a session, for every client.
+  provider.Client.prototype.includeSid = () => true;
+  allowDevelopmentRedirects(provider);
 
   // Outermost: it rewrites the final answer of a request that failed on an unavailable dependency.
   answerUnavailable(provider, deps.logger, renderError);
+  provider.use(credentialedCors(deps.webOrigins));
+  provider.use(sessionIframe(provider, { publicUrl: config.AUTH_URL, allWebOrigins: () => deps.webOrigins.allWebOrigins() }));
+  provider.use(deviceFormOrigin(new URL(config.AUTH_URL).origin));
+  sessionStateProtocol(provider, { publicUrl: config.AUTH_URL, sessionTtl: SESSION_TTL });
   provider.use(clientAuthLimiter(limiter));
+  const envelopes = () => deps.envelopeKeys;
+  provider.use(realmInfo(config.issuer, deps.jwks));
+  provider.use(parAtHushPath);
+  provider.use(tokenRequestForms(envelopes));
+  provider.use(keycloakUserinfo(envelopes, users));
+  // Outside clientCredentialsRefresh: it wraps the refresh token that one adds.
+  provider.use(keycloakTokenResponses(envelopes, defaultAlg));
   provider.use(clientCredentialsRefresh(provider));
   provider.use(publicDocumentCaching(config.KEY_RELOAD_INTERVAL));
   return provider;
@@ -187,15 +231,15 @@ const payloads = new WeakMap<Client, { basic?: AdapterPayload; post?: AdapterPay
  * A client may send its secret with HTTP Basic or in the form body (spec 4.1 shows the body);
  * oidc-provider accepts one registered method per client, so the method is the one this request uses.
  */
-function adapterPayload(client: Client, ctx: KoaContextWithOIDC | undefined): AdapterPayload {
+function adapterPayload(client: Client, ctx: KoaContextWithOIDC | undefined, defaultAlg: SigningAlg): AdapterPayload {
   const basic = /^basic /i.test(ctx?.get('authorization') ?? '');
   let built = payloads.get(client);
   if (!built) payloads.set(client, (built = {}));
   const variant = basic ? 'basic' : 'post';
-  return (built[variant] ??= Object.freeze(buildPayload(client, basic)));
+  return (built[variant] ??= Object.freeze(buildPayload(client, basic, defaultAlg)));
 }
 
-function buildPayload(client: Client, basic: boolean): AdapterPayload {
+function buildPayload(client: Client, basic: boolean, defaultAlg: SigningAlg): AdapterPayload {
   const oidcScopes = client.scopes.filter((s) => OIDC_SCOPES.includes(s));
   return {
     client_id: client.clientId,
@@ -213,16 +257,42 @@ function buildPayload(client: Client, basic: boolean): AdapterPayload {
     organization_id: client.organizationId ?? undefined,
     organization_name: client.organizationName ?? undefined,
     client_credentials_refresh: client.clientCredentialsRefresh,
+    pkce_method: client.pkceMethod ?? undefined,
+    id_token_signed_response_alg: client.signingAlg ?? defaultAlg,
+    web_origins: client.webOrigins,
   };
 }
 
+/**
+ * oidc-provider refuses http and localhost redirect URIs of implicit-flow clients; Hush's one rule
+ * (clients/redirect-uris.ts, applied when a client is created) allows http on the loopback host for
+ * development, as Keycloak. Its two checks are named by code so that they can defer to that rule.
+ */
+function allowDevelopmentRedirects(provider: Provider): void {
+  type Invalidate = (this: unknown, message: string, code?: string) => void;
+  const schema = (provider.Client as unknown as { Schema: { prototype: { invalidate: Invalidate } } }).Schema.prototype;
+  const invalidate = schema.invalidate;
+  schema.invalidate = function deferToHushRule(this: unknown, message: string, code?: string) {
+    if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
+    invalidate.call(this, message, code);
+  };
+}
+
+/** PAR is at Keycloak's path (routes above); Hush's earlier one, `/request`, stays an alias. */
+async function parAtHushPath(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  if (ctx.path === '/request') ctx.path = `${PROTOCOL}/ext/par/request`;
+  await next();
+}
+
 async function resourceForScopes(ctx: KoaContextWithOIDC, apis: ApiCatalog): Promise<string | undefined> {
-  const requested = (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '').split(' ').filter((s) => s && !OIDC_SCOPES.includes(s));
+  const asked = typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : '';
+  let requested = asked.split(' ').filter((s) => s && !OIDC_SCOPES.includes(s));
   if (requested.length === 0) {
-    if (ctx.oidc.params?.grant_type === 'client_credentials') {
-      throw new errors.InvalidScope('scope is required: name one or more scopes of an API', 'scope');
-    }
-    return undefined;
+    if (ctx.oidc.params?.grant_type !== 'client_credentials' || !ctx.oidc.client) return undefined;
+    // As Keycloak: no API scope named (no scope, or only `openid`), the client's default scopes.
+    requested = defaultApiScopes(ctx.oidc.client);
+    if (requested.length === 0) return undefined;
+    (ctx.oidc.params as Record<string, unknown>)['scope'] = [...asked.split(' ').filter(Boolean), ...requested].join(' ');
   }
   const owners = new Set<string>();
   for (const scope of requested) {
@@ -234,14 +304,21 @@ async function resourceForScopes(ctx: KoaContextWithOIDC, apis: ApiCatalog): Pro
   return [...owners][0];
 }
 
-async function findAccount(id: string, users: UsersRepository, clients: ClientLookup): Promise<Account | undefined> {
+/** A client's API scopes: what a client-credentials request naming none gets (Keycloak's default client scopes). */
+function defaultApiScopes(client: NonNullable<KoaContextWithOIDC['oidc']['client']>): string[] {
+  return ((clientMetadata(client)['api_scopes'] as string[] | undefined) ?? []).slice();
+}
+
+/** `azp`: the client the ID token is for (Keycloak sets both `typ` and `azp` in every ID token). */
+async function findAccount(id: string, users: UsersRepository, clients: ClientLookup, azp: string | undefined): Promise<Account | undefined> {
   if (isUuid(id)) {
     const user = await users.findById(id);
     if (!user) return undefined;
     return {
       accountId: user.id,
-      claims: () => ({
+      claims: (use: string) => ({
         sub: user.id,
+        ...(use === 'id_token' ? { typ: 'ID', ...(azp ? { azp } : {}) } : {}),
         preferred_username: user.username,
         ...(user.name ? { name: user.name } : {}),
         ...(user.email ? { email: user.email } : {}),

@@ -63,7 +63,11 @@ export async function authenticateApiToken(deps: Pick<AccountsDeps, 'tokens' | '
   let owner = deps.tokenCache.get(key);
   if (!owner) {
     owner = await deps.tokens.findOwner(hash);
-    if (owner) deps.tokenCache.set(key, owner);
+    if (owner) {
+      deps.tokenCache.set(key, owner);
+      // "Last used" for the tokens page: best effort, off the request's path (at most once a minute, see touch).
+      if (owner.custid === username) deps.tokens.touch(owner.tokenId).catch(() => undefined);
+    }
   }
   return owner && owner.custid === username ? owner : undefined;
 }

@@ -8,6 +8,7 @@ export interface ApiToken {
   label: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  lastUsedAt: Date | null;
 }
 
 /** What authenticating with a token yields: the account and its plan, in one indexed lookup. */
@@ -17,9 +18,9 @@ export interface TokenOwner {
   plan: string;
 }
 
-type Row = { id: string; custid: string; label: string | null; created_at: Date; revoked_at: Date | null };
-const toToken = (r: Row): ApiToken => ({ id: r.id, custid: r.custid, label: r.label, createdAt: r.created_at, revokedAt: r.revoked_at });
-const COLUMNS = ['id', 'custid', 'label', 'created_at', 'revoked_at'];
+type Row = { id: string; custid: string; label: string | null; created_at: Date; revoked_at: Date | null; last_used_at: Date | null };
+const toToken = (r: Row): ApiToken => ({ id: r.id, custid: r.custid, label: r.label, createdAt: r.created_at, revokedAt: r.revoked_at, lastUsedAt: r.last_used_at });
+const COLUMNS = ['id', 'custid', 'label', 'created_at', 'revoked_at', 'last_used_at'];
 
 export class ApiTokensRepository {
   constructor(private readonly db: Db) {}
@@ -50,6 +51,16 @@ export class ApiTokensRepository {
     const query = this.db('api_tokens').where({ id }).whereNull('revoked_at');
     if (custid !== undefined) query.andWhere({ custid });
     return (await query.update({ revoked_at: this.db.fn.now() })) > 0;
+  }
+
+  /** Records a use; writes at most once a minute per token, so busy tokens cost no write per request. */
+  async touch(id: string): Promise<void> {
+    await this.db('api_tokens')
+      .where({ id })
+      .andWhere((q) => {
+        void q.whereNull('last_used_at').orWhere('last_used_at', '<', this.db.raw("now() - interval '1 minute'"));
+      })
+      .update({ last_used_at: this.db.fn.now() });
   }
 
   async list(custid: string): Promise<ApiToken[]> {

@@ -5,7 +5,7 @@ import type { Principal } from './principal.js';
 /**
  * Identity's JWT access tokens (RFC 9068), verified locally against its JWKS, which jose fetches
  * once and caches (refetching when an unknown `kid` appears, at most every 30 s). Checked: the
- * ES256 signature, `typ: at+jwt`, `iss`, `aud` (this API's identifier) and `exp`.
+ * RS256 or ES256 signature (identity's two algorithms), `typ: at+jwt`, `iss`, `aud` (this API's identifier) and `exp`.
  */
 export class AccessTokenVerifier {
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
@@ -22,7 +22,7 @@ export class AccessTokenVerifier {
         issuer: this.options.issuer,
         audience: this.options.audience,
         typ: 'at+jwt',
-        algorithms: ['ES256'],
+        algorithms: ['RS256', 'ES256'],
         requiredClaims: ['exp', 'client_id'],
       }));
     } catch (err) {

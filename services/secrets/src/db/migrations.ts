@@ -2,10 +2,12 @@ import { staticMigrations } from '@hush/common';
 import * as initial from '../../migrations/20261201000000_initial.js';
 import * as outboxUntilOutcome from '../../migrations/20261215000000_outbox_until_outcome.js';
 import * as metadataDialectFields from '../../migrations/20261220000000_metadata_dialect_fields.js';
+import * as webSessions from '../../migrations/20261230000000_web_sessions.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
   '20261201000000_initial': initial,
   '20261215000000_outbox_until_outcome': outboxUntilOutcome,
   '20261220000000_metadata_dialect_fields': metadataDialectFields,
+  '20261230000000_web_sessions': webSessions,
 });

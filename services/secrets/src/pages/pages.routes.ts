@@ -8,7 +8,11 @@ import { burnSecret, showMetadata } from '../secrets/metadata.js';
 import { revealInput } from '../secrets/params.js';
 import { presentMetadata } from '../secrets/presenter.js';
 import { revealSecret } from '../secrets/reveal.js';
+import type { Chrome } from '../web/views.js';
 import { gonePage, receiptNotFoundPage, receiptPage, revealedPage, waitingPage } from './views.js';
+
+/** Who is signed in to the web app in this browser, if anyone (for its navigation on the receipt). */
+export type Viewer = (req: Request) => Promise<Chrome['user'] | undefined>;
 
 const FORM_LIMIT = '16kb';
 
@@ -18,7 +22,7 @@ const FORM_LIMIT = '16kb';
  * button sends, which must carry the page's CSRF token and must not come from another site. Both
  * go through the same use-cases as the API.
  */
-export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logger, csrfKey: Buffer): express.Router {
+export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logger, csrfKey: Buffer, viewer: Viewer = () => Promise.resolve(undefined)): express.Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 1000 });
   const guard = formGuard(createCsrf(csrfKey));
@@ -70,7 +74,10 @@ export function pageRoutes(deps: SecretsDeps, limiter: RateLimiter, logger: Logg
       const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
       const metadata = presentMetadata(await showMetadata(deps, metadataKey, false));
       const { action, resource } = burn(metadataKey);
-      res.send(receiptPage(metadata, { action, csrf: guard.issue(req, res, resource) }, nonceOf(res), notice));
+      const created = req.query['created'] === '1' && metadata.state === 'new';
+      // Signed in or not: the receipt needs no session, but a signed-in creator keeps the navigation.
+      const user = await viewer(req);
+      res.send(receiptPage(metadata, { action, csrf: guard.issue(req, res, resource) }, nonceOf(res), { baseUrl: deps.settings.baseUrl, notice, created, user }));
     } catch (err) {
       if (!(err instanceof UnknownSecretError)) throw err;
       res.status(404).send(receiptNotFoundPage(nonceOf(res)));

@@ -1,5 +1,6 @@
 import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
 import type { MetadataResponse } from '../secrets/presenter.js';
+import { COPY_SCRIPT, nav, receiptPageBody, type Chrome } from '../web/views.js';
 
 /*
  * The pages a person sees: plain HTML forms that work without JavaScript, the shared layout and
@@ -62,48 +63,17 @@ export function receiptNotFoundPage(nonce: string): string {
   return layout({ title: 'Receipt not found', nonce, body: html`<h1>Receipt not found</h1><p>It has expired or the address is wrong.</p>` });
 }
 
-const when = (unix: number) =>
-  unix
-    ? new Date(unix * 1000)
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC')
-    : '—';
-
-const STATES: Record<MetadataResponse['state'], string> = {
-  new: 'Not yet viewed',
-  viewed: 'Not yet viewed',
-  received: 'Viewed by the recipient',
-  burned: 'Burned (deleted unread)',
-  expired: 'Expired unread',
-};
-
-/** The creator's receipt: what happened to the secret, and a burn button while it is unread. */
-export function receiptPage(m: MetadataResponse, burn: { action: string; csrf: string }, nonce: string, notice?: string): string {
-  const unread = m.state === 'new' || m.state === 'viewed';
-  const rows: [string, Html | string][] = [
-    ['State', html`<span id="state" data-state="${m.state}">${STATES[m.state]} (${m.state})</span>`],
-    ['Created', when(m.created)],
-    ['Viewed', when(m.received)],
-    ['Secret expires', unread ? `in ${Math.ceil(m.secret_ttl / 60)} minute(s)` : '—'],
-    ['Passphrase', m.passphrase_required ? 'required' : 'none'],
-  ];
-  if (m.recipient) {
-    rows.push(['Recipient', m.recipient]);
-    rows.push([
-      'E-mail',
-      html`<span id="delivery" data-status="${m.delivery_status ?? ''}">${m.delivery_status ?? '—'}${m.delivery_updated ? ` (${when(m.delivery_updated)})` : ''}${
-        m.delivery_reason ? `: ${m.delivery_reason}` : ''
-      }</span>`,
-    ]);
-  }
+/** The creator's receipt: the same presentation as the web app's result page (web/views.ts). */
+export function receiptPage(
+  m: MetadataResponse,
+  burn: { action: string; csrf: string },
+  nonce: string,
+  o: { baseUrl: string; notice?: string | undefined; created?: boolean; user?: Chrome['user'] | undefined },
+): string {
   return layout({
     title: 'Receipt',
     nonce,
-    body: html`<h1>Secret receipt</h1>
-${notice && html`<p class="ok" role="status">${notice}</p>`}
-<p class="note">Keep this page's address to yourself: it can burn the secret. Share only the secret link.</p>
-<dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
-${unread && postForm(burn.action, burn.csrf, html`<button class="danger" type="submit" id="burn">Burn this secret</button>`)}`,
+    body: html`${nav({ user: o.user })}${receiptPageBody(m, { baseUrl: o.baseUrl, burn, notice: o.notice, created: o.created === true })}`,
+    script: COPY_SCRIPT,
   });
 }

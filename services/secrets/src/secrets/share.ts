@@ -54,7 +54,7 @@ export async function generateSecret(deps: SecretsDeps, principal: Principal, in
 }
 
 /** The anonymous plan (ANONYMOUS_MAX_SECRET_LENGTH) for anonymous callers, else the account's. */
-async function planFor(deps: SecretsDeps, principal: Principal): Promise<Plan> {
+export async function planFor(deps: Pick<SecretsDeps, 'accounts' | 'settings'>, principal: Principal): Promise<Plan> {
   if (isAnonymous(principal)) return { name: 'anonymous', maxSecretLength: deps.settings.anonymousMaxSecretLength };
   return planOf(principal.plan ?? (await deps.accounts.planOf(principal.custid)), deps.settings.defaultPlan);
 }

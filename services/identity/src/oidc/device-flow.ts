@@ -1,0 +1,65 @@
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import { CrossOriginFormError, isCrossOrigin, securePage, sendErrorPage } from '@hush/common';
+import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../interactions/device-views.js';
+
+/**
+ * RFC 8628's device authorization grant as Keycloak serves it: the device asks at
+ * `…/protocol/openid-connect/auth/device`, the person opens `…/device` (Keycloak's verification
+ * URI), enters the code, confirms it, signs in and consents on our usual pages, and the device's
+ * polling at the token endpoint then gets tokens. Only clients whose grant types include
+ * `urn:ietf:params:oauth:grant-type:device_code` may start it. oidc-provider runs the protocol;
+ * this module renders its three pages on our layout, and refuses form posts a browser says came
+ * from another site (its own `xsrf` field is the token; see device-views.ts).
+ */
+export const DEVICE_CODE_TTL = 600;
+const CODE_VERIFICATION = '/device';
+
+type DeviceFlow = NonNullable<NonNullable<Configuration['features']>['deviceFlow']>;
+
+/** The form's `xsrf` value, from the form oidc-provider built (its only source). */
+const xsrfOf = (form: string) => /name="xsrf" value="([^"]*)"/.exec(form)?.[1] ?? '';
+
+const INPUT_ERRORS: Record<string, string> = {
+  NoCodeError: 'Enter the code your device shows.',
+  NotFoundError: 'That code is not valid. Check it and try again.',
+  ExpiredError: 'That code has expired. Start again on your device.',
+  AlreadyUsedError: 'That code has already been used. Start again on your device.',
+  AbortedError: 'Sign-in on the device was cancelled.',
+};
+
+export function deviceFlowFeature(): DeviceFlow {
+  return {
+    enabled: true,
+    charset: 'base-20',
+    mask: '****-****',
+    userCodeInputSource: (ctx, form, _out, err) => {
+      const nonce = securePage(ctx.req, ctx.res);
+      const error = err ? (INPUT_ERRORS[err.name] ?? 'The sign-in could not continue. Start again on your device.') : undefined;
+      const userCode = err && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
+      ctx.type = 'html';
+      ctx.body = deviceInputPage({ action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode, error, nonce });
+    },
+    userCodeConfirmSource: (ctx, form, client, _deviceInfo, userCode) => {
+      const nonce = securePage(ctx.req, ctx.res);
+      ctx.type = 'html';
+      ctx.body = deviceConfirmPage({ action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode, clientName: client.clientName ?? client.clientId, nonce });
+    },
+    successSource: (ctx) => {
+      const nonce = securePage(ctx.req, ctx.res);
+      ctx.type = 'html';
+      ctx.body = deviceSuccessPage({ clientName: ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'The device', nonce });
+    },
+  };
+}
+
+/** A POST of the code form that a browser says came from another site: the cross-origin page, not oidc-provider. */
+export function deviceFormOrigin(publicOrigin: string) {
+  return async function sameOriginDeviceForm(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+    if (ctx.method === 'POST' && ctx.path === CODE_VERIFICATION && isCrossOrigin(ctx.req, [publicOrigin])) {
+      ctx.respond = false;
+      sendErrorPage(ctx.req, ctx.res, new CrossOriginFormError());
+      return;
+    }
+    return next();
+  };
+}

@@ -1,0 +1,94 @@
+import { timingSafeEqual } from 'node:crypto';
+import * as querystring from 'node:querystring';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { parseBasicClientAuth } from '@hush/common';
+import { looksLikeJwt, openEnvelope, openRefreshEnvelope, type EnvelopeKeys } from './token-envelope.js';
+
+const PROTOCOL = '/protocol/openid-connect';
+const TOKEN = `${PROTOCOL}/token`;
+/** The POST endpoints that authenticate clients, and what each may carry in an envelope. */
+const FORM_ROUTES = new Map<string, 'refresh_token' | 'token' | undefined>([
+  [TOKEN, 'refresh_token'],
+  [`${PROTOCOL}/token/introspect`, 'token'],
+  [`${PROTOCOL}/revoke`, 'token'],
+  [`${PROTOCOL}/ext/par/request`, undefined],
+  ['/request', undefined],
+]);
+/** Stands in for a refresh token that is not a valid envelope: never an id of a stored token (those are 43 characters). */
+const NO_SUCH_TOKEN = 'not-an-envelope';
+/** oidc-provider's own limit on a request body. */
+const LIMIT = 56 * 1024;
+
+/**
+ * Reads the form body of the client-authenticated POST endpoints before oidc-provider does, for
+ * two things Keycloak's clients need, and hands the (possibly changed) form on as `req.body`,
+ * which oidc-provider reads when the stream has been consumed:
+ * - keycloak-connect sends its client secret both with HTTP Basic and in the body. Keycloak takes
+ *   that when both say the same; oidc-provider refuses any second mechanism. When the body's
+ *   client_id and client_secret equal Basic's, the body's copies go; when they differ, the
+ *   request is refused as invalid_client (401), the answer to a wrong secret.
+ * - refresh tokens (and, at introspection and revocation, any token) arrive in their JWT
+ *   envelopes (token-envelope.ts): a valid envelope is replaced by the stored id it carries. At
+ *   the token endpoint a refresh token that is not a valid envelope is swapped for an id no token
+ *   has (invalid_grant once the client has authenticated), so the bare id inside an envelope is
+ *   no credential on its own.
+ */
+export function tokenRequestForms(keys: () => EnvelopeKeys) {
+  return async function rewriteForm(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+    if (ctx.method !== 'POST' || !FORM_ROUTES.has(ctx.path) || !ctx.is('application/x-www-form-urlencoded') || !ctx.req.readable) return next();
+    const raw = await readBody(ctx);
+    if (raw === undefined) {
+      answer(ctx, 400, 'invalid_request', 'failed to parse the request body');
+      return;
+    }
+    const form = querystring.parse(raw.toString('utf8'));
+
+    const basic = /^basic /i.test(ctx.get('authorization')) ? parseBasicClientAuth(ctx.get('authorization')) : undefined;
+    if (basic && typeof form['client_secret'] === 'string') {
+      const sameId = form['client_id'] === undefined || form['client_id'] === basic.clientId;
+      if (!sameId || !equal(form['client_secret'], basic.clientSecret)) {
+        answer(ctx, 401, 'invalid_client', 'the client credentials in the Authorization header and in the body differ');
+        return;
+      }
+      delete form['client_secret'];
+    }
+
+    const field = FORM_ROUTES.get(ctx.path);
+    const value = field && form[field];
+    if (field === 'refresh_token' && form['grant_type'] === 'refresh_token' && typeof value === 'string') {
+      // Not a valid envelope: a value no stored token has, so that oidc-provider still authenticates
+      // the client first (a wrong secret is invalid_client) and then answers invalid_grant.
+      form['refresh_token'] = (looksLikeJwt(value) ? await openRefreshEnvelope(keys(), value) : undefined) ?? NO_SUCH_TOKEN;
+    } else if (field === 'token' && typeof value === 'string' && looksLikeJwt(value)) {
+      const id = await openEnvelope(keys(), value);
+      if (id) form['token'] = id;
+    }
+    Object.assign(ctx.req, { body: Buffer.from(querystring.stringify(form)) });
+    return next();
+  };
+}
+
+async function readBody(ctx: KoaContextWithOIDC): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > LIMIT) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, received);
+}
+
+/** Both values come from the caller; compared in constant time all the same. */
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function answer(ctx: KoaContextWithOIDC, status: number, error: string, description: string): void {
+  ctx.status = status;
+  ctx.set('cache-control', 'no-store');
+  ctx.set('pragma', 'no-cache');
+  ctx.body = { error, error_description: description };
+}

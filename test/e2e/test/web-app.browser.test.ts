@@ -1,0 +1,185 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import request from 'supertest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
+import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
+import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
+
+/**
+ * Issue 13's journey in Chromium (Debian's, driven by playwright-core): a person signs in through
+ * identity's login page, shares with a passphrase and a recipient, copies the link, which a
+ * signed-out second browser reveals; the receipt then says received; a second secret is burned
+ * from My secrets; an API token is made, used with HTTP Basic, revoked and refused; sign-out
+ * ends at identity and a protected page asks to sign in again. Every page: no CSP violation, no
+ * serious or critical axe-core violation, and screenshots at 1280 px and 360 px in
+ * test-artifacts/web/ (git-ignored).
+ */
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'web');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSWORD = 'correct horse battery staple';
+const SECRET = 'db-password: s3cr3t-Ω-42';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } };
+
+let identity: IdentityHarness;
+let secrets: SecretsHarness;
+let browser: Browser;
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  ({ identity, h: secrets } = await startWebWithIdentity());
+  await identity.cli('users', 'create', 'wendy', '--password', PASSWORD);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await secrets?.close();
+  await identity?.close();
+});
+
+async function newPage(): Promise<{ page: Page; violations: string[] }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: secrets.url });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+  });
+  return { page, violations };
+}
+
+/** axe-core (run through the DevTools protocol, so the page's CSP is untouched), no sideways scrolling, screenshots in both widths and themes. */
+async function inspect(page: Page, violations: string[], name: string) {
+  await page.evaluate(AXE);
+  const serious = await page.evaluate<string[]>(
+    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
+  expect({ name, serious }).toEqual({ name, serious: [] });
+  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+      expect({ name, width, scrollWidth: scrollWidth <= viewport.width }).toEqual({ name, width, scrollWidth: true });
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect({ name, violations }).toEqual({ name, violations: [] });
+}
+
+const h1 = (page: Page) => page.locator('h1').textContent();
+
+it('signs in, shares, reveals, burns, manages API tokens and signs out', async () => {
+  const { page, violations } = await newPage();
+
+  // Sign in through identity's login page.
+  await page.goto(`${secrets.url}/`);
+  await expect(h1(page)).resolves.toBe('Sign in to Hush');
+  await inspect(page, violations, 'web-01-sign-in');
+  await page.fill('#username', 'wendy');
+  await page.fill('#password', PASSWORD);
+  await page.click('button[type=submit]:has-text("Sign in")');
+  if ((await h1(page))?.startsWith('Allow')) await page.click('button:has-text("Allow")');
+  await page.waitForURL(`${secrets.url}/`);
+  await expect(h1(page)).resolves.toBe('Share a secret');
+  await inspect(page, violations, 'web-02-share');
+
+  // Share with a passphrase and a recipient; the counter follows the text.
+  await page.fill('#secret', SECRET);
+  await expect(page.locator('#count').textContent()).resolves.toBe(`${[...SECRET].length} of 1000 characters`);
+  await page.fill('#passphrase', 'blue tulip');
+  await page.selectOption('#ttl', '3600');
+  await page.fill('#recipient', 'erin@example.com');
+  await page.click('#share');
+  await expect(h1(page)).resolves.toBe('Your secret link is ready');
+  await expect(page.locator('#state').getAttribute('data-state')).resolves.toBe('new');
+  await expect(page.locator('figure.qr svg').count()).resolves.toBe(1);
+  const link = await page.locator('#link').inputValue();
+  expect(link).toMatch(new RegExp(`^${secrets.url}/secret/[0-9a-z]{31}$`));
+  await page.click('button[data-copy=link]');
+  await page.locator('#link-copied').waitFor({ state: 'visible' });
+  await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(link);
+  await inspect(page, violations, 'web-03-result');
+  const receiptUrl = page.url();
+
+  // A second, signed-out browser reveals it with the passphrase.
+  const other = await newPage();
+  await other.page.goto(link);
+  await other.page.fill('#passphrase', 'blue tulip');
+  await other.page.click('#reveal');
+  await expect(other.page.locator('#value').inputValue()).resolves.toBe(SECRET);
+
+  // The creator's receipt now says received, and no longer shows the link.
+  await page.goto(receiptUrl);
+  await expect(page.locator('#state').getAttribute('data-state')).resolves.toBe('received');
+  await expect(page.locator('#link').count()).resolves.toBe(0);
+  await inspect(page, violations, 'web-04-receipt-received');
+
+  // A generated password, then a second secret burned from My secrets.
+  await page.goto(`${secrets.url}/`);
+  await page.click('#generate');
+  await expect(h1(page)).resolves.toBe('Your new password');
+  expect(await page.locator('#value').inputValue()).toMatch(/^.{12}$/);
+  await inspect(page, violations, 'web-05-generated');
+
+  await page.goto(`${secrets.url}/`);
+  await page.fill('#secret', 'to be burned');
+  await page.click('#share');
+  const second = await page.locator('#link').inputValue();
+  await page.goto(`${secrets.url}/secrets`);
+  await expect(h1(page)).resolves.toBe('My secrets');
+  await expect(page.locator('ul.items > li').count()).resolves.toBe(3);
+  await inspect(page, violations, 'web-06-my-secrets');
+  // Each item leads to its receipt, which shows the link of an unread secret to its creator.
+  const receipt = await page.locator('ul.items > li').first().locator('a:has-text("receipt")').getAttribute('href');
+  expect(receipt).toMatch(/^\/private\/[0-9a-z]{31}$/);
+  await page.goto(`${secrets.url}${receipt}`);
+  await expect(page.locator('#link').inputValue()).resolves.toBe(second);
+  await page.goto(`${secrets.url}/secrets`);
+  await page.locator('ul.items > li').first().locator('button:has-text("Burn")').click();
+  await expect(h1(page)).resolves.toMatch(/^Burn secret [0-9a-z]{6}\?$/);
+  await inspect(page, violations, 'web-07-burn-confirm');
+  await page.click('#confirm-burn');
+  await expect(page.locator('[role=status]').textContent()).resolves.toContain('burned');
+  await expect(page.locator('ul.items > li').first().locator('.state').getAttribute('data-state')).resolves.toBe('burned');
+  await other.page.goto(second);
+  await expect(h1(other.page)).resolves.toContain('not available');
+
+  // An API token: created (shown once, with a curl line), used with Basic, revoked, refused.
+  await page.click('nav a:has-text("API tokens")');
+  await expect(h1(page)).resolves.toBe('API tokens');
+  await inspect(page, violations, 'web-08-tokens');
+  await page.fill('#label', 'e2e script');
+  await page.click('#create-token');
+  const token = await page.locator('#token').inputValue();
+  await expect(page.locator('#curl').inputValue()).resolves.toContain(`curl -u 'wendy:${token}' ${secrets.url}/api/v1/share`);
+  await inspect(page, violations, 'web-09-token-created');
+  const basic = `Basic ${Buffer.from(`wendy:${token}`).toString('base64')}`;
+  const used = await request(secrets.url).post('/api/v1/share').set('Authorization', basic).type('form').send({ secret: 'from a script' });
+  expect(used.status).toBe(200);
+  expect(used.body).toMatchObject({ custid: 'wendy' });
+  await page.goto(`${secrets.url}/tokens`);
+  await expect(page.locator('ul.items dd').nth(2).textContent()).resolves.not.toBe('Never');
+  await page.click('button:has-text("Revoke")');
+  await expect(page.locator('[role=status]').textContent()).resolves.toContain('revoked');
+  const refused = await request(secrets.url).post('/api/v1/share').set('Authorization', basic).type('form').send({ secret: 'again' });
+  expect(refused.status).toBe(401);
+
+  // Sign out here and at identity; a protected page then asks to sign in.
+  await page.click('#sign-out');
+  await expect(h1(page)).resolves.toBe('Sign out?');
+  await page.click('button[name=logout]');
+  await page.waitForURL(`${secrets.url}/auth/signed-out`);
+  await expect(h1(page)).resolves.toBe('You are signed out');
+  await inspect(page, violations, 'web-10-signed-out');
+  await page.goto(`${secrets.url}/secrets`);
+  await expect(h1(page)).resolves.toBe('Sign in to Hush');
+  expect(page.url().startsWith(identity.issuer)).toBe(true);
+  expect(other.violations).toEqual([]);
+}, 180_000);
