@@ -18,19 +18,33 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const serviceDir = join(here, '..', 'services', 'secrets');
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    // Another checkout (built) to measure with this script: the comparison of bench/compare-secrets.sh.
+    root: { type: 'string', default: join(here, '..') },
+    // `share,read` skips the passphrase and mixed runs.
+    only: { type: 'string' },
+    // A CPU profile of the service (node --cpu-prof) written to this directory.
+    profile: { type: 'string' },
+  },
+});
+const serviceDir = join(resolve(args.root), 'services', 'secrets');
 const requireFromService = createRequire(join(serviceDir, 'package.json'));
 const bcrypt = requireFromService('bcryptjs');
 const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
 
-const { values: args } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '32' } } });
+const only = args.only ? new Set(args.only.split(',')) : undefined;
+const wanted = (scenario) => !only || only.has(scenario);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const CORES = availableParallelism();
@@ -86,6 +100,16 @@ const summary = (r) => ({
   statuses: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, v]) => [code, v.count])),
 });
 
+/** CPU seconds (user + system) the service process has used so far, from /proc (Linux; 0 elsewhere). */
+function serverCpu() {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+
 async function probe(message) {
   server.send(message);
   if (message !== 'report') return undefined;
@@ -105,7 +129,7 @@ try {
 
   server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], {
     env,
-    execArgv: ['--import', pathToFileURL(join(here, 'secrets-api', 'loop-probe.mjs')).href],
+    execArgv: ['--import', pathToFileURL(join(here, 'secrets-api', 'loop-probe.mjs')).href, ...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   for (let i = 0; i < 100; i++) {
@@ -125,6 +149,7 @@ try {
 
   // ---- 1. share ---------------------------------------------------------------------------
   const keys = [];
+  let cpu = serverCpu();
   const share = await run({
     requests: [
       {
@@ -138,7 +163,8 @@ try {
       },
     ],
   });
-  results.share = summary(share);
+  results.share = { ...summary(share), cpuUs: Math.round(((serverCpu() - cpu) * 1e6) / share.requests.total) };
+  cpu = serverCpu();
 
   // ---- 2. read (every key once) -----------------------------------------------------------
   let next = 0;
@@ -146,28 +172,31 @@ try {
     amount: keys.length,
     requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: `/api/v1/secret/${keys[next++]}` }) }],
   });
-  results.read = summary(read);
+  results.read = { ...summary(read), cpuUs: Math.round(((serverCpu() - cpu) * 1e6) / read.requests.total) };
 
   // ---- 3. share with passphrase at cost 12 ------------------------------------------------
-  const t0 = process.hrtime.bigint();
-  const HASHES = 4;
-  for (let i = 0; i < HASHES; i++) bcrypt.hashSync('a-passphrase', 12);
-  const hashMs = Number(process.hrtime.bigint() - t0) / 1e6 / HASHES;
-  const bcryptCeiling = CORES / (hashMs / 1000);
-  const passBody = new URLSearchParams({ secret: SECRET, ttl: '3600', passphrase: 'correct horse battery staple' }).toString();
-  const passphrase = await run({ method: 'POST', path: '/api/v1/share', headers, body: passBody });
-  results.passphrase = { ...summary(passphrase), rpsExact: passphrase.requests.total / passphrase.duration, hashMs, bcryptCeiling };
+  if (wanted('passphrase')) await passphraseRuns();
+  async function passphraseRuns() {
+    const t0 = process.hrtime.bigint();
+    const HASHES = 4;
+    for (let i = 0; i < HASHES; i++) bcrypt.hashSync('a-passphrase', 12);
+    const hashMs = Number(process.hrtime.bigint() - t0) / 1e6 / HASHES;
+    const bcryptCeiling = CORES / (hashMs / 1000);
+    const passBody = new URLSearchParams({ secret: SECRET, ttl: '3600', passphrase: 'correct horse battery staple' }).toString();
+    const passphrase = await run({ method: 'POST', path: '/api/v1/share', headers, body: passBody });
+    results.passphrase = { ...summary(passphrase), rpsExact: passphrase.requests.total / passphrase.duration, hashMs, bcryptCeiling };
 
-  // ---- 4. plain requests while passphrase requests run; server event-loop delay -------------
-  // Let the bcrypt queue left by run 3 drain, then keep every worker busy (2 requests per core).
-  await new Promise((r) => setTimeout(r, Math.ceil((CONNECTIONS * hashMs) / CORES) + 1000));
-  await probe('reset');
-  const [busy, plain] = await Promise.all([
-    run({ connections: 2 * CORES, method: 'POST', path: '/api/v1/share', headers, body: passBody }),
-    run({ connections: 8, method: 'POST', path: '/api/v1/share', headers, body: shareBody }),
-  ]);
-  const loop = await probe('report');
-  results.mixed = { passphrase: summary(busy), plain: summary(plain), loop };
+    // ---- 4. plain requests while passphrase requests run; server event-loop delay -------------
+    // Let the bcrypt queue left by run 3 drain, then keep every worker busy (2 requests per core).
+    await new Promise((r) => setTimeout(r, Math.ceil((CONNECTIONS * hashMs) / CORES) + 1000));
+    await probe('reset');
+    const [busy, plain] = await Promise.all([
+      run({ connections: 2 * CORES, method: 'POST', path: '/api/v1/share', headers, body: passBody }),
+      run({ connections: 8, method: 'POST', path: '/api/v1/share', headers, body: shareBody }),
+    ]);
+    const loop = await probe('report');
+    results.mixed = { passphrase: summary(busy), plain: summary(plain), loop };
+  }
 
   // ---- 5. raw ceiling: the same statements through pg, same concurrency, no HTTP -----------
   server.kill('SIGTERM');
@@ -235,16 +264,20 @@ async function rawCeiling(url) {
 // ---- report ------------------------------------------------------------------------------
 const pct = (a, b) => `${Math.round((100 * a) / b)}%`;
 const lines = [
-  `secrets-api benchmark: ${CORES} cores, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`,
+  `secrets-api benchmark of ${serviceDir}: ${CORES} cores, ${CONNECTIONS} connections, ${DURATION} s per run, Node ${process.version}`,
   '',
-  `| scenario | req/s | p50 ms | p99 ms | raw pg req/s | ratio to raw | errors/non-2xx |`,
-  `|---|---|---|---|---|---|---|`,
-  `| share (no passphrase) | ${results.share.rps} | ${results.share.p50} | ${results.share.p99} | ${results.raw.insert.rps} (p99 ${results.raw.insert.p99}) | ${pct(results.share.rps, results.raw.insert.rps)} | ${results.share.errors}/${results.share.non2xx} |`,
-  `| read (one-time) | ${results.read.rps} | ${results.read.p50} | ${results.read.p99} | ${results.raw.claim.rps} (p99 ${results.raw.claim.p99}) | ${pct(results.read.rps, results.raw.claim.rps)} | ${results.read.errors}/${results.read.non2xx} |`,
-  `| share with passphrase (bcrypt 12) | ${results.passphrase.rpsExact.toFixed(1)} | ${results.passphrase.p50} | ${results.passphrase.p99} | bcrypt ceiling ${results.passphrase.bcryptCeiling.toFixed(1)} (${CORES} cores / ${results.passphrase.hashMs.toFixed(0)} ms) | ${pct(results.passphrase.rpsExact, results.passphrase.bcryptCeiling)} | ${results.passphrase.errors}/${results.passphrase.non2xx} |`,
-  `| plain share during passphrase load | ${results.mixed.plain.rps} | ${results.mixed.plain.p50} | ${results.mixed.plain.p99} | | | ${results.mixed.plain.errors}/${results.mixed.plain.non2xx} |`,
-  '',
-  `Server event-loop delay during the mixed run: p50 ${results.mixed.loop.p50.toFixed(2)} ms, p99 ${results.mixed.loop.p99.toFixed(2)} ms, max ${results.mixed.loop.max.toFixed(2)} ms (passphrase shares meanwhile: ${(results.mixed.passphrase.total / DURATION).toFixed(1)} req/s).`,
+  `| scenario | req/s | p50 ms | p99 ms | raw pg req/s | ratio to raw | errors/non-2xx | service CPU µs/req |`,
+  `|---|---|---|---|---|---|---|---|`,
+  `| share (no passphrase) | ${results.share.rps} | ${results.share.p50} | ${results.share.p99} | ${results.raw.insert.rps} (p99 ${results.raw.insert.p99}) | ${pct(results.share.rps, results.raw.insert.rps)} | ${results.share.errors}/${results.share.non2xx} | ${results.share.cpuUs} |`,
+  `| read (one-time) | ${results.read.rps} | ${results.read.p50} | ${results.read.p99} | ${results.raw.claim.rps} (p99 ${results.raw.claim.p99}) | ${pct(results.read.rps, results.raw.claim.rps)} | ${results.read.errors}/${results.read.non2xx} | ${results.read.cpuUs} |`,
+  ...(results.passphrase
+    ? [
+        `| share with passphrase (bcrypt 12) | ${results.passphrase.rpsExact.toFixed(1)} | ${results.passphrase.p50} | ${results.passphrase.p99} | bcrypt ceiling ${results.passphrase.bcryptCeiling.toFixed(1)} (${CORES} cores / ${results.passphrase.hashMs.toFixed(0)} ms) | ${pct(results.passphrase.rpsExact, results.passphrase.bcryptCeiling)} | ${results.passphrase.errors}/${results.passphrase.non2xx} |`,
+        `| plain share during passphrase load | ${results.mixed.plain.rps} | ${results.mixed.plain.p50} | ${results.mixed.plain.p99} | | | ${results.mixed.plain.errors}/${results.mixed.plain.non2xx} |`,
+        '',
+        `Server event-loop delay during the mixed run: p50 ${results.mixed.loop.p50.toFixed(2)} ms, p99 ${results.mixed.loop.p99.toFixed(2)} ms, max ${results.mixed.loop.max.toFixed(2)} ms (passphrase shares meanwhile: ${(results.mixed.passphrase.total / DURATION).toFixed(1)} req/s).`,
+      ]
+    : []),
 ];
 console.log(lines.join('\n'));
 console.log(JSON.stringify(results));

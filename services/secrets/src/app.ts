@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
 import { apiSecurity, deriveKey, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
@@ -8,6 +9,7 @@ import type { Config } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
 import { parseBody } from './http/body.js';
 import { errorHandler, notFound } from './http/error-handler.js';
+import { fastApi } from './http/fast-api.js';
 import { openApiDocument } from './http/openapi.js';
 import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
@@ -24,8 +26,10 @@ import { OutboxRepository } from './delivery/outbox.repository.js';
 import { createWebApp, type WebApp } from './web/web.js';
 
 export interface SecretsApp extends ServiceApp {
-  /** The request listener for node:http. */
-  handler: express.Express;
+  /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The same app with every request through Express (what `handler` hands over what it does not serve itself). */
+  express: express.Express;
   context: Context;
   /** Starts the bcrypt workers, the outbox relay, the delivery-status worker and the sweeper timer. */
   start(): Promise<void>;
@@ -88,8 +92,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(requestLog(logger));
-  app.use(metrics.http.middleware);
+  const everyRequest = [requestLog(logger), metrics.http.middleware];
+  for (const m of everyRequest) app.use(m);
   app.get('/metrics', metrics.http.handler);
 
   app.use(
@@ -101,12 +105,14 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
 
   const api = express.Router();
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
-  api.use(apiSecurity());
+  const security = apiSecurity();
+  api.use(security);
   api.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
   api.use(parseBody);
-  api.use(secretsRoutes(deps, auth, { dialect, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter }));
+  const secretsRouter = secretsRoutes(deps, auth, { dialect, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter });
+  api.use(secretsRouter);
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
   // The creator's web app: sign-in through identity, share page, My secrets, API tokens.
@@ -115,11 +121,13 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.use(web.router);
 
   app.use(notFound);
-  app.use(errorHandler(logger, dialect));
+  const errors = errorHandler(logger, dialect);
+  app.use(errors);
 
   let sweeper: { stop(): void } | undefined;
   return {
-    handler: app,
+    handler: fastApi({ app, mount: '/api/v1', everyRequest, api: [security], parseBody, router: secretsRouter, errorHandler: errors, notFound }),
+    express: app,
     context,
     async start() {
       pool.start();

@@ -119,11 +119,24 @@ export function pageSecurity(): Middleware {
   };
 }
 
-/** Middleware for JSON APIs: responses carry keys and values, so never cached, sniffed, framed or leaked through Referer. */
+/**
+ * Middleware for JSON APIs: responses carry keys and values, so never cached, sniffed, framed or
+ * leaked through Referer. The API's headers do not depend on the request (no nonce): helmet runs
+ * once, on a recording response, and each response gets the same calls replayed.
+ */
 export function apiSecurity(): Middleware {
-  return (req, res, next) => {
-    apiHelmet(req, res, noop);
-    res.setHeader('Cache-Control', 'no-store');
+  const calls: (readonly [name: string, value: string | undefined])[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string) => calls.push([name, value]),
+    removeHeader: (name: string) => calls.push([name, undefined]),
+  };
+  apiHelmet({} as IncomingMessage, recorder as unknown as ServerResponse, noop);
+  calls.push(['Cache-Control', 'no-store']);
+  return (_req, res, next) => {
+    for (const [name, value] of calls) {
+      if (value === undefined) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
     next();
   };
 }

@@ -9,6 +9,9 @@ import { Worker } from 'node:worker_threads';
  * The worker is given as source text (CommonJS, requiring bcryptjs by absolute path) so the same
  * code runs from dist and from the TypeScript sources under Jest, where no compiled file exists.
  */
+/** Heap limits of a bcrypt worker (MB); bcryptjs keeps a few kB per hash. */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 };
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const bcrypt = require(workerData.bcryptPath);
@@ -36,13 +39,19 @@ export class BcryptPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private started = false;
+  private spawned = 0;
 
   constructor(readonly size: number = availableParallelism()) {}
 
-  /** Spawns the workers; jobs handed in before wait for them. */
+  /**
+   * Lets the pool run jobs; jobs handed in before wait. Workers are spawned as jobs need them, up
+   * to `size`, and then kept: a service that never sees a passphrase holds no worker (each is an
+   * isolate of its own, ~10 MB resident), and the first passphrases wait ~20 ms for a worker.
+   */
   start(): void {
-    if (this.closed || this.idle.length + this.busy.size > 0) return;
-    for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
+    if (this.closed) return;
+    this.started = true;
     this.dispatch();
   }
 
@@ -65,7 +74,9 @@ export class BcryptPool {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: this.bcryptPath } });
+    // A hash needs a few kB: without limits each worker's heap grows to V8's defaults under load (a
+    // 32 MB young generation), tens of MB of the service's resident memory for nothing.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: this.bcryptPath }, resourceLimits: WORKER_LIMITS });
     worker.unref();
     worker.on('message', (msg: { id: number; result?: string; error?: string }) => {
       const job = this.busy.get(worker);
@@ -91,6 +102,11 @@ export class BcryptPool {
   }
 
   private dispatch(): void {
+    if (!this.started) return;
+    while (this.queue.length > this.idle.length && this.spawned < this.size) {
+      this.spawned++;
+      this.idle.push(this.spawn());
+    }
     while (this.idle.length > 0 && this.queue.length > 0) {
       const worker = this.idle.pop() as Worker;
       const job = this.queue.shift() as Job;

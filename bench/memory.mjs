@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// Resident memory of the three services (issue 14), started as scripts/local.mjs starts them:
+// the same entry points (services/*/dist/src/main.js, run by this Node), the same environment
+// variables, throw-away databases and Redis prefixes.
+//
+//   pnpm exec tsc -b && node_modules/.bin/node bench/memory.mjs [--duration 10] [--connections 32] [--root <checkout>]
+//
+// It prints each process's RSS (VmRSS from /proc) once all three answer /healthz and have been
+// idle for --settle seconds, then drives the secrets API as bench/secrets-api.mjs does (shares
+// without passphrase, every key read once, shares with a passphrase, then both at once), and prints
+// each RSS again after the load (and after --settle seconds more). --root measures another
+// checkout (built) with this script. Targets: < 100 MB idle, < 160 MB after the benchmark.
+// Environment: TEST_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), TEST_REDIS_URL.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    settle: { type: 'string', default: '5' },
+    root: { type: 'string', default: join(here, '..') },
+  },
+});
+const root = resolve(args.root);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const SETTLE = Number(args.settle) * 1000;
+const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+const entry = (service, file = 'main.js') => join(root, 'services', service, 'dist', 'src', file);
+
+const dbUrl = (name) => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+const freePort = () => 30000 + Math.floor(Math.random() * 20000);
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const ports = { identity: freePort(), secrets: freePort(), mailer: freePort() };
+const auth = `http://127.0.0.1:${ports.identity}`;
+const base = `http://127.0.0.1:${ports.secrets}`;
+const databases = { identity: `mem_identity_${tag}`, secrets: `mem_secrets_${tag}` };
+const common = { ...process.env, REDIS_URL: redisUrl, AUTH_URL: auth, BASE_URL: base, LOG_LEVEL: 'warn' };
+// scripts/local.mjs's environments(), with throw-away databases, ports and prefixes.
+const envs = {
+  identity: {
+    ...common,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    DATABASE_URL: dbUrl(databases.identity),
+    PORT: String(ports.identity),
+    SECRETS_API_AUDIENCE: `${base}/api/v1`,
+    REDIS_PREFIX: `mem:${tag}:id:`,
+  },
+  secrets: {
+    ...common,
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    DATABASE_URL: dbUrl(databases.secrets),
+    PORT: String(ports.secrets),
+    IDENTITY_ISSUER: `${auth}/auth/realms/public`,
+    REDIS_PREFIX: `mem:${tag}:s:`,
+    QUEUE_PREFIX: `mem:${tag}:q`,
+    RATE_LIMIT_MAX: '1000000000',
+  },
+  mailer: { ...common, PORT: String(ports.mailer), SMTP_URL: 'smtp://127.0.0.1:1', QUEUE_PREFIX: `mem:${tag}:q`, REDIS_PREFIX: `mem:${tag}:m:` },
+};
+
+function run(file, args, env) {
+  const child = spawn(process.execPath, [file, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return { child, done: once(child, 'exit').then(([code]) => ({ code, out })) };
+}
+async function cli(service, ...cmd) {
+  const { code, out } = await run(entry(service, 'cli/main.js'), [...cmd, '--json'], envs[service]).done;
+  if (code !== 0) throw new Error(`${service} ${cmd.join(' ')} failed (${code})`);
+  try {
+    return JSON.parse(out);
+  } catch {
+    return undefined; // bootstrap prints more than one document; only `tokens create` is read
+  }
+}
+async function healthy(port) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`:${port} never became healthy`);
+}
+/** RSS by mapping: the node binary's pages (shared, clean), anonymous memory (heaps, malloc), the rest. */
+function breakdown(pid) {
+  const out = { binary: 0, anonymous: 0, other: 0 };
+  let kind = 'other';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const map = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (map) kind = map[1] === process.execPath ? 'binary' : map[1] === '' || map[1] === '[heap]' ? 'anonymous' : 'other';
+    const rssLine = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rssLine) out[kind] += Number(rssLine[1]) / 1024;
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, Math.round(v)]));
+}
+const rss = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const load = (opts) =>
+  new Promise((res, rej) => autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, r) => (err ? rej(err) : res(r))));
+
+const procs = {};
+const results = { idle: {}, after: {}, settled: {} };
+await admin(`CREATE DATABASE "${databases.identity}"`);
+await admin(`CREATE DATABASE "${databases.secrets}"`);
+try {
+  await cli('identity', 'bootstrap');
+  await cli('secrets', 'migrate');
+  const { api_token } = await cli('secrets', 'tokens', 'create', 'bench');
+  for (const service of ['identity', 'secrets', 'mailer']) procs[service] = run(entry(service), [], envs[service]).child;
+  await Promise.all(Object.values(ports).map(healthy));
+  await new Promise((r) => setTimeout(r, SETTLE));
+  for (const [name, child] of Object.entries(procs)) results.idle[name] = rss(child.pid);
+  results.idleBreakdown = Object.fromEntries(Object.entries(procs).map(([name, child]) => [name, breakdown(child.pid)]));
+  if (process.env.MEM_PROBE) for (const child of Object.values(procs)) child.kill('SIGUSR2');
+
+  const headers = { authorization: `Basic ${Buffer.from(`bench:${api_token}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' };
+  const body = new URLSearchParams({ secret: 'x'.repeat(64), ttl: '3600' }).toString();
+  const passBody = new URLSearchParams({ secret: 'x'.repeat(64), ttl: '3600', passphrase: 'correct horse battery staple' }).toString();
+  const keys = [];
+  await load({
+    url: base,
+    requests: [{ method: 'POST', path: '/api/v1/share', headers, body, onResponse: (status, b) => status === 200 && keys.push(JSON.parse(b).secret_key) }],
+  });
+  let next = 0;
+  await load({ url: base, amount: keys.length, requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, path: `/api/v1/secret/${keys[next++]}` }) }] });
+  await Promise.all([
+    load({ url: `${base}/api/v1/share`, connections: 4, method: 'POST', headers, body: passBody }),
+    load({ url: `${base}/api/v1/share`, connections: 8, method: 'POST', headers, body }),
+  ]);
+  for (const [name, child] of Object.entries(procs)) results.after[name] = rss(child.pid);
+  results.afterBreakdown = Object.fromEntries(Object.entries(procs).map(([name, child]) => [name, breakdown(child.pid)]));
+  await new Promise((r) => setTimeout(r, SETTLE));
+  for (const [name, child] of Object.entries(procs)) results.settled[name] = rss(child.pid);
+  if (process.env.MEM_PROBE) for (const child of Object.values(procs)) child.kill('SIGUSR2');
+  await new Promise((r) => setTimeout(r, 200));
+  results.shares = keys.length;
+} finally {
+  for (const child of Object.values(procs)) {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }
+  await admin(`DROP DATABASE IF EXISTS "${databases.identity}" WITH (FORCE)`);
+  await admin(`DROP DATABASE IF EXISTS "${databases.secrets}" WITH (FORCE)`);
+}
+
+const mb = (v) => `${v.toFixed(0)} MB`;
+const verdict = (v, limit) => (v < limit ? 'ok' : 'OVER');
+console.log(`memory of ${root} (Node ${process.version}); ${results.shares} shares, every key read, ${DURATION} s per load phase`);
+console.log('| service | idle RSS | after the benchmark | after the benchmark + settle |');
+console.log('|---|---|---|---|');
+for (const name of Object.keys(procs)) {
+  const { idle, after, settled } = { idle: results.idle[name], after: results.after[name], settled: results.settled[name] };
+  console.log(`| ${name} | ${mb(idle)} (${verdict(idle, 100)}) | ${mb(after)} (${verdict(after, 160)}) | ${mb(settled)} |`);
+}
+console.log(JSON.stringify(results));
