@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { eventually, startSystem, type System } from './system.js';
 
 /**
@@ -9,7 +10,6 @@ import { eventually, startSystem, type System } from './system.js';
  * Screenshots go to test-artifacts/e2e/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'e2e');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VALUE = 'db-password: s3cr3t-Ω-42';
 
 let system: System;
@@ -17,10 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   system = await startSystem();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,4 +1,5 @@
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { eventually, postForm } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
@@ -7,7 +8,6 @@ import { startIdentity, type Harness } from '../../../services/identity/test/har
  * `…/protocol/openid-connect/auth/device` and polls the token endpoint, while a person opens the
  * verification URI in Chromium, types the code, signs in, allows, and sees the success page.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 const PASSWORD = 'correct horse battery staple';
 
@@ -15,10 +15,7 @@ let identity: Harness;
 let browser: Browser;
 beforeAll(async () => {
   identity = await startIdentity();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { eventually, freePort } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
@@ -17,7 +18,6 @@ import { startIdentity, type Harness } from '../../../services/identity/test/har
  * another site is not kept), so across sites keycloak-js's own 3p-cookies check would turn the
  * iframe off, exactly as it does against Keycloak.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery staple';
 const KEYCLOAK_JS = readFileSync(createRequire(import.meta.url).resolve('keycloak-js'), 'utf8');
 
@@ -86,10 +86,7 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((resolve) => app.listen(port, '127.0.0.1', resolve));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

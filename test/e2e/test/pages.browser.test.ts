@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -13,7 +14,6 @@ import { startWithIdentity } from '../../../services/secrets/test/identity.js';
  * test-artifacts/pages/ (git-ignored) for a person to look at.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'pages');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const PASSWORD = 'correct horse battery staple';
 const VALUE = 'db-password: s3cr3t-Ω-42 and a rather long line that must wrap on a phone screen without scrolling sideways';
@@ -28,10 +28,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   ({ identity, h: secrets } = await startWithIdentity());
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import request from 'supertest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -17,7 +18,6 @@ import { startWebWithIdentity } from '../../../services/secrets/test/identity.js
  * test-artifacts/web/ (git-ignored).
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'db-password: s3cr3t-Ω-42';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -30,10 +30,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   ({ identity, h: secrets } = await startWebWithIdentity());
   await identity.cli('users', 'create', 'wendy', '--password', PASSWORD);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
