@@ -36,7 +36,7 @@ export interface IdentityApp extends ServiceApp {
 /** Builds the identity app; it never listens, and touches nothing until start(). */
 export function createIdentityApp(config: Config, infra: Infrastructure): IdentityApp {
   const { db, redis, logger } = infra;
-  const context = createContext(config, db);
+  const context = createContext(config, db, redis);
   const apis = new ApiCatalog(context.apis);
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
@@ -45,7 +45,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
-  const makeProvider = async () => buildProvider({ config, db, clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys, logger });
+  const makeProvider = async () => buildProvider({ config, db, clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys, logger, revocations: context.revocations });
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.

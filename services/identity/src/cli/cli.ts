@@ -25,7 +25,8 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             implicit, refresh_token; prints the secret once
   clients list
   clients rotate-secret <client_id>         prints the new secret once; the old one stops working
-  clients delete <client_id>                its secret and refresh tokens stop working at once
+  clients delete <client_id>                its secret and all its tokens stop working at once
+                                            (access tokens: announced through Redis, ADR 9)
   keys list
   keys rotate                               one safe step: add next key, or promote it, retire old
   keys add-next | keys promote | keys retire [--force]
@@ -152,7 +153,8 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
       open: (env) => {
         const config = readConfig(env);
         const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
-        return { ctx: { ...createContext(config, db), env }, close: () => db.destroy() };
+        const ctx = createContext(config, db);
+        return { ctx: { ...ctx, env }, close: () => Promise.all([db.destroy(), ctx.revocations.close()]).then(() => undefined) };
       },
     },
     argv,

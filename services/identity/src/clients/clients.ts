@@ -5,6 +5,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import { OIDC_SCOPES } from '../oidc/scopes.js';
 import { newClientSecret } from './client-secret.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
+import type { Revocations } from '../revocations/revocations.js';
 
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'implicit', 'refresh_token'] as const;
 
@@ -27,6 +28,7 @@ export interface ClientsDeps {
   clients: ClientsRepository;
   apis: ApisRepository;
   organizations: OrganizationsRepository;
+  revocations: Revocations;
 }
 
 /** Returns the client and, for confidential clients, its secret: shown once, stored only as a hash. */
@@ -96,8 +98,14 @@ export async function rotateClientSecret(deps: Pick<ClientsDeps, 'clients'>, cli
   return { clientId, clientSecret: secret.secret };
 }
 
-/** Deletes the client; its secret stops working on every replica at once (see client-cache.ts). */
-export async function deleteClient(deps: Pick<ClientsDeps, 'clients'>, clientId: string): Promise<void> {
+/**
+ * Deletes the client; its secret stops working on every replica at once (see client-cache.ts), and
+ * its access tokens at the resource servers (ADR 9). The revocation is announced first: if Redis
+ * cannot take it, the client stays, rather than leaving tokens the resource servers still accept.
+ */
+export async function deleteClient(deps: Pick<ClientsDeps, 'clients' | 'revocations'>, clientId: string): Promise<void> {
+  if (!(await deps.clients.find(clientId))) throw new NotFoundError(`client ${clientId}`);
+  await deps.revocations.revokeClient(clientId);
   if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`client ${clientId}`);
 }
 

@@ -19,6 +19,9 @@ import { OIDC_SCOPES } from './scopes.js';
 import { answerUnavailable } from './unavailable.js';
 import { allowFormTarget, errorPage, securePage } from '@hush/common';
 import { logoutPage, loggedOutPage } from '../interactions/views.js';
+import type { Revocations } from '../revocations/revocations.js';
+import { withGrantClaim } from '../revocations/grant-claim.js';
+import { jwtTokenEndpoints } from '../revocations/jwt-token-endpoints.js';
 
 export interface ProviderDeps {
   config: Config;
@@ -30,6 +33,7 @@ export interface ProviderDeps {
   jwks: JWK[];
   cookieKeys: string[];
   logger: Logger;
+  revocations: Revocations;
 }
 
 const PROTOCOL = '/protocol/openid-connect';
@@ -44,7 +48,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(deps.db, findClient),
+    adapter: createAdapterClass(deps.db, findClient, { grantRevoked: (grantId) => deps.revocations.revokeGrant(grantId) }),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -157,6 +161,9 @@ export function buildProvider(deps: ProviderDeps): Provider {
     renderError,
   };
 
+  // Resource servers refuse the access tokens of a revoked grant by this claim (ADR 9).
+  configuration.extraTokenClaims = withGrantClaim(configuration.extraTokenClaims);
+
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.TRUST_PROXY;
   pinPublicOrigin(provider, config.AUTH_URL);
@@ -168,6 +175,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
 
   // Outermost: it rewrites the final answer of a request that failed on an unavailable dependency.
   answerUnavailable(provider, deps.logger, renderError);
+  provider.use(jwtTokenEndpoints({ provider, issuer: config.issuer, jwks: deps.jwks, revocations: deps.revocations, logger: deps.logger }));
   provider.use(clientAuthLimiter(limiter));
   provider.use(clientCredentialsRefresh(provider));
   provider.use(publicDocumentCaching(config.KEY_RELOAD_INTERVAL));
