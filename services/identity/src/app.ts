@@ -45,7 +45,19 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
-  const makeProvider = async () => buildProvider({ config, db, clients, users: context.users, apis, limiter, jwks: await context.signingKeys.privateJwks(), cookieKeys, logger, revocations: context.revocations });
+  const makeProvider = async () =>
+    buildProvider({
+      config,
+      db,
+      clients,
+      users: context.users,
+      apis,
+      limiter,
+      jwks: await context.signingKeys.privateJwks(),
+      cookieKeys,
+      logger,
+      revocations: context.revocations,
+    });
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.

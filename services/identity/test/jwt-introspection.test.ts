@@ -27,8 +27,7 @@ afterAll(() => h.close());
 
 const as = (c: Pick<ApiClient, 'clientId' | 'clientSecret'>) => ({ authorization: basic(c.clientId, c.clientSecret) });
 const introspect = (c: Pick<ApiClient, 'clientId' | 'clientSecret'>, token: string) => postForm(introspectUrl, { token }, as(c));
-const revoke = (c: Pick<ApiClient, 'clientId' | 'clientSecret'>, token: string, hint?: string) =>
-  postForm(revokeUrl, { token, ...(hint ? { token_type_hint: hint } : {}) }, as(c));
+const revoke = (c: Pick<ApiClient, 'clientId' | 'clientSecret'>, token: string, hint?: string) => postForm(revokeUrl, { token, ...(hint ? { token_type_hint: hint } : {}) }, as(c));
 
 async function clientCredentialsToken(c: ApiClient): Promise<string> {
   const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read }, as(c));

@@ -20,12 +20,13 @@ import { startSweeper } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
+import { RevocationFeed } from './revocations/revocation-feed.js';
 
 export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http. */
   handler: express.Express;
   context: Context;
-  /** Starts the bcrypt workers, the outbox relay, the delivery-status worker and the sweeper timer. */
+  /** Starts the bcrypt workers, the outbox relay, the delivery-status worker, the sweeper timer and the revocation feed. */
   start(): Promise<void>;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
@@ -72,7 +73,12 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     outboxWritten: () => delivery.kick(),
     events: metrics.events,
   };
-  const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
+  const revocations = new RevocationFeed(
+    redis,
+    { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
+    logger,
+  );
+  const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE }, revocations);
   const auth = createAuthenticator(context, verifier, authFailureLimit(redis, config));
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW);
   const openapi = openApiDocument(config);
@@ -120,11 +126,13 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
       sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+      await revocations.start();
     },
     sweep: () => context.secrets.sweep(),
     delivery,
     async close() {
       sweeper?.stop();
+      revocations.close();
       await Promise.all([pool.close(), delivery.close()]);
     },
   };

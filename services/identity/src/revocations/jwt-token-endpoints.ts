@@ -111,5 +111,5 @@ function isAccessToken(token: string, payload: JWTPayload): boolean {
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 function publicPart(jwk: JWK): JWK {
-  return Object.fromEntries(Object.entries(jwk).filter(([name]) => !PRIVATE_MEMBERS.includes(name))) as JWK;
+  return Object.fromEntries(Object.entries(jwk).filter(([name]) => !PRIVATE_MEMBERS.includes(name)));
 }
