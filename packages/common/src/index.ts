@@ -17,3 +17,4 @@ export * from './health.js';
 export * from './ids.js';
 export * from './redis-durability.js';
 export * from './outage.js';
+export * from './revocations.js';

@@ -38,7 +38,7 @@ export interface IdentityApp extends ServiceApp {
 /** Builds the identity app; it never listens, and touches nothing until start(). */
 export function createIdentityApp(config: Config, infra: Infrastructure): IdentityApp {
   const { db, redis, logger } = infra;
-  const context = createContext(config, db);
+  const context = createContext(config, db, redis);
   const apis = new ApiCatalog(context.apis);
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
@@ -51,7 +51,20 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const makeProvider = async () => {
     const jwks = await context.signingKeys.privateJwks();
     const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
-    return buildProvider({ config, db, clients, webOrigins: context.clients, users: context.users, apis, limiter, jwks, envelopeKeys: envelopes, cookieKeys, logger });
+    return buildProvider({
+      config,
+      db,
+      clients,
+      webOrigins: context.clients,
+      users: context.users,
+      apis,
+      limiter,
+      jwks,
+      envelopeKeys: envelopes,
+      cookieKeys,
+      logger,
+      revocations: context.revocations,
+    });
   };
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.

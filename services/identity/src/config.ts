@@ -1,4 +1,4 @@
-import { bool, key256, loadConfig, logLevel, port } from '@hush/common';
+import { bool, DEFAULT_REVOCATIONS_CHANNEL, key256, loadConfig, logLevel, port } from '@hush/common';
 import { z } from 'zod';
 
 export const REALM_PATH = '/auth/realms/public';
@@ -27,6 +27,12 @@ const schema = z.object({
   REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** Prefix of this service's Redis keys (several deployments may share one Redis). */
   REDIS_PREFIX: z.string().min(1).default('hush:identity:'),
+  /**
+   * Redis key and pub/sub channel of revocation events (ADR 10): revoked access tokens, grants and
+   * deleted clients, which resource servers (secrets' REVOCATIONS_CHANNEL) load and follow.
+   * Not under REDIS_PREFIX: both services must name the same one.
+   */
+  REVOCATIONS_CHANNEL: z.string().min(1).default(DEFAULT_REVOCATIONS_CHANNEL),
   /** Encrypts private signing keys and derives cookie keys. Required: there is no default. */
   MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
   LOG_LEVEL: logLevel(),

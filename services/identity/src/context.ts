@@ -3,17 +3,19 @@ import { UsersRepository } from './accounts/users.repository.js';
 import { lazyDummyHash } from './accounts/users.js';
 import { ApisRepository } from './apis/apis.repository.js';
 import { ClientsRepository } from './clients/clients.repository.js';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { KeysRepository } from './keys/keys.repository.js';
 import { SigningKeys } from './keys/keys.js';
+import { Revocations } from './revocations/revocations.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
  * deps object of the use-cases (users.ts, clients.ts, apis.ts, rotation.ts): each picks what it
  * needs from it.
  */
-export function createContext(config: Config, db: Db) {
+export function createContext(config: Config, db: Db, redis?: Redis) {
   const keysRepository = new KeysRepository(db);
   return {
     config,
@@ -27,6 +29,8 @@ export function createContext(config: Config, db: Db) {
     passwordCost: config.PASSWORD_HASH_COST,
     dummyPasswordHash: lazyDummyHash(config.PASSWORD_HASH_COST),
     keyReloadSeconds: config.KEY_RELOAD_INTERVAL,
+    // The CLI has no Redis connection of its own: one is opened if a command revokes something.
+    revocations: new Revocations(config.REVOCATIONS_CHANNEL, redis ?? { url: config.REDIS_URL, timeoutMs: config.REDIS_TIMEOUT_MS }),
   };
 }
 

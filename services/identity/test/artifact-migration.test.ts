@@ -45,7 +45,7 @@ describe('the migration that hashes stored artifact ids', () => {
     const ids = (await db('oidc_models').select('model', 'id')).map((r: { model: string; id: string }) => `${r.model}:${r.id}`).sort();
     expect(ids).toEqual(rows.map((r) => `${r.model}:${artifactKey(r.id)}`).sort());
 
-    const Adapter = createAdapterClass(db, () => Promise.resolve(undefined));
+    const Adapter = createAdapterClass(db, () => Promise.resolve(undefined), { grantRevoked: () => Promise.resolve() });
     expect(await new Adapter('RefreshToken').find(refreshToken)).toMatchObject({ jti: refreshToken, grantId, scope: 'read' });
     expect(await new Adapter('Session').find(sessionCookie)).toMatchObject({ jti: sessionCookie, uid: 'session-uid' });
     expect(await new Adapter('Session').findByUid('session-uid')).toMatchObject({ accountId: 'a' });

@@ -121,7 +121,8 @@ describe('client records cached in memory', () => {
     const c = await createApiAndClient(h);
     expect((await token(c, c.clientSecret)).status).toBe(200);
 
-    await deleteClient(createContext(h.config, other), c.clientId);
+    const context = createContext(h.config, other);
+    await deleteClient(context, c.clientId).finally(() => context.revocations.close());
     expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
   });
 

@@ -31,6 +31,8 @@ export async function startIdentity(overrides: Record<string, string> = {}, via:
     DATABASE_URL: via.postgres?.via(database.url) ?? database.url,
     REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,
     REDIS_PREFIX: uniquePrefix('identity-test'),
+    // Each test file its own revocation channel (secrets/test/identity.ts gives it to secrets).
+    REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
     AUTH_URL: url,
     PASSWORD_HASH_COST: '4',

@@ -24,6 +24,7 @@ import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 import { createWebApp, type WebApp } from './web/web.js';
+import { RevocationFeed } from './revocations/revocation-feed.js';
 
 export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
@@ -31,7 +32,7 @@ export interface SecretsApp extends ServiceApp {
   /** The same app with every request through Express (what `handler` hands over what it does not serve itself). */
   express: express.Express;
   context: Context;
-  /** Starts the bcrypt workers, the outbox relay, the delivery-status worker and the sweeper timer. */
+  /** Starts the bcrypt workers, the outbox relay, the delivery-status worker, the sweeper timer and the revocation feed. */
   start(): Promise<void>;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
@@ -81,7 +82,12 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     outboxWritten: () => delivery.kick(),
     events: metrics.events,
   };
-  const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE });
+  const revocations = new RevocationFeed(
+    redis,
+    { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
+    logger,
+  );
+  const verifier = new AccessTokenVerifier({ jwksUrl: config.IDENTITY_JWKS_URL, issuer: config.IDENTITY_ISSUER, audience: config.API_AUDIENCE }, revocations);
   const auth = createAuthenticator(context, verifier, authFailureLimit(redis, config));
   const limiter = new RateLimiter(redis, config.REDIS_PREFIX, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW);
   const anonymousLimiter = new RateLimiter(redis, config.REDIS_PREFIX, config.anonymousShares.rateLimit.max, config.anonymousShares.rateLimit.windowSeconds, 'anon');
@@ -136,6 +142,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
       sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
       web.start();
+      await revocations.start();
     },
     sweep: () => context.secrets.sweep(),
     delivery,
@@ -143,6 +150,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     async close() {
       sweeper?.stop();
       web.close();
+      revocations.close();
       await Promise.all([pool.close(), delivery.close()]);
     },
   };

@@ -1,4 +1,4 @@
-import { bool, ConfigError, key256, loadConfig, logLevel, port } from '@hush/common';
+import { bool, ConfigError, DEFAULT_REVOCATIONS_CHANNEL, key256, loadConfig, logLevel, port } from '@hush/common';
 import { z } from 'zod';
 import { PLAN_NAMES } from './accounts/plans.js';
 
@@ -29,6 +29,17 @@ const schema = z.object({
   IDENTITY_JWKS_URL: z.url().optional(),
   /** The `aud` our access tokens must carry; default `${BASE_URL}/api/v1` (identity's SECRETS_API_AUDIENCE). */
   API_AUDIENCE: z.string().min(1).optional(),
+  /**
+   * Redis key and pub/sub channel of identity's revocations (identity's REVOCATIONS_CHANNEL; ADR 10).
+   * Not under REDIS_PREFIX: both services must name the same one.
+   */
+  REVOCATIONS_CHANNEL: z.string().min(1).default(DEFAULT_REVOCATIONS_CHANNEL),
+  /**
+   * Longest time (ms) the revocation feed is trusted without a sign of life (a heartbeat every
+   * quarter of it). A connection that dies silently is noticed within it; meanwhile and until the
+   * feed is loaded again, bearer tokens are answered 503.
+   */
+  REVOCATIONS_MAX_LAG_MS: z.coerce.number().int().min(400).max(60_000).default(4000),
   /** Secret lifetime in seconds: the default when `ttl` is absent, and the accepted bounds. */
   TTL_DEFAULT: seconds(7 * 24 * 3600),
   TTL_MIN: seconds(60),

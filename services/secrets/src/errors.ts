@@ -99,6 +99,13 @@ export class IdentityUnavailableError extends fixedError(
   },
 ) {}
 
+export class RevocationsUnavailableError extends fixedError(
+  503,
+  'revocations_unavailable',
+  'Cannot check access tokens against revocations right now (the revocation feed is out of sync); retry shortly',
+  { 'Retry-After': '1' },
+) {}
+
 // Accounts: the admin CLI and the API-token routes (a user token's username is the custid).
 export class InvalidCustidError extends fixedError(400, 'invalid_input', 'custid must be 1 to 254 characters without spaces, colons or control characters') {}
 export class UnknownPlanError extends DomainError {

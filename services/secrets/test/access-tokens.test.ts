@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { AccessTokenVerifier } from '../src/auth/access-tokens.js';
-import { IdentityUnavailableError } from '../src/errors.js';
+import { IdentityUnavailableError, RevocationsUnavailableError } from '../src/errors.js';
+import type { RevocationStatus } from '../src/revocations/revocation-feed.js';
 
 /**
  * The claim checks of the verifier, against a JWKS served over real HTTP by this test (identity
@@ -13,6 +14,12 @@ const ISSUER = 'https://id.example.test/auth/realms/public';
 const AUDIENCE = 'https://secrets.example.test/api/v1';
 let privateKey: CryptoKey;
 let verifier: AccessTokenVerifier;
+/** What the revocation feed answers (revocation-feed.test.ts and revocations.test.ts cover the feed itself). */
+let revocation: RevocationStatus = 'valid';
+const feed = { status: () => revocation };
+afterEach(() => {
+  revocation = 'valid';
+});
 let server: ReturnType<typeof createServer>;
 
 beforeAll(async () => {
@@ -25,7 +32,7 @@ beforeAll(async () => {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  verifier = new AccessTokenVerifier({ jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/certs`, issuer: ISSUER, audience: AUDIENCE });
+  verifier = new AccessTokenVerifier({ jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/certs`, issuer: ISSUER, audience: AUDIENCE }, feed);
 });
 afterAll(() => {
   server.closeAllConnections();
@@ -65,6 +72,16 @@ it('refuses a token that is not typ at+jwt (an ID token, for instance)', async (
 });
 
 it('an unreachable JWKS is a 503, not a 401 (the caller is not at fault)', async () => {
-  const offline = new AccessTokenVerifier({ jwksUrl: 'http://127.0.0.1:9/certs', issuer: ISSUER, audience: AUDIENCE });
+  const offline = new AccessTokenVerifier({ jwksUrl: 'http://127.0.0.1:9/certs', issuer: ISSUER, audience: AUDIENCE }, feed);
   await expect(offline.verify(await sign())).rejects.toBeInstanceOf(IdentityUnavailableError);
+});
+
+it('refuses a token the revocation feed says is revoked', async () => {
+  revocation = 'revoked';
+  expect(await verifier.verify(await sign())).toBeUndefined();
+});
+
+it('a good token while the revocation feed is out of sync is a 503, not a 401', async () => {
+  revocation = 'unknown';
+  await expect(verifier.verify(await sign())).rejects.toBeInstanceOf(RevocationsUnavailableError);
 });

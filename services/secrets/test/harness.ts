@@ -51,6 +51,8 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
     REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,
     REDIS_PREFIX: uniquePrefix('secrets-test'),
     QUEUE_PREFIX: uniquePrefix('q').slice(0, -1),
+    // Its own revocation channel; startWithIdentity (identity.ts) gives it identity's.
+    REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
     BASE_URL: url,
     PASSPHRASE_HASH_COST: '4',
@@ -67,7 +69,8 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
   const { logger, logs } = capturingLogger('secrets-test', config.LOG_LEVEL);
   const appDb = createDb(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const db = createDb(config.DATABASE_URL, 2);
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  // As the service's own connection (connect() in @hush/common): a hung Redis fails a command instead of hanging the request.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: config.REDIS_TIMEOUT_MS });
   redis.on('error', () => {}); // outages are logged by the app; some tests cut Redis on purpose
   await once(redis, 'ready');
   const secrets = createSecretsApp(config, { db: appDb, redis, logger });

@@ -11,7 +11,7 @@ import { startSecrets, type Harness } from './harness.js';
  */
 export async function startWithIdentity(overrides: Record<string, string> = {}): Promise<{ identity: IdentityHarness; h: Harness }> {
   const identity = await startIdentity();
-  const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, ...overrides });
+  const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL, ...overrides });
   await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE);
   return { identity, h };
 }

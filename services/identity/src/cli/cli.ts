@@ -36,7 +36,8 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             always need it)
   clients list
   clients rotate-secret <client_id>         prints the new secret once; the old one stops working
-  clients delete <client_id>                its secret and refresh tokens stop working at once
+  clients delete <client_id>                its secret and all its tokens stop working at once
+                                            (access tokens: announced through Redis, ADR 10)
   keys list
   keys rotate                               one safe step: add next keys (RS256, ES256), or promote
                                             them, retire old
@@ -179,7 +180,8 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
       open: (env) => {
         const config = readConfig(env);
         const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
-        return { ctx: { ...createContext(config, db), env }, close: () => db.destroy() };
+        const ctx = createContext(config, db);
+        return { ctx: { ...ctx, env }, close: () => Promise.all([db.destroy(), ctx.revocations.close()]).then(() => undefined) };
       },
     },
     argv,

@@ -7,6 +7,7 @@ import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';
 import { hashClientSecret, newClientSecret } from './client-secret.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
+import type { Revocations } from '../revocations/revocations.js';
 
 /** RFC 8628's device authorization grant, as Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -37,6 +38,7 @@ export interface ClientsDeps {
   clients: ClientsRepository;
   apis: ApisRepository;
   organizations: OrganizationsRepository;
+  revocations: Revocations;
 }
 
 /** Returns the client and, for confidential clients, its secret: shown once, stored only as a hash. */
@@ -116,8 +118,14 @@ export async function rotateClientSecret(deps: Pick<ClientsDeps, 'clients'>, cli
   return { clientId, clientSecret: secret.secret };
 }
 
-/** Deletes the client; its secret stops working on every replica at once (see client-cache.ts). */
-export async function deleteClient(deps: Pick<ClientsDeps, 'clients'>, clientId: string): Promise<void> {
+/**
+ * Deletes the client; its secret stops working on every replica at once (see client-cache.ts), and
+ * its access tokens at the resource servers (ADR 10). The revocation is announced first: if Redis
+ * cannot take it, the client stays, rather than leaving tokens the resource servers still accept.
+ */
+export async function deleteClient(deps: Pick<ClientsDeps, 'clients' | 'revocations'>, clientId: string): Promise<void> {
+  if (!(await deps.clients.find(clientId))) throw new NotFoundError(`client ${clientId}`);
+  await deps.revocations.revokeClient(clientId);
   if (!(await deps.clients.delete(clientId))) throw new NotFoundError(`client ${clientId}`);
 }
 

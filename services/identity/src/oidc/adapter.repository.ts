@@ -7,6 +7,15 @@ import { replacesEarlierRefreshTokens } from './client-credentials-refresh.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
+export interface AdapterHooks {
+  /**
+   * A grant was revoked (its row deleted: code replay, refresh token reuse or revocation, logout),
+   * after the deletion; a failure fails the operation. JWT access tokens are not stored, so this
+   * is how the resource servers learn that the grant's tokens are dead (ADR 10).
+   */
+  grantRevoked(grantId: string): Promise<void>;
+}
+
 /**
  * oidc-provider's storage in one PostgreSQL table keyed by (model, id). Clients are not stored
  * here: the `Client` model is answered by a separate lookup (see provider.ts).
@@ -20,7 +29,7 @@ type Row = { payload: AdapterPayload; consumed_at: Date | null };
  * Device codes are also found once expired (until the sweep deletes them), as oidc-provider asks,
  * so the person is told the code expired and the device gets RFC 8628's `expired_token`.
  */
-export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>, deviceCodeKey?: Buffer) {
+export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>, hooks: AdapterHooks, deviceCodeKey?: Buffer) {
   const live = `(expires_at IS NULL OR expires_at > now())`;
   const SEALED_ID = 'sealed_id';
   const sealId = (id: string, payload: AdapterPayload): AdapterPayload => {
@@ -86,12 +95,16 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
       if (rows.length === 1) return;
       const { rows: owner } = await db.raw<{ rows: { grant_id: string | null }[] }>(`SELECT grant_id FROM oidc_models WHERE model = ? AND id = ?`, [this.model, key]);
       const grantId = owner[0]?.grant_id;
-      if (grantId) await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, artifactKey(grantId)]);
+      if (grantId) {
+        await db.raw(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`, [grantId, artifactKey(grantId)]);
+        await hooks.grantRevoked(grantId);
+      }
       throw new errors.InvalidGrant(`${this.model} already consumed`);
     }
 
     async destroy(id: string): Promise<void> {
       await db.raw(`DELETE FROM oidc_models WHERE model = ? AND id = ?`, [this.model, artifactKey(id)]);
+      if (this.model === 'Grant') await hooks.grantRevoked(id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -28,6 +28,9 @@ import { clientBasedCORS, credentialedCors } from './cors.js';
 import { DEVICE_CODE_TTL, deviceFlowFeature, deviceFormOrigin } from './device-flow.js';
 import { sessionIframe } from './session-iframe.js';
 import { sessionStateProtocol } from './session-state.js';
+import type { Revocations } from '../revocations/revocations.js';
+import { withGrantClaim } from '../revocations/grant-claim.js';
+import { jwtTokenEndpoints } from '../revocations/jwt-token-endpoints.js';
 
 export interface ProviderDeps {
   config: Config;
@@ -43,6 +46,7 @@ export interface ProviderDeps {
   envelopeKeys: EnvelopeKeys;
   cookieKeys: string[];
   logger: Logger;
+  revocations: Revocations;
 }
 
 const PROTOCOL = '/protocol/openid-connect';
@@ -59,7 +63,12 @@ export function buildProvider(deps: ProviderDeps): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(deps.db, findClient, deriveKey(config.MASTER_KEY, 'hush identity device codes v1')),
+    adapter: createAdapterClass(
+      deps.db,
+      findClient,
+      { grantRevoked: (grantId) => deps.revocations.revokeGrant(grantId) },
+      deriveKey(config.MASTER_KEY, 'hush identity device codes v1'),
+    ),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -187,6 +196,9 @@ export function buildProvider(deps: ProviderDeps): Provider {
     renderError,
   };
 
+  // Resource servers refuse the access tokens of a revoked grant by this claim (ADR 10).
+  configuration.extraTokenClaims = withGrantClaim(configuration.extraTokenClaims);
+
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.TRUST_PROXY;
   pinPublicOrigin(provider, config.AUTH_URL);
@@ -205,6 +217,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   provider.use(sessionIframe(provider, { publicUrl: config.AUTH_URL, allWebOrigins: () => deps.webOrigins.allWebOrigins() }));
   provider.use(deviceFormOrigin(new URL(config.AUTH_URL).origin));
   sessionStateProtocol(provider, { publicUrl: config.AUTH_URL, sessionTtl: SESSION_TTL });
+  provider.use(jwtTokenEndpoints({ provider, issuer: config.issuer, jwks: deps.jwks, revocations: deps.revocations, logger: deps.logger }));
   provider.use(clientAuthLimiter(limiter));
   const envelopes = () => deps.envelopeKeys;
   provider.use(realmInfo(config.issuer, deps.jwks));

@@ -1,16 +1,22 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { IdentityUnavailableError } from '../errors.js';
+import { IdentityUnavailableError, RevocationsUnavailableError } from '../errors.js';
+import type { RevocationFeed } from '../revocations/revocation-feed.js';
 import type { Principal } from './principal.js';
 
 /**
  * Identity's JWT access tokens (RFC 9068), verified locally against its JWKS, which jose fetches
  * once and caches (refetching when an unknown `kid` appears, at most every 30 s). Checked: the
- * RS256 or ES256 signature (identity's two algorithms), `typ: at+jwt`, `iss`, `aud` (this API's identifier) and `exp`.
+ * RS256 or ES256 signature (identity's two algorithms), `typ: at+jwt`, `iss`, `aud` (this API's
+ * identifier) and `exp`; then that identity has not revoked it (its jti, its grant, its client),
+ * in memory (ADR 10).
  */
 export class AccessTokenVerifier {
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
-  constructor(private readonly options: { jwksUrl: string; issuer: string; audience: string }) {
+  constructor(
+    private readonly options: { jwksUrl: string; issuer: string; audience: string },
+    private readonly revocations: Pick<RevocationFeed, 'status'>,
+  ) {
     this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
   }
 
@@ -30,6 +36,10 @@ export class AccessTokenVerifier {
       if (jwksUnavailable(err)) throw new IdentityUnavailableError();
       return undefined;
     }
+    const revocation = this.revocations.status(payload);
+    if (revocation === 'revoked') return undefined;
+    // Out of sync with identity's revocations: any token may have been revoked meanwhile (not the caller's fault).
+    if (revocation === 'unknown') throw new RevocationsUnavailableError();
     const scopes = new Set(typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : []);
     const username = payload['username'];
     const clientId = payload['client_id'];

@@ -1,0 +1,157 @@
+import { Redis } from 'ioredis';
+import { decodeRevocation, decodeRevocationMessage, type Logger } from '@hush/common';
+import { RevocationList, type RevocableClaims } from './revocation-list.js';
+
+export type RevocationStatus = 'valid' | 'revoked' | 'unknown';
+
+export interface RevocationFeedOptions {
+  redisUrl: string;
+  /** The Redis sorted set and pub/sub channel identity writes to (REVOCATIONS_CHANNEL). */
+  channel: string;
+  /**
+   * How long the feed is trusted without proof that it is alive (ms). A heartbeat PING on the
+   * subscribed connection every quarter of it proves that every message published before the PING
+   * has arrived (Redis answers on one connection in order).
+   */
+  maxLagMs: number;
+  /** Longest wait for Redis to connect or answer (ms). */
+  timeoutMs: number;
+}
+
+/**
+ * Secrets' side of ADR 10: identity's revocations, followed over Redis pub/sub and kept in memory,
+ * so checking a bearer token costs no network call.
+ *
+ * In sync, and only then, `status` answers `valid` or `revoked`:
+ * - on every (re)connection the feed subscribes first, then loads the whole set; anything published
+ *   in between arrives both ways, and adding twice is harmless. In sync from the moment the load
+ *   was sent;
+ * - a closed connection ends the sync at once; a silent one (no FIN, no RST) is found out by the
+ *   heartbeat: past `maxLagMs` since the last confirmed moment, every token is `unknown`;
+ * - `unknown` (never synced, or lost) is refused by the caller with a 503: any token may have been
+ *   revoked meanwhile. The next successful load ends it.
+ */
+export class RevocationFeed {
+  private readonly list = new RevocationList();
+  private subscriber: Redis | undefined;
+  /** Every revocation published before this moment (epoch ms) is in the list; undefined: not in sync. */
+  private confirmedAt: number | undefined;
+  /** Bumped whenever the sync is lost: work of an older connection attempt is dropped. */
+  private generation = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private waiters: (() => void)[] = [];
+  private stopped = false;
+  private beats = 0;
+
+  constructor(
+    /** The service's connection, for loading the set (a subscribed connection runs no other command). */
+    private readonly redis: Redis,
+    private readonly options: RevocationFeedOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** One clock read and a few map lookups: nothing goes over the network. */
+  status(claims: RevocableClaims): RevocationStatus {
+    const confirmed = this.confirmedAt;
+    if (confirmed === undefined || Date.now() - confirmed > this.options.maxLagMs) return 'unknown';
+    return this.list.revokes(claims) ? 'revoked' : 'valid';
+  }
+
+  /**
+   * Connects and waits for the first load, at most `maxLagMs`: without Redis the service still
+   * starts, and refuses bearer tokens until the feed is in sync.
+   */
+  async start(): Promise<void> {
+    const subscriber = new Redis(this.options.redisUrl, {
+      lazyConnect: true,
+      autoResubscribe: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: null,
+      connectTimeout: this.options.timeoutMs,
+      retryStrategy: (attempt) => Math.min(100 * attempt, 1000),
+    });
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel: string, message: string) => this.apply(message));
+    subscriber.on('ready', () => void this.sync(subscriber));
+    subscriber.on('close', () => this.lost('connection closed'));
+    subscriber.on('error', () => undefined); // each failure also closes the connection: reported by lost()
+    const first = new Promise<void>((resolve) => this.waiters.push(resolve));
+    subscriber.connect().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([first, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.maxLagMs)))]);
+    clearTimeout(timer);
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.generation++;
+    this.confirmedAt = undefined;
+    clearTimeout(this.heartbeat);
+    this.subscriber?.disconnect();
+    this.subscriber = undefined;
+  }
+
+  private async sync(subscriber: Redis): Promise<void> {
+    const attempt = ++this.generation;
+    try {
+      await within(subscriber.subscribe(this.options.channel), this.options.timeoutMs);
+      const sentAt = Date.now();
+      const entries = await within(this.redis.zrangebyscore(this.options.channel, Math.floor(sentAt / 1000), '+inf', 'WITHSCORES'), this.options.timeoutMs);
+      if (attempt !== this.generation) return;
+      for (let i = 0; i + 1 < entries.length; i += 2) {
+        const revocation = decodeRevocation(entries[i] as string);
+        if (revocation) this.list.add(revocation, Number(entries[i + 1]));
+      }
+      this.confirmedAt = sentAt;
+      this.logger.info({ revocations: this.list.size }, 'revocations loaded; following identity');
+      for (const resolve of this.waiters.splice(0)) resolve();
+      this.beat(subscriber, attempt);
+    } catch (err) {
+      if (attempt !== this.generation || this.stopped) return;
+      this.logger.warn({ err: (err as Error).message }, 'revocations could not be loaded; retrying');
+      subscriber.disconnect(true);
+    }
+  }
+
+  private beat(subscriber: Redis, attempt: number): void {
+    this.heartbeat = setTimeout(() => {
+      const sentAt = Date.now();
+      within(subscriber.ping(), this.options.maxLagMs).then(
+        () => {
+          if (attempt !== this.generation) return;
+          this.confirmedAt = sentAt;
+          if (++this.beats % 64 === 0) this.list.prune(Math.floor(sentAt / 1000));
+          this.beat(subscriber, attempt);
+        },
+        () => {
+          if (attempt !== this.generation) return;
+          this.lost('heartbeat unanswered');
+          subscriber.disconnect(true);
+        },
+      );
+    }, this.options.maxLagMs / 4);
+    this.heartbeat.unref();
+  }
+
+  private apply(message: string): void {
+    const event = decodeRevocationMessage(message);
+    if (event) this.list.add(event.revocation, event.until);
+  }
+
+  private lost(reason: string): void {
+    clearTimeout(this.heartbeat);
+    if (this.stopped) return;
+    this.generation++;
+    if (this.confirmedAt === undefined) return;
+    this.confirmedAt = undefined;
+    this.logger.warn({ reason }, 'revocation feed lost; bearer tokens are refused until it is back');
+  }
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
