@@ -145,6 +145,22 @@ describe('userinfo takes any access token of the user that carries openid', () =
     expect(info.headers['cache-control']).toBe('no-store');
   });
 
+  it('an API access token that was revoked, or whose grant was: 401 invalid_token', async () => {
+    const revoked = await codeFlow((c) => `openid ${c.read}`);
+    const revocation = `${h.issuer}/protocol/openid-connect/revoke`;
+    const auth = { authorization: basic(revoked.c.clientId, revoked.c.clientSecret) };
+    expect((await postForm(revocation, { token: revoked.tokens.access_token }, auth)).status).toBe(200);
+    const info = await userinfo(revoked.tokens.access_token);
+    expect(info.status).toBe(401);
+    expect(info.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+
+    const byGrant = await codeFlow((c) => `openid ${c.read}`);
+    const grantAuth = { authorization: basic(byGrant.c.clientId, byGrant.c.clientSecret) };
+    expect((await userinfo(byGrant.tokens.access_token)).status).toBe(200);
+    expect((await postForm(revocation, { token: String(byGrant.tokens.refresh_token), token_type_hint: 'refresh_token' }, grantAuth)).status).toBe(200);
+    expect((await userinfo(byGrant.tokens.access_token)).status).toBe(401);
+  });
+
   it('an API access token without openid: 403 insufficient_scope', async () => {
     const c = await createApiAndClient(h);
     const cc = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read }, { authorization: basic(c.clientId, c.clientSecret) });

@@ -30,7 +30,7 @@ import { sessionIframe } from './session-iframe.js';
 import { sessionStateProtocol } from './session-state.js';
 import type { Revocations } from '../revocations/revocations.js';
 import { withGrantClaim } from '../revocations/grant-claim.js';
-import { jwtTokenEndpoints } from '../revocations/jwt-token-endpoints.js';
+import { accessTokenLiveness, jwtTokenEndpoints } from '../revocations/jwt-token-endpoints.js';
 
 export interface ProviderDeps {
   config: Config;
@@ -223,7 +223,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   provider.use(realmInfo(config.issuer, deps.jwks));
   provider.use(parAtHushPath);
   provider.use(tokenRequestForms(envelopes));
-  provider.use(keycloakUserinfo(envelopes, users));
+  provider.use(keycloakUserinfo(envelopes, users, accessTokenLiveness(provider, deps.revocations)));
   // Outside clientCredentialsRefresh: it wraps the refresh token that one adds.
   provider.use(keycloakTokenResponses(envelopes, defaultAlg));
   provider.use(clientCredentialsRefresh(provider));

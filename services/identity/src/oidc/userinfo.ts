@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { isUuid } from '@hush/common';
 import type { UsersRepository } from '../accounts/users.repository.js';
@@ -12,10 +12,10 @@ const USERINFO = '/protocol/openid-connect/userinfo';
  *   oidc-provider's userinfo, which checks it and its grant as before;
  * - an API access token (`at+jwt`, which oidc-provider refuses there for its audience) is verified
  *   here: our signature, issuer, `typ: Bearer`, not expired, `openid` in its scope, a user's
- *   `sub`. Its claims follow the token's OpenID scopes, as oidc-provider's answer does.
+ *   `sub`, and not revoked (accessTokenLiveness: its jti, its grant, its client). Its claims follow the token's OpenID scopes, as oidc-provider's answer does.
  * A bare opaque value is refused: access tokens are only ever handed out in envelopes.
  */
-export function keycloakUserinfo(keys: () => EnvelopeKeys, users: Pick<UsersRepository, 'findById'>) {
+export function keycloakUserinfo(keys: () => EnvelopeKeys, users: Pick<UsersRepository, 'findById'>, isLive: (payload: JWTPayload) => Promise<boolean>) {
   return async function userinfo(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
     if (ctx.path !== USERINFO || (ctx.method !== 'GET' && ctx.method !== 'POST')) return next();
     const auth = ctx.get('authorization');
@@ -30,7 +30,7 @@ export function keycloakUserinfo(keys: () => EnvelopeKeys, users: Pick<UsersRepo
       return next();
     }
 
-    let payload: Record<string, unknown>;
+    let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(value, keys().verifyKeys, { issuer: keys().issuer, typ: 'at+jwt', algorithms: [...keys().signing.keys()], requiredClaims: ['exp'] }));
     } catch {
@@ -39,6 +39,7 @@ export function keycloakUserinfo(keys: () => EnvelopeKeys, users: Pick<UsersRepo
     const scopes = new Set(typeof payload['scope'] === 'string' ? payload['scope'].split(' ') : []);
     if (payload['typ'] !== 'Bearer') return refuse(ctx, 401, 'invalid_token', 'not an access token');
     if (!scopes.has('openid')) return refuse(ctx, 403, 'insufficient_scope', 'access token missing openid scope');
+    if (!(await isLive(payload))) return refuse(ctx, 401, 'invalid_token', 'access token revoked');
     const sub = payload['sub'];
     const user = typeof sub === 'string' && isUuid(sub) ? await users.findById(sub) : undefined;
     if (!user) return refuse(ctx, 401, 'invalid_token', 'associated account not found');

@@ -42,15 +42,7 @@ export function jwtTokenEndpoints(deps: JwtTokenEndpointsDeps) {
     }
   };
 
-  const isActive = async (payload: JWTPayload): Promise<boolean> => {
-    const { jti, client_id: clientId, grant_id: grantId } = payload;
-    if (await deps.revocations.isTokenRevoked(String(jti))) return false;
-    if (typeof grantId === 'string') {
-      const grant = await deps.provider.Grant.find(grantId);
-      if (!grant || grant.clientId !== clientId) return false;
-    }
-    return (await deps.provider.Client.find(String(clientId))) !== undefined;
-  };
+  const isActive = accessTokenLiveness(deps.provider, deps.revocations);
 
   const introspect = async (ctx: KoaContextWithOIDC, token: string): Promise<void> => {
     ctx.status = 200;
@@ -96,6 +88,23 @@ export function jwtTokenEndpoints(deps: JwtTokenEndpointsDeps) {
       ctx.set(known.headers);
       ctx.body = { error: 'temporarily_unavailable', error_description: known.message };
     }
+  };
+}
+
+/**
+ * Whether identity still stands behind a verified JWT access token: its jti was not revoked, its
+ * grant (`grant_id`) still exists and is its client's, and its client still exists. Introspection
+ * and userinfo both ask this; the resource servers learn the same facts from ADR 10's events.
+ */
+export function accessTokenLiveness(provider: Provider, revocations: Pick<Revocations, 'isTokenRevoked'>) {
+  return async (payload: JWTPayload): Promise<boolean> => {
+    const { jti, client_id: clientId, grant_id: grantId } = payload;
+    if (await revocations.isTokenRevoked(String(jti))) return false;
+    if (typeof grantId === 'string') {
+      const grant = await provider.Grant.find(grantId);
+      if (!grant || grant.clientId !== clientId) return false;
+    }
+    return (await provider.Client.find(String(clientId))) !== undefined;
   };
 }
 
