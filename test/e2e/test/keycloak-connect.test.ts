@@ -92,6 +92,16 @@ describe('keycloak-connect against Hush identity', () => {
 
     const share = await secrets.http.post('/api/v1/share').set('Authorization', `Bearer ${grant.access_token.token}`).type('form').send({ secret: 'from keycloak-connect' });
     expect(share.status).toBe(200);
+
+    // validateAccessToken asks the introspection endpoint: active until the token is revoked.
+    expect(await keycloak.grantManager.validateAccessToken(grant.access_token.token)).toBe(grant.access_token.token);
+    const revoke = await fetch(`${identity.issuer}/protocol/openid-connect/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}` },
+      body: new URLSearchParams({ token: grant.access_token.token }),
+    });
+    expect(revoke.status).toBe(200);
+    expect(await keycloak.grantManager.validateAccessToken(grant.access_token.token)).toBe(false);
   });
 
   it('protect() in bearer-only mode lets a valid access token through and refuses the rest', async () => {
