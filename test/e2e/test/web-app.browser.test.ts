@@ -180,3 +180,34 @@ it('signs in, shares, reveals, burns, manages API tokens and signs out', async (
   expect(page.url().startsWith(identity.issuer)).toBe(true);
   expect(other.violations).toEqual([]);
 }, 180_000);
+
+describe('with ANONYMOUS_SHARES=true', () => {
+  let anon: { identity: IdentityHarness; h: SecretsHarness } | undefined;
+  beforeAll(async () => {
+    anon = await startWebWithIdentity({ ANONYMOUS_SHARES: 'true' });
+  }, 60_000);
+  afterAll(async () => {
+    await anon?.h.close();
+    await anon?.identity.close();
+  });
+
+  it('a signed-out visitor shares from the home page, anonymously, and gets the link', async () => {
+    const url = (anon as { h: SecretsHarness }).h.url;
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (msg) => {
+      if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+    });
+    await page.goto(`${url}/`);
+    await expect(h1(page)).resolves.toBe('Share a secret');
+    await expect(page.locator('#anonymous-note').textContent()).resolves.toContain('shared anonymously');
+    await expect(page.locator('#recipient').count()).resolves.toBe(0);
+    await inspect(page, violations, 'web-11-anonymous-share');
+    await page.fill('#secret', 'anonymous, from the home page');
+    await page.click('#share');
+    await expect(h1(page)).resolves.toBe('Your secret link is ready');
+    await expect(page.locator('#link').inputValue()).resolves.toMatch(new RegExp(`^${url}/secret/[0-9a-z]{31}$`));
+    await context.close();
+  }, 60_000);
+});
