@@ -9,6 +9,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
+    '^@hush/common/base$': '<rootDir>/packages/common/src/base.ts',
+    '^@hush/common/web$': '<rootDir>/packages/common/src/web/index.ts',
     '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

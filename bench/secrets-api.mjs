@@ -24,6 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { startFlags } from '../scripts/start-flags.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -36,9 +37,12 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     // A CPU profile of the service (node --cpu-prof) written to this directory.
     profile: { type: 'string' },
+    // The service's Node flags, instead of those of its start script (`--node-flags=` for none).
+    'node-flags': { type: 'string' },
   },
 });
 const serviceDir = join(resolve(args.root), 'services', 'secrets');
+const nodeFlags = args['node-flags'] === undefined ? startFlags(resolve(args.root), 'secrets') : args['node-flags'].split(/\s+/).filter(Boolean);
 const requireFromService = createRequire(join(serviceDir, 'package.json'));
 const bcrypt = requireFromService('bcryptjs');
 const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
@@ -129,7 +133,12 @@ try {
 
   server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], {
     env,
-    execArgv: ['--import', pathToFileURL(join(here, 'secrets-api', 'loop-probe.mjs')).href, ...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : [])],
+    execArgv: [
+      ...nodeFlags,
+      '--import',
+      pathToFileURL(join(here, 'secrets-api', 'loop-probe.mjs')).href,
+      ...(args.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(args.profile)] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   for (let i = 0; i < 100; i++) {

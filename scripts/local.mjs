@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
 import pg from 'pg';
+import { startFlags } from './start-flags.mjs';
 import { defaultDatabaseUrls, dropLocalDatabase, ensureLocalDatabase, KeyMismatchError, mismatchAdvice } from './local-databases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -147,7 +148,10 @@ const children = new Set();
 /** capture: resolve with stdout (stderr dropped); collect: with stdout and stderr; else log each line. */
 function run(name, entry, args, env, { capture = false, collect = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'ignore'] : ['ignore', 'pipe', 'pipe'] });
+    // A service (not a CLI) runs with the Node flags of its start script, as in its container.
+    const service = /^services\/(\w+)\/dist\/src\/main\.js$/.exec(entry)?.[1];
+    const flags = service ? startFlags(root, service) : [];
+    const child = spawn(process.execPath, [...flags, join(root, entry), ...args], { env, stdio: capture ? ['ignore', 'pipe', 'ignore'] : ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let out = '';
     for (const stream of capture ? [child.stdout] : [child.stdout, child.stderr]) {

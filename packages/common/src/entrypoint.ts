@@ -1,7 +1,8 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { once } from 'node:events';
 import { ConfigError } from './config.js';
-import { disconnect, type Infrastructure } from './infrastructure.js';
+// Types only: importing infrastructure.js would load knex, pg and ioredis into every process.
+import type { Infrastructure } from './infrastructure.js';
 import { closeGracefully, onShutdownSignal } from './shutdown.js';
 
 /**
@@ -65,4 +66,9 @@ export async function serveUntilSignal(app: ServiceApp, port: number, infra: Inf
     process.exit(code);
   });
   return server;
+}
+
+/** Closes the database pool and the Redis connection of `infra`. */
+export async function disconnect(infra: Infrastructure): Promise<void> {
+  await Promise.allSettled([infra.db.destroy(), infra.redis.quit()]);
 }

@@ -49,7 +49,3 @@ export function watchOutages({ db, redis, logger }: Infrastructure): void {
   redis.on('error', (err) => cache.failed(err));
   redis.on('ready', () => cache.recovered());
 }
-
-export async function disconnect(infra: Infrastructure): Promise<void> {
-  await Promise.allSettled([infra.db.destroy(), infra.redis.quit()]);
-}

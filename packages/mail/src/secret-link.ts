@@ -1,5 +1,5 @@
 import type { SecretLinkJob } from '@hush/queue';
-import { html } from '@hush/common';
+import { html } from '@hush/common/web';
 import { displayName } from './escape.js';
 
 export interface RenderedEmail {

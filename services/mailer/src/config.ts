@@ -1,4 +1,4 @@
-import { bool, loadConfig, logLevel, port } from '@hush/common';
+import { bool, loadConfig, logLevel, port } from '@hush/common/base';
 import { z } from 'zod';
 
 const schema = z.object({

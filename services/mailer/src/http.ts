@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Registry } from 'prom-client';
-import { healthEndpoints, type HealthOptions } from '@hush/common';
+import { healthEndpoints, type HealthOptions } from '@hush/common/base';
 
 /**
  * Health and metrics endpoints for the orchestrator and Prometheus: `/healthz` and `/readyz`

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, createLogger, listen, onShutdownSignal, runMain } from '@hush/common';
+import { closeGracefully, createLogger, listen, onShutdownSignal, runMain } from '@hush/common/base';
 import { createMailerApp } from './app.js';
 import { readConfig } from './config.js';
 

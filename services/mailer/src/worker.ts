@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Logger } from '@hush/common';
+import type { Logger } from '@hush/common/base';
 import { SECRET_LINK_QUEUE, obfuscateEmail, secretLinkJob, type SecretLinkJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';

@@ -54,18 +54,26 @@ describe.each(SERVICES)('infra/docker/%s.Dockerfile', (service) => {
     expect(cmd[2]).toContain(`(process.env.PORT||${port})+'/healthz'`);
   });
 
-  it('starts the service with node as PID 1 (exec form), at an entry point that exists', () => {
+  it('starts the service with node as PID 1 (exec form), at an entry point that exists, with the Node flags of its start script', () => {
     const cmd = JSON.parse(instruction(runtime, 'CMD').at(-1) ?? '[]') as string[];
-    expect(cmd).toEqual(['node', 'dist/src/main.js']);
+    expect(cmd.slice(0, 1)).toEqual(['node']);
+    expect(cmd.at(-1)).toBe('dist/src/main.js');
+    // The heap sizing (docs/scaling.md) is written in services/*/package.json's start script;
+    // scripts/local.mjs and bench/ read it there: the image must run the same command.
+    if (implemented(service)) {
+      const start = (JSON.parse(readFileSync(join(repoRoot, 'services', service, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+      expect(cmd.join(' ')).toBe(start);
+    }
     if (implemented(service)) expect(existsSync(sourceOf(service, 'dist/src/main.js'))).toBe(true);
   });
 
-  it('differs from the other services only in its name and port', () => {
+  it('differs from the other services only in its name, port and start command (its start script, checked above)', () => {
     const normalise = (s: ServiceName) =>
       dockerfile(s)
         .split('\n')
         .slice(2)
         .join('\n')
+        .replace(/^CMD .*$/m, 'CMD')
         .replaceAll(s, 'SVC')
         .replaceAll(String(defaultPort(s)), 'PORT');
     expect(normalise(service)).toEqual(normalise('identity'));

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
  * code runs from dist and from the TypeScript sources under Jest, where no compiled file exists.
  */
 /** Heap limits of a bcrypt worker (MB); bcryptjs keeps a few kB per hash. */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 };
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -35,6 +35,8 @@ interface Job {
 export class BcryptPool {
   private readonly bcryptPath = createRequire(import.meta.url).resolve('bcryptjs');
   private readonly idle: Worker[] = [];
+  /** An idle worker's timer: it is ended after `idleMs` without work. */
+  private readonly idleSince = new Map<Worker, NodeJS.Timeout>();
   private readonly busy = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
   private nextId = 1;
@@ -42,12 +44,25 @@ export class BcryptPool {
   private started = false;
   private spawned = 0;
 
-  constructor(readonly size: number = availableParallelism()) {}
+  /**
+   * `idleMs`: a worker without work for this long is ended, and spawned again when jobs need it
+   * (0 keeps workers for good).
+   */
+  constructor(
+    readonly size: number = availableParallelism(),
+    readonly idleMs = 30_000,
+  ) {}
+
+  /** Workers running now (busy or idle). */
+  get workers(): number {
+    return this.spawned;
+  }
 
   /**
    * Lets the pool run jobs; jobs handed in before wait. Workers are spawned as jobs need them, up
-   * to `size`, and then kept: a service that never sees a passphrase holds no worker (each is an
-   * isolate of its own, ~10 MB resident), and the first passphrases wait ~20 ms for a worker.
+   * to `size`, and ended after `idleMs` without work: a service that sees no passphrase holds no
+   * worker (each is an isolate of its own, 10-40 MB resident once it has hashed under load), and
+   * the first passphrases after a quiet spell wait ~20 ms for a worker.
    */
   start(): void {
     if (this.closed) return;
@@ -70,6 +85,8 @@ export class BcryptPool {
     const deadline = Date.now() + drainMs;
     while ((this.queue.length > 0 || this.busy.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     for (const job of this.queue.splice(0)) job.reject(new Error('bcrypt pool is closed'));
+    for (const timer of this.idleSince.values()) clearTimeout(timer);
+    this.idleSince.clear();
     await Promise.all([...this.idle, ...this.busy.keys()].map((w) => w.terminate()));
   }
 
@@ -81,7 +98,7 @@ export class BcryptPool {
     worker.on('message', (msg: { id: number; result?: string; error?: string }) => {
       const job = this.busy.get(worker);
       this.busy.delete(worker);
-      this.idle.push(worker);
+      this.release(worker);
       if (job && job.id === msg.id) {
         if (msg.error !== undefined || msg.result === undefined) job.reject(new Error(`bcrypt failed: ${msg.error}`));
         else job.resolve(msg.result);
@@ -92,9 +109,10 @@ export class BcryptPool {
       // A crashed worker fails its job and is replaced, so the pool keeps its size.
       const job = this.busy.get(worker);
       this.busy.delete(worker);
+      this.forget(worker);
       job?.reject(err);
       if (!this.closed) {
-        this.idle.push(this.spawn());
+        this.release(this.spawn());
         this.dispatch();
       }
     });
@@ -105,13 +123,37 @@ export class BcryptPool {
     if (!this.started) return;
     while (this.queue.length > this.idle.length && this.spawned < this.size) {
       this.spawned++;
-      this.idle.push(this.spawn());
+      this.release(this.spawn());
     }
     while (this.idle.length > 0 && this.queue.length > 0) {
       const worker = this.idle.pop() as Worker;
+      clearTimeout(this.idleSince.get(worker));
+      this.idleSince.delete(worker);
       const job = this.queue.shift() as Job;
       this.busy.set(worker, job);
       worker.postMessage({ id: job.id, input: job.input, salt: job.salt });
     }
+  }
+
+  /** Puts `worker` back among the idle ones; it is ended if no job takes it within `idleMs`. */
+  private release(worker: Worker): void {
+    this.idle.push(worker);
+    if (this.idleMs <= 0 || this.closed) return;
+    const timer = setTimeout(() => {
+      if (!this.idleSince.has(worker)) return;
+      this.forget(worker);
+      this.spawned--;
+      void worker.terminate();
+    }, this.idleMs);
+    timer.unref();
+    this.idleSince.set(worker, timer);
+  }
+
+  /** Takes `worker` off the idle list and its timer off the clock (it crashed or is being ended). */
+  private forget(worker: Worker): void {
+    const at = this.idle.indexOf(worker);
+    if (at >= 0) this.idle.splice(at, 1);
+    clearTimeout(this.idleSince.get(worker));
+    this.idleSince.delete(worker);
   }
 }
