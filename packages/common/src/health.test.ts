@@ -30,6 +30,23 @@ describe('checkReadiness', () => {
     expect(result.body).toEqual({ status: 'not ready', database: 'timeout', redis: 'timeout', keys: 'ok' });
   });
 
+  it("calls a driver's own timeout a timeout, whichever of it and the check's timer fires first", async () => {
+    // A stalled PostgreSQL: pg's connect timeout, knex's acquire timeout, pg's query timeout and the
+    // server's statement_timeout reject before (or as) the check's own timer fires.
+    const rejecting = (err: Error & { code?: string }) => () => Promise.reject(err);
+    const knexTimeout = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' });
+    const result = await checkReadiness({
+      checks: {
+        connect: rejecting(new Error('timeout exceeded when trying to connect')),
+        acquire: rejecting(knexTimeout),
+        query: rejecting(new Error('select 1 - Query read timeout')),
+        statement: rejecting(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' })),
+        refused: rejecting(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+      },
+    });
+    expect(result.body).toEqual({ status: 'not ready', connect: 'timeout', acquire: 'timeout', query: 'timeout', statement: 'timeout', refused: 'unavailable' });
+  });
+
   it('is unready without running the checks once shutdown has begun', async () => {
     let ran = false;
     const result = await checkReadiness({ checks: { database: async () => (ran = true) }, stopping: () => true });

@@ -1,3 +1,4 @@
+import { isTimeoutFailure } from './outage.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Resolves when the dependency is usable; rejects (or hangs past the timeout) when it is not. */
@@ -29,7 +30,7 @@ async function run(check: ReadinessCheck, timeoutMs: number): Promise<CheckResul
     .then(check)
     .then(
       (): CheckResult => 'ok',
-      (): CheckResult => 'unavailable',
+      (err: unknown): CheckResult => (isTimeoutFailure(err) ? 'timeout' : 'unavailable'),
     );
   try {
     return await Promise.race([outcome, timeout]);

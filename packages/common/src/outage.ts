@@ -45,6 +45,16 @@ export function outageLog(logger: Logger, dependency: string): OutageLog {
   return log;
 }
 
+/**
+ * Whether a dependency failed by not answering in time (a driver's connect, acquire, query or
+ * command timeout, PostgreSQL's statement_timeout) rather than by refusing: readiness calls it a
+ * timeout whichever of the driver's timer and its own fires first.
+ */
+export function isTimeoutFailure(err: unknown): boolean {
+  const { code } = describe(err);
+  return code === 'ETIMEDOUT' || code === '57014' || code === 'KnexTimeoutError';
+}
+
 /** The error's code and message only: no stack (it is the network's fault, not a line of ours), no connection details. */
 function describe(err: unknown): { code: string; reason: string } {
   const e = err as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown } | null;
