@@ -1,5 +1,5 @@
 import { type Browser } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { cspViolations, launchChromium } from './chromium.js';
 import { eventually, postForm } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
@@ -34,10 +34,7 @@ it('gives the device its tokens once the person approves in the browser', async 
   expect((await poll()).body['error']).toBe('authorization_pending');
 
   const page = await browser.newPage();
-  const violations: string[] = [];
-  page.on('console', (msg) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
-  });
+  const violations = cspViolations(page);
   await page.goto(verification_uri);
   await expect(page.locator('h1').textContent()).resolves.toBe('Connect a device');
   await page.fill('#user_code', user_code);

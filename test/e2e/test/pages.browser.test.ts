@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { cspViolations, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -39,10 +39,7 @@ afterAll(async () => {
 /** A page that records every CSP violation, from the console and from `securitypolicyviolation` events. */
 async function openPage(): Promise<{ page: Page; violations: string[] }> {
   const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-  const violations: string[] = [];
-  page.on('console', (msg) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
-  });
+  const violations = cspViolations(page);
   await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
   // A string, as this project's TypeScript has no DOM types: it runs in the page.
   await page.addInitScript({

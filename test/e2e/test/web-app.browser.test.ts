@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import request from 'supertest';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { cspViolations, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -42,10 +42,7 @@ async function newPage(): Promise<{ page: Page; violations: string[] }> {
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: secrets.url });
   const page = await context.newPage();
-  const violations: string[] = [];
-  page.on('console', (msg) => {
-    if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
-  });
+  const violations = cspViolations(page);
   return { page, violations };
 }
 
@@ -195,10 +192,7 @@ describe('with ANONYMOUS_SHARES=true', () => {
     const url = (anon as { h: SecretsHarness }).h.url;
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
-    const violations: string[] = [];
-    page.on('console', (msg) => {
-      if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
-    });
+    const violations = cspViolations(page);
     await page.goto(`${url}/`);
     await expect(h1(page)).resolves.toBe('Share a secret');
     await expect(page.locator('#anonymous-note').textContent()).resolves.toContain('shared anonymously');
