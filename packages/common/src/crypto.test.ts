@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { deriveKey } from './crypto.js';
+import { deriveKey, randomBytes } from './crypto.js';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 /** Bytes from `first` to `last` inclusive, as the RFC's test case 2 writes its inputs. */
@@ -47,5 +47,36 @@ describe('deriveKey (HKDF-SHA256)', () => {
   it('refuses lengths HKDF cannot produce', () => {
     expect(() => deriveKey(Buffer.alloc(32), 'x', '', 0)).toThrow(RangeError);
     expect(() => deriveKey(Buffer.alloc(32), 'x', '', 255 * 32 + 1)).toThrow(RangeError);
+  });
+});
+
+describe('randomBytes (pooled)', () => {
+  it('gives the size asked for, small and large, and never the same bytes twice', () => {
+    const seen = new Set<string>();
+    // Several refills of the 4 KiB buffer, with draws that straddle its end.
+    for (let i = 0; i < 2000; i++) {
+      const size = [12, 20, 31, 32][i % 4]!;
+      const bytes = randomBytes(size);
+      expect(bytes).toHaveLength(size);
+      seen.add(bytes.toString('hex'));
+    }
+    expect(seen.size).toBe(2000);
+    expect(randomBytes(0)).toHaveLength(0);
+    expect(randomBytes(1000)).toHaveLength(1000);
+  });
+
+  it('hands out buffers of their own: changing one changes no later draw', () => {
+    const first = randomBytes(16);
+    first.fill(0);
+    const next = Array.from({ length: 300 }, () => randomBytes(16));
+    expect(next.some((b) => b.equals(Buffer.alloc(16)))).toBe(false);
+  });
+
+  it('looks uniform: every byte value turns up in 64 KiB of draws, none far off its share', () => {
+    const counts = new Array<number>(256).fill(0);
+    for (let i = 0; i < 4096; i++) for (const byte of randomBytes(16)) counts[byte]!++;
+    // 65,536 bytes: 256 per value expected; a fair source stays within ±40% with overwhelming odds.
+    expect(Math.min(...counts)).toBeGreaterThan(256 * 0.6);
+    expect(Math.max(...counts)).toBeLessThan(256 * 1.4);
   });
 });

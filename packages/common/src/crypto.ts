@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes as systemRandomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -29,6 +29,30 @@ export function deriveKey(root: Buffer, info: string | Buffer, salt: Buffer | st
     blocks.push(previous);
   }
   return Buffer.concat(blocks).subarray(0, length);
+}
+
+const POOL_BYTES = 4096;
+const pool = Buffer.allocUnsafeSlow(POOL_BYTES);
+let drawn = POOL_BYTES;
+
+/**
+ * `size` bytes from the CSPRNG (OpenSSL's, as `crypto.randomBytes`), for keys, IVs and tokens.
+ * Small draws come from a 4 KiB buffer refilled by one `randomFillSync`: each call of Node's own
+ * sets up a crypto job, which cost ~7 µs, five times per share (bench/RESULTS.md, issue 14). Bytes
+ * handed out are wiped from the buffer, so it never holds a copy of a key or IV in use; large
+ * draws go straight to Node. `crypto.randomUUID` pools the same way.
+ */
+export function randomBytes(size: number): Buffer {
+  if (size > 256) return systemRandomBytes(size);
+  if (drawn + size > POOL_BYTES) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  const out = Buffer.allocUnsafe(size);
+  pool.copy(out, 0, drawn, drawn + size);
+  pool.fill(0, drawn, drawn + size);
+  drawn += size;
+  return out;
 }
 
 /**

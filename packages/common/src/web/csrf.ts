@@ -1,6 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constantTimeEqual } from '../crypto.js';
+import { constantTimeEqual, randomBytes } from '../crypto.js';
 import { fixedError } from '../errors.js';
 
 /**

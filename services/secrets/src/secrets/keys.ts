@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { sha256 } from '@hush/common';
+import { randomBytes, sha256 } from '@hush/common';
 
 /**
  * Secret and metadata keys: 160 random bits written as 31 lowercase base36 characters, the

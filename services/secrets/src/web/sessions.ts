@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { deriveKey, open, seal, sha256, type Logger } from '@hush/common';
+import { deriveKey, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
 import { SCOPES, type Principal } from '../auth/principal.js';
 import { IdentityUnavailableError } from '../errors.js';
 import { IdentityRefusedError, type IdentityClient, type SignedIn, type Tokens } from './identity-client.js';
