@@ -9,7 +9,7 @@ type Settled<O> = { ok: true; value: O } | { ok: false; err: unknown };
  * run again on its own, so one bad row (a constraint, an odd value) fails only its own request
  * and never its neighbours'. `run` must return one result per item, in order.
  */
-export function batchedPerItem<I, O>(run: (items: I[]) => Promise<O[]>): (item: I) => Promise<O> {
+export function batchedPerItem<I, O>(run: (items: I[]) => Promise<O[]>, options: { maxInFlight?: number } = {}): (item: I) => Promise<O> {
   const settle = (items: I[]): Promise<Settled<O>[]> =>
     run(items).then((values) => {
       if (values.length !== items.length) throw new Error(`batch returned ${values.length} results for ${items.length} items`);
@@ -29,7 +29,7 @@ export function batchedPerItem<I, O>(run: (items: I[]) => Promise<O[]>): (item: 
         ),
       );
     }
-  });
+  }, options);
   return async (item) => {
     const result = await load(item);
     if (!result.ok) throw result.err;
