@@ -14,3 +14,4 @@ export * from './health.js';
 export * from './ids.js';
 export * from './redis-durability.js';
 export * from './outage.js';
+export * from './idle-compaction.js';

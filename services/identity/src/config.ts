@@ -37,6 +37,12 @@ const schema = z.object({
   MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
   LOG_LEVEL: logLevel(),
   /**
+   * Once the process falls quiet after start, and after a busy spell that grew it by 16 MB, hand
+   * the memory V8 no longer needs back to the system (@hush/common idle-compaction.ts; a 20-100 ms
+   * pause, only while nothing is served).
+   */
+  IDLE_COMPACTION: bool(true),
+  /**
    * Keep client records in memory, invalidated through PostgreSQL LISTEN/NOTIFY on one extra
    * connection per process (src/clients/client-cache.ts). Off: every token request reads its
    * client row (for a database that allows a single connection, such as the embedded one).

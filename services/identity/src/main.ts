@@ -1,4 +1,4 @@
-import { connect, runMain, serveUntilSignal } from '@hush/common';
+import { compactWhenIdle, connect, runMain, serveUntilSignal } from '@hush/common';
 import { createIdentityApp } from './app.js';
 import { readConfig } from './config.js';
 
@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const infra = connect(config, 'identity');
   await serveUntilSignal(createIdentityApp(config, infra), config.PORT, infra);
   infra.logger.info({ port: config.PORT, issuer: config.issuer }, 'identity listening');
+  if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });
 }
 
 runMain('identity', main);

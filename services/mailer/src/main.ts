@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { closeGracefully, createLogger, listen, onShutdownSignal, runMain } from '@hush/common/base';
+import { closeGracefully, compactWhenIdle, createLogger, listen, onShutdownSignal, runMain } from '@hush/common/base';
 import { createMailerApp } from './app.js';
 import { readConfig } from './config.js';
 
@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   await mailer.start();
   const server = await listen(mailer.handler, config.PORT);
   logger.info({ port: (server.address() as AddressInfo).port }, 'mailer listening');
+  if (config.IDLE_COMPACTION) compactWhenIdle({ logger });
 
   // Graceful shutdown: stop taking jobs, let the in-flight ones finish, close Redis, then HTTP
   // (which answers /readyz 503 meanwhile). The orchestrator's grace period (Kubernetes
