@@ -15,8 +15,10 @@ describe('mailer configuration', () => {
       CONCURRENCY: 4,
       PORT: 3002,
       LOG_LEVEL: 'info',
+      IDLE_COMPACTION: true,
       SHUTDOWN_TIMEOUT: 30,
     });
+    expect(readConfig({ IDLE_COMPACTION: 'false' }).IDLE_COMPACTION).toBe(false);
   });
 
   test('reads SMTP_URL (with its password) from SMTP_URL_FILE', () => {
