@@ -20,3 +20,23 @@ export function cspViolations(page: Page): string[] {
   });
   return violations;
 }
+
+/** The widths every page is checked at: a desktop window and a 360 px phone. */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } } as const;
+export type Width = keyof typeof VIEWPORTS;
+
+/**
+ * Shows `page` at each width in each colour scheme and calls `look` there (its assertions and
+ * screenshot), then puts the page back at desktop width in the light scheme.
+ */
+export async function inEveryLook(page: Page, look: (width: Width, scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  for (const width of Object.keys(VIEWPORTS) as Width[]) {
+    await page.setViewportSize(VIEWPORTS[width]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await look(width, scheme);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.emulateMedia({ colorScheme: 'light' });
+}

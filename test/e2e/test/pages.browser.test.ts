@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { cspViolations, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -20,7 +20,6 @@ const VALUE = 'db-password: s3cr3t-Ω-42 and a rather long line that must wrap o
 
 /** Background of the body in each theme: the shared stylesheet applied (not the browser's default). */
 const BACKGROUND = { light: 'rgb(238, 240, 244)', dark: 'rgb(16, 19, 24)' };
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } };
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
@@ -50,21 +49,15 @@ async function openPage(): Promise<{ page: Page; violations: string[] }> {
 
 /** Checks the page as it stands in both themes and both widths, and saves the four screenshots. */
 async function inspect(page: Page, violations: string[], name: string) {
-  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const look = await page.evaluate<{ background: string; scrollWidth: number; main: number }>(
-        `({ background: getComputedStyle(document.body).backgroundColor, scrollWidth: document.documentElement.scrollWidth, main: document.querySelectorAll('main').length })`,
-      );
-      expect({ name, scheme, background: look.background }).toEqual({ name, scheme, background: BACKGROUND[scheme] });
-      expect(look.main).toBe(1);
-      expect(look.scrollWidth).toBeLessThanOrEqual(viewport.width);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-    }
-  }
-  await page.setViewportSize(VIEWPORTS.desktop);
-  await page.emulateMedia({ colorScheme: 'light' });
+  await inEveryLook(page, async (width, scheme) => {
+    const look = await page.evaluate<{ background: string; scrollWidth: number; main: number }>(
+      `({ background: getComputedStyle(document.body).backgroundColor, scrollWidth: document.documentElement.scrollWidth, main: document.querySelectorAll('main').length })`,
+    );
+    expect({ name, scheme, background: look.background }).toEqual({ name, scheme, background: BACKGROUND[scheme] });
+    expect(look.main).toBe(1);
+    expect(look.scrollWidth).toBeLessThanOrEqual(VIEWPORTS[width].width);
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+  });
   expect(violations).toEqual([]);
 }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import request from 'supertest';
 import { type Browser, type Page } from 'playwright-core';
-import { cspViolations, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -21,7 +21,6 @@ const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'web');
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'db-password: s3cr3t-Ω-42';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } };
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
@@ -53,17 +52,11 @@ async function inspect(page: Page, violations: string[], name: string) {
     `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
   );
   expect({ name, serious }).toEqual({ name, serious: [] });
-  for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-    await page.setViewportSize(viewport);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-      expect({ name, width, scrollWidth: scrollWidth <= viewport.width }).toEqual({ name, width, scrollWidth: true });
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-    }
-  }
-  await page.setViewportSize(VIEWPORTS.desktop);
-  await page.emulateMedia({ colorScheme: 'light' });
+  await inEveryLook(page, async (width, scheme) => {
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    expect({ name, width, scrollWidth: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, scrollWidth: true });
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+  });
   expect({ name, violations }).toEqual({ name, violations: [] });
 }
 
