@@ -32,9 +32,9 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     settle: { type: 'string', default: '5' },
-    // The idle figure the target applies to: once V8's memory reducer has run (it shrinks the
-    // heap a few seconds after allocation stops) and the secrets service's idle bcrypt workers have
-    // ended (30 s); also the wait before the last column.
+    // The idle figure the target applies to: well after each service's idle compaction (the first
+    // quiet 2 s after start; packages/common/src/idle-compaction.ts) and after the secrets
+    // service's idle bcrypt workers have ended (30 s); also the wait before the last column.
     idle: { type: 'string', default: '35' },
     root: { type: 'string', default: join(here, '..') },
     // Node flags for all three instead of their start scripts' (e.g. --node-flags= for none).

@@ -58,6 +58,8 @@ export class RateLimit {
   private readonly store: RateLimiterRedis;
   private readonly insurance: RateLimiterMemory;
   private readonly hashed = new Map<string, string>();
+  /** Callers of this event-loop turn, per hashed key, until flush() spends their points together. */
+  private readonly waiting = new Map<string, { resolve(retryAfter: number): void; reject(err: unknown): void }[]>();
 
   constructor(
     redis: Redis,
@@ -95,8 +97,6 @@ export class RateLimit {
       waiting.push({ resolve, reject });
     });
   }
-
-  private readonly waiting = new Map<string, { resolve(retryAfter: number): void; reject(err: unknown): void }[]>();
 
   private flush(): void {
     const batches = [...this.waiting];
