@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { once } from 'node:events';
 import { ConfigError } from './config.js';
 // Types only: importing infrastructure.js would load knex, pg and ioredis into every process.
@@ -8,10 +8,12 @@ import { closeGracefully, onShutdownSignal } from './shutdown.js';
 /**
  * What every service's `app.ts` returns. The factory only builds: `start()` opens what runs in
  * the background (timers, queues, workers, listeners), `close()` stops all of it, and the caller
- * owns the connections it passed in. `handler` is the node:http request listener.
+ * owns the connections it passed in. `handler` is the node:http request listener;
+ * `serverOptions`, if any, are the options of the node:http server it runs on.
  */
 export interface ServiceApp {
   handler: RequestListener;
+  serverOptions?: ServerOptions;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -37,8 +39,8 @@ export function runMain(name: string, main: () => Promise<void>): void {
  * the 60 s idle timeout usual in load balancers, so that the proxy, not us, closes an idle
  * connection, and never sends a request down one we are closing.
  */
-export async function listen(app: RequestListener, port: number): Promise<Server> {
-  const server = createServer(app);
+export async function listen(app: RequestListener, port: number, options: ServerOptions = {}): Promise<Server> {
+  const server = createServer(options, app);
   server.keepAliveTimeout = 65_000;
   server.listen(port);
   await once(server, 'listening');
@@ -52,7 +54,7 @@ export async function listen(app: RequestListener, port: number): Promise<Server
  */
 export async function serveUntilSignal(app: ServiceApp, port: number, infra: Infrastructure, drainMs = 10_000): Promise<Server> {
   await app.start();
-  const server = await listen(app.handler, port);
+  const server = await listen(app.handler, port, app.serverOptions);
   onShutdownSignal(infra.logger, async () => {
     let code = 0;
     try {

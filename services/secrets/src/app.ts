@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
 import { apiSecurity, deriveKey, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
 import { parseBody } from './http/body.js';
 import { errorHandler, notFound } from './http/error-handler.js';
-import { fastApi } from './http/fast-api.js';
+import { expressServerOptions, fastApi } from './http/fast-api.js';
 import { openApiDocument } from './http/openapi.js';
 import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
@@ -29,6 +29,8 @@ import { RevocationFeed } from './revocations/revocation-feed.js';
 export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The server's options: requests and responses born with Express's prototypes (http/fast-api.ts). */
+  serverOptions: ServerOptions;
   /** The same app with every request through Express (what `handler` hands over what it does not serve itself). */
   express: express.Express;
   context: Context;
@@ -133,6 +135,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   let sweeper: { stop(): void } | undefined;
   return {
     handler: fastApi({ app, mount: '/api/v1', everyRequest, api: [security], parseBody, router: secretsRouter, errorHandler: errors, notFound }),
+    serverOptions: expressServerOptions(app),
     express: app,
     context,
     async start() {

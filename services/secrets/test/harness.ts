@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
+import { listen } from '@hush/common';
+import { capturingLogger, cliDriver, createTestDatabase, freePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createSecretsApp, type SecretsApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
@@ -45,7 +46,8 @@ export function secretsPerFile(use: (h: Harness, auth: string) => void): void {
  */
 export async function startSecrets(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('secrets');
-  const { server, url } = await listenOnFreePort();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: via.postgres?.via(database.url) ?? database.url,
     REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,
@@ -75,7 +77,8 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
   await once(redis, 'ready');
   const secrets = createSecretsApp(config, { db: appDb, redis, logger });
   await secrets.start();
-  server.on('request', secrets.handler);
+  // On a server built as the service's own (serveUntilSignal): same listener, same server options.
+  const server = await listen(secrets.handler, port, secrets.serverOptions);
 
   return {
     url,

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { Browser, capturingLogger, listenOnFreePort, parseForms, postForm } from '@hush/testing';
-import { deriveKey, open, sha256 } from '@hush/common';
+import { Browser, capturingLogger, parseForms, postForm } from '@hush/testing';
+import { deriveKey, listen, open, sha256 } from '@hush/common';
 import type { Harness as IdentityHarness } from '../../identity/test/harness.js';
 import { createSecretsApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
@@ -151,8 +152,8 @@ it('serves a session on a second replica started against the same database and R
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   await once(redis, 'ready');
   const replica = createSecretsApp(config, { db, redis, logger: capturingLogger('replica').logger });
-  const { server, url } = await listenOnFreePort();
-  server.on('request', replica.handler);
+  const server = await listen(replica.handler, 0, replica.serverOptions);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const other = new Browser(url);
     const cookie = `hush_session=${browser.cookie('hush_session')}`;

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type express from 'express';
 import { leanKind, readLeanBody } from './body.js';
 
@@ -103,7 +103,7 @@ type FastRequest = IncomingMessage & {
   body?: unknown;
   route?: unknown;
 };
-type FastResponse = ServerResponse & { req: IncomingMessage; locals: Record<string, unknown> };
+type FastResponse = ServerResponse & { req: IncomingMessage; locals: Record<string, unknown>; json: (body: unknown) => unknown };
 
 /**
  * Serves the API's hot routes (share, generate, read, metadata, burn) without Express's router in
@@ -120,8 +120,9 @@ export function fastApi(options: FastApiOptions): Listener {
   const { app, mount, everyRequest, api, parseBody, errorHandler, notFound } = options;
   const entries = compileRoutes(options.router);
   const prefix = `${mount}/`;
-  const requestProto = app.request;
-  const responseProto = Object.create(app.response as object, { json: { value: fastJson, writable: true, configurable: true } }) as object;
+  const requestProto = app.request as object;
+  const responseProto = app.response as object;
+  const json = fastJson(app.response.json);
 
   return (req, res) => {
     const url = req.url ?? '';
@@ -137,8 +138,11 @@ export function fastApi(options: FastApiOptions): Listener {
     // As app.handle and the routers would leave them when the route runs.
     const r = req as FastRequest;
     const s = res as FastResponse;
-    // Every property first, in one order, then the prototypes: V8 then reuses the same hidden-class
-    // transitions for every request.
+    // On the server of expressServerOptions the request and response are born with Express's
+    // prototypes; on another server they get them here, as app.handle gives them.
+    if (Object.getPrototypeOf(r) !== requestProto) Object.setPrototypeOf(r, requestProto);
+    if (Object.getPrototypeOf(s) !== responseProto) Object.setPrototypeOf(s, responseProto);
+    // Every property in one order: V8 then reuses the same hidden-class transitions for every request.
     r.res = s;
     r.originalUrl = url;
     r.baseUrl = '';
@@ -146,8 +150,7 @@ export function fastApi(options: FastApiOptions): Listener {
     r.route = undefined;
     s.req = r;
     s.locals = Object.create(null) as Record<string, unknown>;
-    Object.setPrototypeOf(r, requestProto);
-    Object.setPrototypeOf(s, responseProto);
+    s.json = json;
     for (const m of everyRequest) m(r as never, s as never, noop);
     r.baseUrl = mount;
     r.url = url.slice(mount.length);
@@ -181,23 +184,45 @@ export function fastApi(options: FastApiOptions): Listener {
   };
 }
 
+/**
+ * Options for the node:http server of `app`: its requests and responses are born with Express's
+ * prototypes (`app.request`, `app.response`), so neither fastApi nor Express's app.handle has to
+ * swap them per request. Swapping an object's prototype after it is built (Object.setPrototypeOf)
+ * costs V8 more than the swap: measured under load (bench/RESULTS.md, issue 14's third sitting),
+ * Express alone answered 2.5 times the requests and promoted no garbage to the old generation
+ * once the objects were born right (8 KB per request before).
+ */
+export function expressServerOptions(app: express.Express): Pick<ServerOptions, 'IncomingMessage' | 'ServerResponse'> {
+  return { IncomingMessage: bornWith(IncomingMessage, app.request) as typeof IncomingMessage, ServerResponse: bornWith(ServerResponse, app.response) as typeof ServerResponse };
+}
+
+/** A constructor that builds what `base` builds, with `prototype` as the new object's prototype. */
+function bornWith(base: new (...args: never[]) => object, prototype: object): unknown {
+  // node:http calls `new` on these with its own arguments (socket; request and options).
+  function Born(this: unknown, ...args: unknown[]): object {
+    return Reflect.construct(base, args, new.target ?? Born) as object;
+  }
+  Born.prototype = prototype;
+  return Born;
+}
+
 const noop = () => undefined;
 const EMPTY_PARAMS: Record<string, string> = Object.freeze({});
 
 /**
  * Express's `res.json` for what these routes send (an object, no Content-Type set yet, not a
  * conditional GET): the same headers and body, serialised once and written in one call.
- * Anything else goes to Express's own.
+ * Anything else goes to Express's own (`expressJson`).
  */
-function fastJson(this: FastResponse & { status(code: number): unknown }, body: unknown): unknown {
-  const req = this.req;
-  const conditional = req.method === 'GET' && (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined);
-  if (body === null || typeof body !== 'object' || conditional || this.hasHeader('content-type')) {
-    return (Object.getPrototypeOf(Object.getPrototypeOf(this)) as { json(this: unknown, b: unknown): unknown }).json.call(this, body);
-  }
-  const text = JSON.stringify(body);
-  this.setHeader('Content-Type', 'application/json; charset=utf-8');
-  this.setHeader('Content-Length', Buffer.byteLength(text));
-  this.end(text);
-  return this;
+function fastJson(expressJson: (this: unknown, body: unknown) => unknown) {
+  return function json(this: FastResponse, body: unknown): unknown {
+    const req = this.req;
+    const conditional = req.method === 'GET' && (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined);
+    if (body === null || typeof body !== 'object' || conditional || this.hasHeader('content-type')) return expressJson.call(this, body);
+    const text = JSON.stringify(body);
+    this.setHeader('Content-Type', 'application/json; charset=utf-8');
+    this.setHeader('Content-Length', Buffer.byteLength(text));
+    this.end(text);
+    return this;
+  };
 }
