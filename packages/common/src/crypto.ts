@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes as systemRandomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes as systemRandomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 const VERSION = 1;
 const IV_BYTES = 12;
@@ -79,8 +79,9 @@ export function open(key: Buffer, sealed: Buffer, aad: string): Buffer {
   return Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
 }
 
+/** One-shot (`crypto.hash`): no Hash object, whose native half the garbage collector handles one by one. */
 export function sha256(input: string | Buffer): Buffer {
-  return createHash('sha256').update(input).digest();
+  return hash('sha256', input, 'buffer');
 }
 
 /** Compares two strings in time independent of where they differ (lengths are hashed first). */

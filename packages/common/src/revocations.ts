@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Revocation events: how identity tells resource servers (the secrets API) that access tokens
@@ -21,7 +21,7 @@ export const DEFAULT_REVOCATIONS_CHANNEL = 'hush:revocations';
 
 /** SHA-256, base64url: the same key identity stores its artifacts under (services/identity/src/oidc/artifact-key.ts). */
 export function revocationKey(id: string): string {
-  return createHash('sha256').update(id).digest('base64url');
+  return hash('sha256', id, 'base64url');
 }
 
 export function encodeRevocation(r: Revocation): string {
