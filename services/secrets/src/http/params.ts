@@ -74,12 +74,19 @@ export interface ParamsParser<S extends z.ZodType> {
   parse(params: Params): z.output<S>;
 }
 
-/** Built once per schema (at start-up): the request path only runs `safeParse`. */
+/**
+ * Built once per schema (at start-up): the request path only runs `safeParse`, on zod's compiled
+ * clone of the schema (`z.compile`: a generated parser for valid input, zod's own parser for the
+ * rest, so results and issues are zod's either way). The compiled path also skips the memoizer
+ * zod runs for cyclic schemas, whose per-parse WeakMaps outlived the requests under load: 2 KB
+ * promoted to the old generation per share (bench/RESULTS.md, issue 14's third sitting).
+ */
 export function paramsParser<S extends z.ZodType>(schema: S, fields: Record<string, FieldErrors> = {}): ParamsParser<S> {
+  const compiled = z.compile(schema);
   return {
     schema,
     parse(params) {
-      const result = schema.safeParse(params);
+      const result = compiled.safeParse(params);
       if (result.success) return result.data;
       throw toError(result.error.issues[0], fields);
     },
