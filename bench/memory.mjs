@@ -172,6 +172,7 @@ try {
   ]);
   for (const [name, child] of Object.entries(procs)) results.after[name] = rss(child.pid);
   results.afterBreakdown = Object.fromEntries(Object.entries(procs).map(([name, child]) => [name, breakdown(child.pid)]));
+  if (process.env.MEM_PROBE) for (const child of Object.values(procs)) child.kill('SIGUSR2');
   await new Promise((r) => setTimeout(r, IDLE));
   for (const [name, child] of Object.entries(procs)) results.settled[name] = rss(child.pid);
   if (process.env.MEM_PROBE) for (const child of Object.values(procs)) child.kill('SIGUSR2');
