@@ -78,8 +78,9 @@ export interface ParamsParser<S extends z.ZodType> {
  * Built once per schema (at start-up): the request path only runs `safeParse`, on zod's compiled
  * clone of the schema (`z.compile`: a generated parser for valid input, zod's own parser for the
  * rest, so results and issues are zod's either way). The compiled path also skips the memoizer
- * zod runs for cyclic schemas, whose per-parse WeakMaps outlived the requests under load: 2 KB
- * promoted to the old generation per share (bench/RESULTS.md, issue 14's third sitting).
+ * zod wraps around schemas it cannot prove acyclic (ours, through their preprocess steps), whose
+ * per-parse state outlived the requests under load: ~0.7 KB promoted to the old generation per
+ * share (bench/RESULTS.md, issue 14's third sitting).
  */
 export function paramsParser<S extends z.ZodType>(schema: S, fields: Record<string, FieldErrors> = {}): ParamsParser<S> {
   const compiled = z.compile(schema);
