@@ -19,8 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { startFlags } from '../scripts/start-flags.mjs';
+import { admin, databaseUrl, healthy, nodeFlags as flagsOf, redisUrl } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -34,35 +33,22 @@ const { values: args } = parseArgs({
 });
 const root = resolve(args.root);
 const serviceDir = join(root, 'services', 'secrets');
-const nodeFlags = args['node-flags'] === undefined ? startFlags(root, 'secrets') : args['node-flags'].split(/\s+/).filter(Boolean);
+const nodeFlags = flagsOf(root, 'secrets', args['node-flags']);
 const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
-const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const dbName = `bench_gc_${randomBytes(4).toString('hex')}`;
 const port = 30000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
-const dbUrl = new URL(adminUrl);
-dbUrl.pathname = `/${dbName}`;
 const env = {
   ...process.env,
   PORT: String(port),
   BASE_URL: base,
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: databaseUrl(dbName),
   REDIS_URL: redisUrl,
   REDIS_PREFIX: `bench:${dbName}:`,
   MASTER_KEY: randomBytes(32).toString('hex'),
   LOG_LEVEL: 'warn',
   RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '1000000000',
 };
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 const load = (opts) =>
   new Promise((res, rej) => autocannon({ connections: Number(args.connections), duration: Number(args.duration), ...opts }, (err, r) => (err ? rej(err) : res(r))));
 
@@ -85,14 +71,7 @@ try {
 
   server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], { env, execArgv: [...nodeFlags, '--trace-gc-nvp'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   server.stdout.on('data', (d) => (trace += d));
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await healthy(base);
   await load({ ...phases.share, duration: 3 }); // warm-up: JIT, pools
 
   console.log(`GC per request of ${serviceDir} (Node ${process.version}, flags: ${nodeFlags.join(' ') || '-'}), ${args.connections} connections, ${args.duration} s per phase`);

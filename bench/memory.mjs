@@ -23,8 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { startFlags } from '../scripts/start-flags.mjs';
+import { admin, databaseUrl, healthy, nodeFlags as flagsOf, redisUrl } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -46,27 +45,11 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const SETTLE = Number(args.settle) * 1000;
 const IDLE = Math.max(Number(args.idle) * 1000, SETTLE);
-const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const nodeFlags = (service) => (args['node-flags'] === undefined ? startFlags(root, service) : args['node-flags'].split(/\s+/).filter(Boolean));
+const nodeFlags = (service) => flagsOf(root, service, args['node-flags']);
 const entry = (service, file = 'main.js') => join(root, 'services', service, 'dist', 'src', file);
 
-const dbUrl = (name) => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
 const freePort = () => 30000 + Math.floor(Math.random() * 20000);
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 const ports = { identity: freePort(), secrets: freePort(), mailer: freePort() };
 const auth = `http://127.0.0.1:${ports.identity}`;
@@ -78,7 +61,7 @@ const envs = {
   identity: {
     ...common,
     MASTER_KEY: randomBytes(32).toString('hex'),
-    DATABASE_URL: dbUrl(databases.identity),
+    DATABASE_URL: databaseUrl(databases.identity),
     PORT: String(ports.identity),
     SECRETS_API_AUDIENCE: `${base}/api/v1`,
     REDIS_PREFIX: `mem:${tag}:id:`,
@@ -86,7 +69,7 @@ const envs = {
   secrets: {
     ...common,
     MASTER_KEY: randomBytes(32).toString('hex'),
-    DATABASE_URL: dbUrl(databases.secrets),
+    DATABASE_URL: databaseUrl(databases.secrets),
     PORT: String(ports.secrets),
     IDENTITY_ISSUER: `${auth}/auth/realms/public`,
     REDIS_PREFIX: `mem:${tag}:s:`,
@@ -111,17 +94,6 @@ async function cli(service, ...cmd) {
   } catch {
     return undefined; // bootstrap prints more than one document; only `tokens create` is read
   }
-}
-async function healthy(port) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`:${port} never became healthy`);
 }
 /** RSS by mapping: the node binary's pages (shared, clean), anonymous memory (heaps, malloc), the rest. */
 function breakdown(pid) {
@@ -148,7 +120,7 @@ try {
   await cli('secrets', 'migrate');
   const { api_token } = await cli('secrets', 'tokens', 'create', 'bench');
   for (const service of ['identity', 'secrets', 'mailer']) procs[service] = run(entry(service), [], envs[service], nodeFlags(service)).child;
-  await Promise.all(Object.values(ports).map(healthy));
+  await Promise.all(Object.values(ports).map((port) => healthy(`http://127.0.0.1:${port}`, 300)));
   await new Promise((r) => setTimeout(r, SETTLE));
   for (const [name, child] of Object.entries(procs)) results.early[name] = rss(child.pid);
   await new Promise((r) => setTimeout(r, IDLE - SETTLE));

@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startFlags } from '../scripts/start-flags.mjs';
+import { admin, databaseUrl, healthy, nodeFlags as flagsOf, redisUrl } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
   },
 });
 const serviceDir = join(resolve(args.root), 'services', 'secrets');
-const nodeFlags = args['node-flags'] === undefined ? startFlags(resolve(args.root), 'secrets') : args['node-flags'].split(/\s+/).filter(Boolean);
+const nodeFlags = flagsOf(resolve(args.root), 'secrets', args['node-flags']);
 const requireFromService = createRequire(join(serviceDir, 'package.json'));
 const bcrypt = requireFromService('bcryptjs');
 const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
@@ -52,20 +52,17 @@ const wanted = (scenario) => !only || only.has(scenario);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const CORES = availableParallelism();
-const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECRET = 'x'.repeat(64); // a typical credential-sized secret
 
 const dbName = `bench_secrets_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const dbUrl = new URL(adminUrl);
-dbUrl.pathname = `/${dbName}`;
+const dbUrl = databaseUrl(dbName);
 const port = 30000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,
   PORT: String(port),
   BASE_URL: base,
-  DATABASE_URL: dbUrl.toString(),
+  DATABASE_URL: dbUrl,
   REDIS_URL: redisUrl,
   REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
   MASTER_KEY: randomBytes(32).toString('hex'),
@@ -73,16 +70,6 @@ const env = {
   // The limiter stays on (its Redis round trip is part of the cost) but never trips.
   RATE_LIMIT_MAX: process.env.BENCH_RATE_LIMIT_MAX ?? '1000000000',
 };
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function run(opts) {
   return new Promise((resolve, reject) => {
@@ -141,14 +128,7 @@ try {
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await healthy(base);
 
   const headers = { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' };
   const shareBody = new URLSearchParams({ secret: SECRET, ttl: '3600' }).toString();
@@ -211,7 +191,7 @@ try {
   server.kill('SIGTERM');
   await once(server, 'exit');
   server = undefined;
-  results.raw = await rawCeiling(dbUrl.toString());
+  results.raw = await rawCeiling(dbUrl);
 } finally {
   if (server) {
     server.kill('SIGTERM');
