@@ -140,7 +140,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     context,
     async start() {
       pool.start();
-      delivery.start();
+      await delivery.start();
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
       sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);

@@ -1,7 +1,7 @@
 import { secretLinkJob } from '@hush/queue';
 import type { Logger } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
-import { InlineDispatcher, QueueDispatcher, type Dispatcher } from './dispatchers.js';
+import type { Dispatcher, OnStatus } from './dispatchers.js';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
 export interface DeliveryOptions {
@@ -45,6 +45,8 @@ const LEASE_SECONDS = 60;
 export class Delivery {
   /** Created by start(): the queue mode's dispatcher opens Redis connections and a worker. */
   private dispatcher: Dispatcher | undefined;
+  /** start()'s work, which close() lets finish first so no dispatcher opens after it. */
+  private starting: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -57,17 +59,29 @@ export class Delivery {
     private readonly logger: Logger,
   ) {}
 
-  /** Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. */
-  start(): void {
+  /**
+   * Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. Only the
+   * mode's own dispatcher is loaded: a queue-mode process never sends mail itself, and nodemailer
+   * would hold ~2.6 MB of heap there for nothing (issue 14); an inline one never needs BullMQ.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.open();
+    return this.starting;
+  }
+
+  private async open(): Promise<void> {
     const { options } = this;
-    const onStatus = async (deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined) => {
+    const onStatus: OnStatus = async (deliveryId, status, at, reason) => {
       await this.outbox.recordDelivery(deliveryId, status, at, reason);
       this.logger.info({ deliveryId, status }, 'e-mail delivery status recorded');
     };
-    this.dispatcher =
-      options.mode === 'inline'
-        ? new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus)
-        : new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
+    if (options.mode === 'inline') {
+      const { InlineDispatcher } = await import('./inline-dispatcher.js');
+      this.dispatcher = new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus);
+    } else {
+      const { QueueDispatcher } = await import('./queue-dispatcher.js');
+      this.dispatcher = new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
+    }
     this.timer = setInterval(() => this.kick(), this.options.relayIntervalMs);
     this.timer.unref();
   }
@@ -172,6 +186,7 @@ export class Delivery {
 
   /** Bounded: BullMQ's close waits forever for a Redis that is gone, and shutdown must not. */
   async close(timeoutMs = 5000): Promise<void> {
+    await this.starting?.catch(() => undefined);
     if (this.timer) clearInterval(this.timer);
     await this.running;
     let timer: NodeJS.Timeout | undefined;

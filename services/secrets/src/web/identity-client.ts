@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { IdentityUnavailableError } from '../errors.js';
 
 /**
@@ -41,6 +41,13 @@ export interface SignedIn extends Tokens {
   username: string;
 }
 
+/**
+ * openid-client (with oauth4webapi, ~0.7 MB of heap) is loaded by the first sign-in, not at start:
+ * a process that only serves the API never needs it (issue 14).
+ */
+let library: Promise<typeof Oidc> | undefined;
+const openIdClient = () => (library ??= import('openid-client'));
+
 export const WEB_SCOPES = 'openid profile secrets:read secrets:write';
 
 /** The authorization server answered with an OAuth error (invalid_grant...): the credential is dead. */
@@ -54,11 +61,11 @@ export class IdentityRefusedError extends Error {
 export class SignInFailedError extends Error {}
 
 export class IdentityClient {
-  private config: Promise<oidc.Configuration> | undefined;
+  private config: Promise<Oidc.Configuration> | undefined;
 
   constructor(private readonly o: IdentityClientOptions) {}
 
-  private configuration(): Promise<oidc.Configuration> {
+  private configuration(): Promise<Oidc.Configuration> {
     this.config ??= this.discover().catch((err: unknown) => {
       this.config = undefined;
       throw unavailable(err) ? new IdentityUnavailableError() : err;
@@ -66,7 +73,8 @@ export class IdentityClient {
     return this.config;
   }
 
-  private async discover(): Promise<oidc.Configuration> {
+  private async discover(): Promise<Oidc.Configuration> {
+    const oidc = await openIdClient();
     const issuer = new URL(this.o.issuer);
     const insecure = issuer.protocol === 'http:';
     const fetchVia = this.internalFetch();
@@ -84,7 +92,7 @@ export class IdentityClient {
   }
 
   /** Requests to identity's public origin go to `internalUrl` instead (same paths). */
-  private internalFetch(): oidc.CustomFetch | undefined {
+  private internalFetch(): Oidc.CustomFetch | undefined {
     const internal = this.o.internalUrl;
     if (!internal) return undefined;
     const publicOrigin = new URL(this.o.issuer).origin;
@@ -96,6 +104,7 @@ export class IdentityClient {
 
   /** The authorization URL to send the browser to, and what the callback will need. */
   async start(returnTo: string): Promise<{ url: URL; pending: PendingSignIn }> {
+    const oidc = await openIdClient();
     const config = await this.configuration();
     const pending: PendingSignIn = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), returnTo };
     const url = oidc.buildAuthorizationUrl(config, {
@@ -111,8 +120,9 @@ export class IdentityClient {
 
   /** Checks the callback (state, iss, code), exchanges the code with the PKCE verifier and validates the ID token. */
   async finish(callbackUrl: URL, pending: PendingSignIn): Promise<SignedIn> {
+    const oidc = await openIdClient();
     const config = await this.configuration();
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof Oidc.authorizationCodeGrant>>;
     try {
       tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: pending.verifier,
@@ -122,7 +132,7 @@ export class IdentityClient {
       });
     } catch (err) {
       if (unavailable(err)) throw new IdentityUnavailableError();
-      throw new SignInFailedError(describe(err));
+      throw new SignInFailedError(describe(oidc, err));
     }
     const claims = tokens.claims();
     const username = claims?.['preferred_username'];
@@ -134,6 +144,7 @@ export class IdentityClient {
 
   /** A new access token (and the rotated refresh token); IdentityRefusedError when the grant is gone. */
   async refresh(current: Tokens): Promise<Tokens> {
+    const oidc = await openIdClient();
     const config = await this.configuration();
     try {
       const tokens = await oidc.refreshTokenGrant(config, current.refreshToken);
@@ -147,7 +158,8 @@ export class IdentityClient {
 
   /** identity's end-session URL: RP-initiated logout with id_token_hint and our registered post-logout redirect. */
   async endSessionUrl(idToken: string | undefined): Promise<URL | undefined> {
-    let config: oidc.Configuration;
+    const oidc = await openIdClient();
+    let config: Oidc.Configuration;
     try {
       config = await this.configuration();
     } catch {
@@ -161,7 +173,7 @@ export class IdentityClient {
   }
 }
 
-function toTokens(t: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers, refreshToken: string, idToken: string): Tokens {
+function toTokens(t: Oidc.TokenEndpointResponse & Oidc.TokenEndpointResponseHelpers, refreshToken: string, idToken: string): Tokens {
   return {
     idToken,
     accessToken: t.access_token,
@@ -180,7 +192,7 @@ function unavailable(err: unknown): boolean {
 }
 
 /** For the log: the OAuth error code or the check that failed, never a token. */
-function describe(err: unknown): string {
+function describe(oidc: typeof Oidc, err: unknown): string {
   if (err instanceof oidc.AuthorizationResponseError || err instanceof oidc.ResponseBodyError) return err.error;
   const e = err as { code?: unknown; message?: unknown } | null;
   return typeof e?.code === 'string' ? e.code : 'sign-in failed';

@@ -1,5 +1,14 @@
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type QRCode from 'qrcode';
 import { raw, type Html } from '@hush/common';
+
+type QRCodeModule = typeof QRCode;
+/**
+ * qrcode (with pngjs, ~0.8 MB of heap) is loaded when the first QR code is drawn: only the
+ * creator's page after a share draws one, and an API-only process never does (issue 14).
+ */
+let qrcode: QRCodeModule | undefined;
+const load = () => (qrcode ??= createRequire(import.meta.url)('qrcode') as QRCodeModule);
 
 /**
  * A QR code of `text` as inline SVG, drawn on the server: one path of dark modules on a white
@@ -7,7 +16,7 @@ import { raw, type Html } from '@hush/common';
  * needs nothing more; `text` is encoded in the path geometry, never put in the markup.
  */
 export function qrSvg(text: string, label: string): Html {
-  const { size, data } = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;
+  const { size, data } = load().create(text, { errorCorrectionLevel: 'M' }).modules;
   const quiet = 4;
   const full = size + 2 * quiet;
   let d = '';

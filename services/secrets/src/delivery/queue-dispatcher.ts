@@ -1,0 +1,71 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, secretLinkJobOptions, statusJobId, type SecretLinkJob } from '@hush/queue';
+import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
+
+/** BullMQ job states of a job still to be run (or running). */
+const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+/**
+ * The normal mode: BullMQ, with the mailer as consumer. The job id is the outbox row id, so a
+ * row dispatched twice (a lease that ran out, or the reconciler) is queued once while its job
+ * exists. Statuses come back on the status queue.
+ */
+export class QueueDispatcher implements Dispatcher {
+  private readonly queue: Queue;
+  /** Read only: whether a finished job's report is still waiting to be recorded. */
+  private readonly statusQueue: Queue;
+  private readonly statusWorker: Worker;
+  private readonly retry: { attempts: number; backoffMs: number };
+
+  constructor(
+    o: { redisUrl: string; prefix: string; attempts: number; backoffMs: number },
+    private readonly onStatus: OnStatus,
+    onError: (where: string, err: unknown) => void,
+  ) {
+    // Producers fail fast when Redis is down (no offline queue): the row stays in the outbox.
+    const producer: ConnectionOptions = { url: o.redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
+    this.retry = { attempts: o.attempts, backoffMs: o.backoffMs };
+    this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: o.prefix });
+    this.queue.on('error', (err) => onError('queue', err));
+    this.statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: producer, prefix: o.prefix });
+    this.statusQueue.on('error', (err) => onError('status queue', err));
+    // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
+    this.statusWorker = new Worker(
+      DELIVERY_STATUS_QUEUE,
+      async (job) => {
+        const s = deliveryStatusJob.parse(job.data);
+        await this.onStatus(s.deliveryId, s.status, new Date(s.at * 1000), s.reason);
+      },
+      { connection: { url: o.redisUrl, maxRetriesPerRequest: null }, prefix: o.prefix, concurrency: 4, removeOnComplete: { count: 0 }, removeOnFail: { count: 1000 } },
+    );
+    this.statusWorker.on('error', (err) => onError('status worker', err));
+  }
+
+  async dispatch(job: SecretLinkJob): Promise<Outcome> {
+    try {
+      await this.queue.add('secret-link', job, secretLinkJobOptions(job.deliveryId, this.retry));
+      return { kind: 'queued' };
+    } catch (err) {
+      // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.
+      return { kind: 'retry', reason: `queue unavailable: ${(err as Error).message}`, afterSeconds: 5 };
+    }
+  }
+
+  async jobPending(deliveryId: string): Promise<boolean> {
+    // Completed and failed jobs are removed at once (removeOnComplete/removeOnFail), so a job still
+    // to be run is found in one of the live states. A job not found either finished, with its
+    // report on the status queue (the mailer adds it before the job ends, or right after a final
+    // failure), or was lost.
+    if (LIVE.has(await this.queue.getJobState(deliveryId))) return true;
+    const reports = await Promise.all([this.statusQueue.getJobState(statusJobId(deliveryId, 'sent')), this.statusQueue.getJobState(statusJobId(deliveryId, 'failed'))]);
+    return reports.some((state) => LIVE.has(state));
+  }
+
+  queueDepth(): Promise<number> {
+    return this.queue.count();
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.statusWorker.close(), this.queue.close(), this.statusQueue.close()]);
+  }
+}
