@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { connect, disconnect, type Infrastructure } from '@hush/common';
-import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
+import { connect, disconnect, listen, type Infrastructure } from '@hush/common';
+import { capturingLogger, cliDriver, createTestDatabase, freePort, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createSecretsApp } from '../../../services/secrets/src/app.js';
 import { runCli as runSecretsCli } from '../../../services/secrets/src/cli/cli.js';
 import { readConfig as readSecretsConfig } from '../../../services/secrets/src/config.js';
@@ -48,7 +48,8 @@ function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string
 
 export async function startSecretsService(postgres: TcpProxy, env: Record<string, string> = {}): Promise<RunningService> {
   const database = await createTestDatabase('faults_secrets');
-  const { server, url } = await listenOnFreePort();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const fullEnv: NodeJS.ProcessEnv = {
     DATABASE_URL: postgres.via(database.url),
     REDIS_URL: testRedisUrl,
@@ -70,7 +71,8 @@ export async function startSecretsService(postgres: TcpProxy, env: Record<string
   await once(infra.redis, 'ready');
   const app = createSecretsApp(config, infra);
   await app.start();
-  server.on('request', app.handler);
+  // Served as main.ts serves it (serveUntilSignal): same listener, same server options.
+  const server = await listen(app.handler, port, app.serverOptions);
   return running({ database, server, infra, app }, url, fullEnv, logs, cli);
 }
 
