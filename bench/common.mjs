@@ -29,6 +29,9 @@ export function nodeFlags(root, service, override) {
   return override === undefined ? startFlags(root, service) : override.split(/\s+/).filter(Boolean);
 }
 
+/** A port for a service under test, drawn from 30000-49999 (the benchmarks start one or three at a time). */
+export const randomPort = () => 30000 + Math.floor(Math.random() * 20000);
+
 /** Resolves once `origin`/healthz answers 2xx; throws after `attempts` tries 100 ms apart. */
 export async function healthy(origin, attempts = 100) {
   for (let i = 0; i < attempts; i++) {

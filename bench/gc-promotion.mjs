@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { admin, databaseUrl, healthy, nodeFlags as flagsOf, redisUrl } from './common.mjs';
+import { admin, databaseUrl, healthy, nodeFlags as flagsOf, randomPort, redisUrl } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -36,7 +36,7 @@ const serviceDir = join(root, 'services', 'secrets');
 const nodeFlags = flagsOf(root, 'secrets', args['node-flags']);
 const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
 const dbName = `bench_gc_${randomBytes(4).toString('hex')}`;
-const port = 30000 + Math.floor(Math.random() * 20000);
+const port = randomPort();
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,

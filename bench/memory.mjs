@@ -23,7 +23,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { admin, databaseUrl, healthy, nodeFlags as flagsOf, redisUrl } from './common.mjs';
+import { admin, databaseUrl, healthy, nodeFlags as flagsOf, randomPort, redisUrl } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -49,9 +49,7 @@ const tag = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const nodeFlags = (service) => flagsOf(root, service, args['node-flags']);
 const entry = (service, file = 'main.js') => join(root, 'services', service, 'dist', 'src', file);
 
-const freePort = () => 30000 + Math.floor(Math.random() * 20000);
-
-const ports = { identity: freePort(), secrets: freePort(), mailer: freePort() };
+const ports = { identity: randomPort(), secrets: randomPort(), mailer: randomPort() };
 const auth = `http://127.0.0.1:${ports.identity}`;
 const base = `http://127.0.0.1:${ports.secrets}`;
 const databases = { identity: `mem_identity_${tag}`, secrets: `mem_secrets_${tag}` };

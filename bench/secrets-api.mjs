@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { admin, databaseUrl, healthy, nodeFlags as flagsOf, redisUrl } from './common.mjs';
+import { admin, databaseUrl, healthy, nodeFlags as flagsOf, randomPort, redisUrl } from './common.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -56,7 +56,7 @@ const SECRET = 'x'.repeat(64); // a typical credential-sized secret
 
 const dbName = `bench_secrets_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 const dbUrl = databaseUrl(dbName);
-const port = 30000 + Math.floor(Math.random() * 20000);
+const port = randomPort();
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,
