@@ -24,6 +24,7 @@ interface StrategyActions {
   pass(): void;
 }
 
+const ignore = (): void => undefined;
 const strategy = new BasicStrategy((user, password, done) => done(null, { user, password }));
 
 /** The credentials of a Basic `Authorization` header, or undefined when it is absent, another scheme or malformed. */
@@ -32,11 +33,19 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials | u
   let credentials: BasicCredentials | undefined;
   // One attempt object per call, as passport makes per request; the verify callback above is
   // synchronous, so success (or fail) has run when authenticate() returns.
-  const attempt = Object.create(strategy) as BasicStrategy & StrategyActions;
-  attempt.success = (parsed) => {
-    credentials = parsed as BasicCredentials;
+  // The actions are an object literal's: V8 allocates a function literal assigned to a property
+  // (`attempt.success = ...`) in the old generation, where it would keep this call's credentials
+  // until the next full collection (see db.ts, guardReads).
+  const actions: StrategyActions = {
+    success: (parsed) => {
+      credentials = parsed as BasicCredentials;
+    },
+    fail: ignore,
+    error: ignore,
+    redirect: ignore,
+    pass: ignore,
   };
-  attempt.fail = attempt.error = attempt.redirect = attempt.pass = () => undefined;
+  const attempt = Object.assign(Object.create(strategy) as BasicStrategy, actions);
   attempt.authenticate({ headers: { authorization: header } } as Request);
   return credentials;
 }

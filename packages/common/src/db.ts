@@ -28,8 +28,8 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
   // The server cancels a slow statement itself (the connection stays usable); a server that does
   // not answer at all (stopped, partitioned) cannot, so the client gives up a little later.
   connection.statement_timeout = timeoutMs;
-  connection.query_timeout = timeoutMs + QUERY_TIMEOUT_MARGIN_MS;
   connection.connectionTimeoutMillis = timeoutMs;
+  const readTimeoutMs = timeoutMs + READ_TIMEOUT_MARGIN_MS;
   return knexFactory({
     client: 'pg',
     connection,
@@ -37,40 +37,71 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
     // knex warns on the console of every failed connection (attempt, or one found dead); each
     // also fails its query, which the caller answers (503) and the outage log reports once.
     log: { warn: ignore },
-    pool: { min: 0, max: poolMax, afterCreate: discardOnReadTimeout, validate: (client: pg.Client) => !timedOut.has(client) },
+    pool: {
+      min: 0,
+      max: poolMax,
+      afterCreate: (client: pg.Client, done: Done) => done(null, guardReads(client, readTimeoutMs)),
+      validate: (client: pg.Client) => !timedOut.has(client),
+    },
   });
 }
 
 const ignore = (): void => undefined;
 
 /** How much longer the client waits than the server's statement_timeout before it gives up on the server. */
-const QUERY_TIMEOUT_MARGIN_MS = 500;
+const READ_TIMEOUT_MARGIN_MS = 500;
+
+type Done = (err: Error | null, client: pg.Client) => void;
+type Callback = (err: Error | null, result?: unknown) => void;
+type Queryable = { query: (...args: unknown[]) => unknown; connection: { stream: { destroy(): void } } };
 
 const timedOut = new WeakSet<pg.Client>();
 
 /**
- * pg's query_timeout fails the query but keeps the connection, whose server may answer the
- * stalled statement at any time, or never: back in the pool, it would hang the next request.
- * Such a connection is marked before the query's caller hears of the failure (the pool's
- * `validate` then refuses to hand it out again) and its socket closed.
+ * The client's own limit on each statement (knex passes every query with a callback): past
+ * `ms` without an answer the query fails with "Query read timeout" and its connection is done
+ * for, since the server may answer the stalled statement at any time, or never: back in the
+ * pool it would hang the next request. The connection is marked (the pool's `validate` then
+ * refuses it) and its socket closed before the caller hears of the failure.
+ *
+ * Not pg's own `query_timeout`: pg installs that by assigning a new closure to the query
+ * (`query.callback = (err, res) => ...`), and V8 allocates a function literal assigned to a
+ * property straight in the old generation (it expects a method). Every query then left an
+ * old-generation closure whose context held the query, its result and the caller's callback:
+ * the young-generation collections kept all of it (the request that waited on it included)
+ * until the next full collection. Measured with bench/gc-promotion.mjs, issue 14's sixth sitting.
+ * Here the callback is a declared function, which V8 allocates young like any other.
  */
-function discardOnReadTimeout(client: pg.Client, done: (err: Error | null, client: pg.Client) => void): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+function guardReads(client: pg.Client, ms: number): pg.Client {
+  const target = client as unknown as Queryable;
+  const query = target.query.bind(client);
+  const guarded = (...args: unknown[]): unknown => {
     const last = args.length - 1;
     const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (err: Error | null, result: unknown) => {
-        if (err?.message === 'Query read timeout') {
-          timedOut.add(client);
-          (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-        }
-        (callback as (e: Error | null, r: unknown) => void)(err, result);
-      };
+    if (typeof callback !== 'function') return query(...args);
+    let answered = false;
+    const answer: Callback = (err, result) => {
+      if (answered) return; // the stalled query, failed again when its socket closed
+      answered = true;
+      clearTimeout(timer);
+      (callback as Callback)(err, result);
+    };
+    const stalled = () => {
+      timedOut.add(client);
+      target.connection.stream.destroy();
+      answer(new Error('Query read timeout'));
+    };
+    const timer = setTimeout(stalled, ms);
+    args[last] = answer;
+    try {
+      return query(...args);
+    } catch (err) {
+      clearTimeout(timer);
+      throw err;
     }
-    return query(...args);
   };
-  done(null, client);
+  target.query = guarded;
+  return client;
 }
 
 /** pg's parsers, but text-format int8 (what pg would hand over as a string) becomes a number. */

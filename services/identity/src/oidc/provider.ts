@@ -204,11 +204,12 @@ export function buildProvider(deps: ProviderDeps): Provider {
   pinPublicOrigin(provider, config.AUTH_URL);
 
   // Stored secrets are SHA-256 hashes (clients/client-secret.ts); compared by hash, reading the failure counters meanwhile.
-  provider.Client.prototype.compareClientSecret = function compare(this: { clientId: string; clientSecret: string }, actual: string) {
+  const compare = function compare(this: { clientId: string; clientSecret: string }, actual: string) {
     return compareClientSecret(limiter, this.clientId, actual, this.clientSecret);
   };
+  provider.Client.prototype.compareClientSecret = compare;
   // Keycloak puts the session id (`sid`) in every token of a session, for every client.
-  provider.Client.prototype.includeSid = () => true;
+  provider.Client.prototype.includeSid = always;
   allowDevelopmentRedirects(provider);
 
   // Outermost: it rewrites the final answer of a request that failed on an unavailable dependency.
@@ -285,11 +286,14 @@ function allowDevelopmentRedirects(provider: Provider): void {
   type Invalidate = (this: unknown, message: string, code?: string) => void;
   const schema = (provider.Client as unknown as { Schema: { prototype: { invalidate: Invalidate } } }).Schema.prototype;
   const invalidate = schema.invalidate;
-  schema.invalidate = function deferToHushRule(this: unknown, message: string, code?: string) {
+  const deferToHushRule = function (this: unknown, message: string, code?: string) {
     if (code === 'implicit-force-https' || code === 'implicit-forbid-localhost') return;
     invalidate.call(this, message, code);
   };
+  schema.invalidate = deferToHushRule;
 }
+
+const always = () => true;
 
 /** PAR is at Keycloak's path (routes above); Hush's earlier one, `/request`, stays an alias. */
 async function parAtHushPath(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {

@@ -39,9 +39,10 @@ export function sessionStateProtocol(provider: Provider, opts: { publicUrl: stri
 
   type SessionWithClients = { uid: string; sidFor(clientId: string, value?: string): string | undefined };
   const session = provider.Session.prototype as unknown as SessionWithClients & { ensureClientContainer(clientId: string): void };
-  session.ensureClientContainer = function oneSidPerSession(this: SessionWithClients, clientId: string) {
+  const oneSidPerSession = function (this: SessionWithClients, clientId: string) {
     if (!this.sidFor(clientId)) this.sidFor(clientId, this.uid);
   };
+  session.ensureClientContainer = oneSidPerSession;
 
   // oidc-provider emits the response's parameters before it sends them (actions/authorization/respond.js,
   // documented as the `authorization.success` event); the device flow emits no parameters.
