@@ -75,7 +75,7 @@ export interface ParamsParser<S extends z.ZodType> {
 }
 
 /**
- * Built once per schema (at start-up): the request path only runs `safeParse`, on zod's compiled
+ * Built once per schema (at start-up): the request path only runs `parse`, on zod's compiled
  * clone of the schema (`z.compile`: a generated parser for valid input, zod's own parser for the
  * rest, so results and issues are zod's either way). The compiled path also skips the memoizer
  * zod wraps around schemas it cannot prove acyclic (ours, through their preprocess steps), whose
