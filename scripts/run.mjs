@@ -4,13 +4,15 @@
 //   npm test    install, then lint, typecheck and the whole test suite (what CI runs)
 // pnpm is the one the project pins (packageManager); when it is not on PATH, npx fetches it.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { foreground } from './foreground.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager; // pnpm@x.y.z
 const version = pinned.split('@')[1];
+const node22 = join(root, 'node_modules', 'node', 'bin', 'node');
 
 function sh(command, args, extra = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...extra });
@@ -31,11 +33,13 @@ pnpm('install', '--frozen-lockfile', '--prefer-offline');
 switch (process.argv[2]) {
   case 'start':
     pnpm('exec', 'tsc', '-b', 'services/identity', 'services/secrets', 'services/mailer');
-    // node_modules/.bin/node is the project's Node 22 (docs/adr/0001-node-runtime.md).
-    sh(join(root, 'node_modules', '.bin', 'node'), [join(root, 'scripts', 'local.mjs'), ...process.argv.slice(3)]);
+    // The project's Node 22 (docs/adr/0001-node-runtime.md): the binary itself, not the
+    // node_modules/.bin/node shell wrapper, which would receive the signals foreground() passes on
+    // and, waiting on its child, not hand them down.
+    foreground(existsSync(node22) ? node22 : join(root, 'node_modules', '.bin', 'node'), [join(root, 'scripts', 'local.mjs'), ...process.argv.slice(3)], { cwd: root });
     break;
   case 'test':
-    pnpm('run', 'check');
+    foreground(command, [...prefix, 'run', 'check'], { cwd: root });
     break;
   default:
     process.stderr.write('usage: node scripts/run.mjs start|test\n');
