@@ -17,6 +17,7 @@ import { buildProvider } from './oidc/provider.js';
 import { envelopeKeys } from './oidc/token-envelope.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
 import type { Config } from './config.js';
+import { KEY_LABELS } from './key-labels.js';
 
 export interface IdentityApp extends ServiceApp {
   /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */
@@ -43,11 +44,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
   const limiter = createFailureLimits(redis, config);
-  const cookieKeys = [deriveKey(config.MASTER_KEY, 'hush identity cookies v1').toString('base64url')];
+  const cookieKeys = [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')];
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
-  const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, 'hush identity refresh token envelopes v1');
+  const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes);
   const makeProvider = async () => {
     const jwks = await context.signingKeys.privateJwks();
     const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
@@ -115,7 +116,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       provider: currentProvider,
       users: context,
       limiter,
-      csrfKey: deriveKey(config.MASTER_KEY, 'hush identity csrf v1'),
+      csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,
     }),

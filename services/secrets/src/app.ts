@@ -25,6 +25,7 @@ import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 import { createWebApp, type WebApp } from './web/web.js';
 import { RevocationFeed } from './revocations/revocation-feed.js';
+import { KEY_LABELS } from './key-labels.js';
 
 export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
@@ -125,7 +126,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.use('/api/v1', api);
   // The creator's web app: sign-in through identity, share page, My secrets, API tokens.
   const web = createWebApp(config, deps, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
-  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, 'hush secrets pages csrf v1'), web.viewer));
+  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, KEY_LABELS.csrf), web.viewer));
   app.use(web.router);
 
   app.use(notFound);

@@ -1,6 +1,7 @@
 import { ConfigError, deriveKey, isUniqueViolation, open, randomToken, seal } from '@hush/common';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { KeysRepository, SigningKeyRow } from './keys.repository.js';
+import { KEY_LABELS } from '../key-labels.js';
 
 /**
  * The algorithms tokens are signed with; each has its own active key (ADR 4). RS256 is what
@@ -21,7 +22,7 @@ export class SigningKeys {
     private readonly repository: KeysRepository,
     masterKey: Buffer,
   ) {
-    this.sealingKey = deriveKey(masterKey, 'hush identity signing keys v1');
+    this.sealingKey = deriveKey(masterKey, KEY_LABELS.signingKeys);
   }
 
   /** Generates a key of `alg` in the given status; returns its kid. */

@@ -31,6 +31,7 @@ import { sessionStateProtocol } from './session-state.js';
 import type { Revocations } from '../revocations/revocations.js';
 import { withGrantClaim } from '../revocations/grant-claim.js';
 import { accessTokenLiveness, jwtTokenEndpoints } from '../revocations/jwt-token-endpoints.js';
+import { KEY_LABELS } from '../key-labels.js';
 
 export interface ProviderDeps {
   config: Config;
@@ -67,7 +68,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       deps.db,
       findClient,
       { grantRevoked: (grantId) => deps.revocations.revokeGrant(grantId) },
-      deriveKey(config.MASTER_KEY, 'hush identity device codes v1'),
+      deriveKey(config.MASTER_KEY, KEY_LABELS.deviceCodes),
     ),
     clients: [],
     jwks: { keys: deps.jwks },

@@ -1,4 +1,5 @@
 import { deriveKey, open, seal } from '@hush/common';
+import { KEY_LABELS } from '../key-labels.js';
 
 /**
  * Every key of a secret is derived with HKDF from MASTER_KEY and something the database never
@@ -17,8 +18,8 @@ export class SecretCrypto {
   constructor(private readonly masterKey: Buffer) {}
 
   private valueKey(secretKey: string, passphrase: string | undefined): Buffer {
-    const base = deriveKey(this.masterKey, 'hush:secret:value:v1', secretKey);
-    return passphrase === undefined ? base : deriveKey(base, 'hush:secret:passphrase:v1', passphrase);
+    const base = deriveKey(this.masterKey, KEY_LABELS.secretValue, secretKey);
+    return passphrase === undefined ? base : deriveKey(base, KEY_LABELS.secretPassphrase, passphrase);
   }
 
   sealValue(secretKey: string, secretHash: Buffer, passphrase: string | undefined, value: string): Buffer {
@@ -30,11 +31,11 @@ export class SecretCrypto {
   }
 
   sealSecretKey(metadataKey: string, metadataHash: Buffer, secretKey: string): Buffer {
-    return seal(deriveKey(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), secretKey, `metadata:${metadataHash.toString('hex')}`);
+    return seal(deriveKey(this.masterKey, KEY_LABELS.metadataSecretKey, metadataKey), secretKey, `metadata:${metadataHash.toString('hex')}`);
   }
 
   openSecretKey(metadataKey: string, metadataHash: Buffer, sealed: Buffer): string {
-    return open(deriveKey(this.masterKey, 'hush:metadata:secret-key:v1', metadataKey), sealed, `metadata:${metadataHash.toString('hex')}`).toString('utf8');
+    return open(deriveKey(this.masterKey, KEY_LABELS.metadataSecretKey, metadataKey), sealed, `metadata:${metadataHash.toString('hex')}`).toString('utf8');
   }
 
   sealMetadataKey(custid: string, metadataHash: Buffer, metadataKey: string): Buffer {
@@ -46,7 +47,7 @@ export class SecretCrypto {
   }
 
   private get metadataKeyKey(): Buffer {
-    return (this.metadataKeyCache ??= deriveKey(this.masterKey, 'hush:metadata:owner-key:v1'));
+    return (this.metadataKeyCache ??= deriveKey(this.masterKey, KEY_LABELS.metadataOwnerKey));
   }
 
   private metadataKeyCache: Buffer | undefined;
@@ -60,7 +61,7 @@ export class SecretCrypto {
   }
 
   private get outboxKey(): Buffer {
-    return (this.outboxKeyCache ??= deriveKey(this.masterKey, 'hush:outbox:v1'));
+    return (this.outboxKeyCache ??= deriveKey(this.masterKey, KEY_LABELS.outbox));
   }
 
   private outboxKeyCache: Buffer | undefined;

@@ -3,6 +3,7 @@ import { SCOPES, type Principal } from '../auth/principal.js';
 import { IdentityUnavailableError } from '../errors.js';
 import { IdentityRefusedError, type IdentityClient, type SignedIn, type Tokens } from './identity-client.js';
 import type { SessionRecord, WebSessionsRepository } from './sessions.repository.js';
+import { KEY_LABELS } from '../key-labels.js';
 
 /** A signed-in person, as a request sees it. */
 export interface WebSession {
@@ -37,7 +38,7 @@ export class WebSessions {
     private readonly settings: SessionSettings,
     private readonly logger: Logger,
   ) {
-    this.key = deriveKey(masterKey, 'hush:secrets:web-session:v1');
+    this.key = deriveKey(masterKey, KEY_LABELS.webSession);
   }
 
   /** A new session (a new id: the session is rotated at every sign-in); returns the cookie's id. */

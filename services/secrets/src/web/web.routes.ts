@@ -31,6 +31,7 @@ import type { Viewer } from '../pages/pages.routes.js';
 import { burnOwnSecret, mySecrets, ownSecretShortkey } from './my-secrets.js';
 import { principalOfSession, WEB_REQUIRED_SCOPES, type WebSession, type WebSessions } from './sessions.js';
 import { burnConfirmPage, generatedPage, mySecretsPage, sharePage, signedOutPage, signInProblemPage, tokensPage, type Chrome, type TtlOption } from './views.js';
+import { KEY_LABELS } from '../key-labels.js';
 
 export interface WebDeps {
   secrets: SecretsDeps;
@@ -96,8 +97,8 @@ export function webRoutes(deps: WebDeps, options: WebOptions = {}): { router: ex
   const secure = baseUrl.startsWith('https:');
   const SESSION_COOKIE = secure ? '__Host-hush_session' : 'hush_session';
   const SIGN_IN_COOKIE = secure ? '__Secure-hush_signin' : 'hush_signin';
-  const signInKey = deriveKey(deps.masterKey, 'hush:secrets:web-sign-in:v1');
-  const csrf = createCsrf(deriveKey(deps.masterKey, 'hush:secrets:web-csrf:v1'));
+  const signInKey = deriveKey(deps.masterKey, KEY_LABELS.webSignIn);
+  const csrf = createCsrf(deriveKey(deps.masterKey, KEY_LABELS.csrf));
   const inputs = secretsInputs(secrets.settings.ttl);
   const ttl = ttlChoices(secrets.settings.ttl);
   const router = express.Router();

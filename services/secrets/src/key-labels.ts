@@ -1,0 +1,16 @@
+/**
+ * Every key the secrets service derives from MASTER_KEY (HKDF `info`), in one place and one scheme:
+ * `hush:<what>:<purpose>:v<n>`. A label that protects stored data (values, metadata, outbox rows,
+ * web sessions) can never change: the rows sealed under it would no longer open. Labels of
+ * short-lived material (CSRF, the sign-in cookie) may change at the cost of one failed form.
+ */
+export const KEY_LABELS = {
+  secretValue: 'hush:secret:value:v1',
+  secretPassphrase: 'hush:secret:passphrase:v1',
+  metadataSecretKey: 'hush:metadata:secret-key:v1',
+  metadataOwnerKey: 'hush:metadata:owner-key:v1',
+  outbox: 'hush:outbox:v1',
+  webSession: 'hush:secrets:web-session:v1',
+  webSignIn: 'hush:secrets:web-sign-in:v1',
+  csrf: 'hush:secrets:web-csrf:v1',
+} as const;
