@@ -64,12 +64,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   };
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(
-      deps.db,
-      findClient,
-      { grantRevoked: (grantId) => deps.revocations.revokeGrant(grantId) },
-      deriveKey(config.MASTER_KEY, KEY_LABELS.deviceCodes),
-    ),
+    adapter: createAdapterClass(deps.db, findClient, { grantRevoked: (grantId) => deps.revocations.revokeGrant(grantId) }, deriveKey(config.MASTER_KEY, KEY_LABELS.deviceCodes)),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },
