@@ -47,8 +47,9 @@ export default tseslint.config(
   // V8 allocates a function literal assigned to a property (`obj.callback = (err) => ...`) straight
   // in the old generation, expecting a method installed once. Made per call, each such closure
   // keeps its context (and whatever request that context reaches) alive through every young
-  // collection until the next full one: bench/RESULTS.md, issue 14's sixth sitting. Declare the
-  // function (`const done = ...`) and assign the name, or use an object literal.
+  // collection until the next full one, which measurably lengthened the request paths' tail
+  // latency (docs/performance.md). Declare the function (`const done = ...`) and assign the name,
+  // or use an object literal.
   {
     files: ['services/*/src/**/*.ts', 'packages/*/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
