@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Same-sitting comparison of the secrets API between two built checkouts (issue 14):
+# Comparison of the secrets API between two built checkouts, alternating in one session:
 #
 #   bench/compare-secrets.sh <baseline-checkout> <candidate-checkout> [rounds=2] [duration=10]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Garbage-collector cost per request of the secrets service, endpoint by endpoint (issue 14): the
+// Garbage-collector cost per request of the secrets service, endpoint by endpoint: the
 // service runs with V8's --trace-gc-nvp, autocannon drives one endpoint at a time at 32
 // connections, and each line sums the minor GCs (scavenges) of that phase: bytes allocated,
 // survived and promoted to the old generation per request, and the mean scavenge pause.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Resident memory of the three services (issue 14), started as scripts/local.mjs starts them:
+// Resident memory of the three services, started as scripts/local.mjs starts them:
 // the same entry points (services/*/dist/src/main.js, run by this Node), the same environment
 // variables, throw-away databases and Redis prefixes.
 //
@@ -12,7 +12,7 @@
 // idle for --settle seconds and again at --idle seconds, then drives the secrets API as
 // bench/secrets-api.mjs does (shares without passphrase, every key read once, shares with a
 // passphrase, then both at once), and prints each RSS right after the load and --idle seconds
-// later. --root measures another checkout (built) with this script. Targets (issue 14): < 100 MB
+// later. --root measures another checkout (built) with this script. Targets: < 100 MB
 // idle (the --idle figure), < 160 MB right after the benchmark; each figure says whether it meets its target.
 // Environment: TEST_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), TEST_REDIS_URL.
 import { spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of the secrets API (issue 3, "Speed"). Plain ESM so it runs without a compile step:
+// Benchmark of the secrets API. Plain ESM so it runs without a compile step:
 //
 //   pnpm exec tsc -b && node_modules/.bin/node bench/secrets-api.mjs [--duration 10] [--connections 32]
 //
