@@ -57,17 +57,17 @@ export default {
     {
       name: 'repository-inside-its-feature',
       comment:
-        'SQL lives only in *.repository.ts, and a repository is the private data access of its feature: other features call that feature’s use-cases, so its tables can change without them. Only the composition root (app.ts, context.ts, main.ts, cli/) wires repositories into use-cases.',
+        'SQL lives only in *.repository.ts, and a repository is the private data access of its feature: other features call that feature’s use-cases, so its tables can change without them. Only the composition root (app.ts, context.ts, main.ts, cli/) wires repositories into use-cases. A type-only import is allowed: a use-case declares what it reads as Pick<OtherRepository, ...> and receives it from the composition root, which keeps its reach visible.',
       severity: 'error',
       from: { path: '^services/([^/]+)/src/([^/]+)/', pathNot: compositionRoot },
-      to: { path: '^services/$1/src/[^/]+/[^/]+\\.repository\\.ts$', pathNot: '^services/$1/src/$2/' },
+      to: { path: '^services/$1/src/[^/]+/[^/]+\\.repository\\.ts$', pathNot: '^services/$1/src/$2/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'repository-inside-its-feature',
-      comment: 'The same rule for the files at the top of a service’s src/: only its composition root may import a repository.',
+      comment: 'The same rule for the files at the top of a service’s src/: only its composition root may import a repository (its types excepted).',
       severity: 'error',
       from: { path: '^services/[^/]+/src/[^/]+\\.ts$', pathNot: compositionRoot },
-      to: { path: '\\.repository\\.ts$' },
+      to: { path: '\\.repository\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     ...throughIndex,
     {
