@@ -1,4 +1,5 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import passport from 'passport';
 import { nonceOf, type Logger, type PageForms } from '@hush/common';
 import { anonymousPrincipal, type Principal } from '../../auth/principal.js';
 import { InsufficientScopeError } from '../../errors.js';
@@ -6,6 +7,7 @@ import type { Chrome } from './chrome.js';
 import { readCookie, type WebCookies } from './cookies.js';
 import { safeReturn } from './safe-return.js';
 import { principalOfSession, WEB_REQUIRED_SCOPES, type WebSession, type WebSessions } from './sessions.js';
+import { WebSessionStrategy } from './web-session.strategy.js';
 
 /** Who is signed in to the web app in this browser, if anyone (never redirects, never fails the page). */
 export type Viewer = (req: Request) => Promise<Chrome['user'] | undefined>;
@@ -14,7 +16,8 @@ export type Viewer = (req: Request) => Promise<Chrome['user'] | undefined>;
 const SIGNED_IN_FORM_CHARACTERS = 256;
 
 /**
- * The web session as the pages see it: loaded from its cookie by a middleware, kept in
+ * The web session as the pages see it: authenticated from its cookie through passport (the
+ * `web-session` strategy of the pages' own Authenticator, no passport session), kept in
  * `res.locals` (`webSession`, and `principal`, the very type the API's Bearer path builds), and
  * the CSRF tokens of a signed-in page's forms, bound to the session and the form's purpose.
  */
@@ -48,26 +51,36 @@ export function pageSessions(deps: { sessions: WebSessions; cookies: WebCookies;
   const current = (req: Request) => sessions.load(readCookie(req, cookies.session));
   const sessionOf = (res: Response) => res.locals['webSession'] as WebSession;
 
-  const withSession = async (req: Request, res: Response, next: NextFunction, anonymousAllowed: boolean) => {
-    const session = await current(req);
-    if (!session && anonymousAllowed) {
-      res.locals['principal'] = anonymousPrincipal();
-      next();
-      return;
-    }
-    if (!session) {
-      const back = req.method === 'GET' ? req.originalUrl : req.baseUrl + req.path;
-      res.redirect(303, `/auth/sign-in?return=${encodeURIComponent(safeReturn(back))}`);
-      return;
-    }
-    const missing = WEB_REQUIRED_SCOPES.find((scope) => !session.scopes.has(scope));
-    if (missing) throw new InsufficientScopeError(missing);
-    res.locals['webSession'] = session;
-    res.locals['principal'] = principalOfSession(session);
-    next();
+  // The pages' own passport (the API authenticates with its own): one strategy, no passport session.
+  const authenticator = new passport.Authenticator();
+  authenticator.use(new WebSessionStrategy(current));
+
+  const withSession = (anonymousAllowed: boolean): RequestHandler => {
+    const gate: RequestHandler = (req, res, next) => {
+      const done = (err: unknown, user?: Express.User | false | null) => {
+        if (err) return next(err);
+        const session = user ? (user as WebSession) : undefined;
+        if (!session && anonymousAllowed) {
+          res.locals['principal'] = anonymousPrincipal();
+          return next();
+        }
+        if (!session) {
+          const back = req.method === 'GET' ? req.originalUrl : req.baseUrl + req.path;
+          return res.redirect(303, `/auth/sign-in?return=${encodeURIComponent(safeReturn(back))}`);
+        }
+        const missing = WEB_REQUIRED_SCOPES.find((scope) => !session.scopes.has(scope));
+        if (missing) return next(new InsufficientScopeError(missing));
+        res.locals['webSession'] = session;
+        res.locals['principal'] = principalOfSession(session);
+        next();
+      };
+      const authenticate = authenticator.authenticate('web-session', { session: false }, done) as RequestHandler;
+      void authenticate(req, res, next);
+    };
+    return gate;
   };
-  const signedIn: RequestHandler = (req, res, next) => withSession(req, res, next, false);
-  const signedInOrAnonymous: RequestHandler = (req, res, next) => withSession(req, res, next, true);
+  const signedIn = withSession(false);
+  const signedInOrAnonymous = withSession(true);
   const checkPurpose = (purpose: string): RequestHandler => {
     const check: RequestHandler = (req, res, next) => {
       checkCsrf(req, sessionOf(res), purpose);
