@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, deriveKey, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { accountRoutes } from './accounts/accounts.routes.js';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
@@ -18,14 +18,12 @@ import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { apiDialect } from './secrets/dialect.js';
 import { secretsRoutes } from './secrets/secrets.routes.js';
-import { pageRoutes } from './pages/pages.routes.js';
 import { startSweeper } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
 import { createWebApp, type WebApp } from './web/web.js';
 import { RevocationFeed } from './revocations/revocation-feed.js';
-import { KEY_LABELS } from './key-labels.js';
 
 export interface SecretsApp extends ServiceApp {
   /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
@@ -41,7 +39,7 @@ export interface SecretsApp extends ServiceApp {
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
   /** The outbox relay and delivery-status worker (e-mail to recipients). */
   delivery: Delivery;
-  /** The creator's web app (src/web/). */
+  /** The pages (src/web/): reveal, receipt and the creator's web app. */
   web: WebApp;
   /** Stops what start() started and the bcrypt workers; the caller owns and closes the database and Redis. */
   close(): Promise<void>;
@@ -124,9 +122,8 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   api.use(secretsRouter);
   api.use(accountRoutes(context, auth, limiter));
   app.use('/api/v1', api);
-  // The creator's web app: sign-in through identity, share page, My secrets, API tokens.
+  // The pages: reveal and receipt, and the creator's web app (sign-in through identity, share, My secrets, API tokens).
   const web = createWebApp(config, deps, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
-  app.use(pageRoutes(deps, limiter, logger, deriveKey(config.MASTER_KEY, KEY_LABELS.csrf), web.viewer));
   app.use(web.router);
 
   app.use(notFound);

@@ -8,7 +8,7 @@ export interface ErrorPageOptions {
   /** Shown to the person: must be safe (a DomainError's message, never an internal detail). */
   message: string;
   /** A stable error code shown beside the message (identity shows OAuth's `error`). */
-  code?: string;
+  code?: string | undefined;
   nonce: string;
 }
 
@@ -29,7 +29,7 @@ export function errorPage(o: ErrorPageOptions): string {
 export function sendErrorPage(
   req: IncomingMessage,
   res: ServerResponse,
-  error: { status: number; message: string; code?: string; headers?: Readonly<Record<string, string>> },
+  error: { status: number; message: string; code?: string | undefined; headers?: Readonly<Record<string, string>> | undefined },
 ): void {
   const nonce = securePage(req, res);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);

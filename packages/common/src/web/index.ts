@@ -3,5 +3,6 @@ export * from './layout.js';
 export * from './stylesheet.js';
 export * from './security-headers.js';
 export * from './error-page.js';
+export * from './page-errors.js';
 export * from './csrf.js';
 export * from './form.js';

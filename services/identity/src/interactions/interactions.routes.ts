@@ -1,23 +1,12 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
-import {
-  allowFormTarget,
-  createCsrf,
-  CrossOriginFormError,
-  DependencyUnavailableError,
-  formField,
-  isCrossOrigin,
-  nonceOf,
-  pageSecurity,
-  reportUnavailable,
-  sendErrorPage,
-  toDomainError,
-  type Logger,
-} from '@hush/common';
+import express, { type Request, type Response } from 'express';
+import { allowFormTarget, CsrfRejectedError, nonceOf, pageErrorHandler, pageForms, pageSecurity, readForm, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
+import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
+import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
 import { consentPage, loginPage } from './views.js';
 
 export interface InteractionDeps {
@@ -38,8 +27,7 @@ export interface InteractionDeps {
  */
 export function interactionRoutes(deps: InteractionDeps): express.Router {
   const router = express.Router();
-  const form = express.urlencoded({ extended: false, limit: '10kb' });
-  const csrf = createCsrf(deps.csrfKey);
+  const forms = pageForms({ csrfKey: deps.csrfKey, origins: deps.origin ? [deps.origin] : [] });
   const base = (uid: string) => `${REALM_PATH}/login-actions/${uid}`;
 
   router.use('/login-actions', pageSecurity());
@@ -52,14 +40,11 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     return interaction;
   };
 
-  const crossOrigin = (req: Request) => isCrossOrigin(req, deps.origin ? [deps.origin] : []);
-  const checkCsrf = (req: Request): boolean => !crossOrigin(req) && csrf.verify(String(req.params['uid']), formField(req, 'csrf'));
-  const refuseForm = (req: Request, res: Response) =>
-    sendErrorPage(
-      req,
-      res,
-      crossOrigin(req) ? new CrossOriginFormError() : { status: 400, code: 'invalid_request', message: 'the form expired or was not sent from this page; start again' },
-    );
+  /** A form must carry the token of its interaction, and answer the prompt it was shown for; else it is refused (400). */
+  const checkForm = (req: Request, prompt: string, answers: string) => {
+    if (prompt !== answers) throw new CsrfRejectedError();
+    forms.check(req, String(req.params['uid']));
+  };
 
   const clientName = async (clientId: unknown) => {
     const client = await deps.provider().Client.find(String(clientId));
@@ -72,7 +57,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
     if (interaction.prompt.name === 'login') {
-      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: csrf.token(uid), clientName: name, nonce }));
+      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, nonce }));
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -81,7 +66,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       consentPage({
         action: `${base(uid)}/confirm`,
         abort: `${base(uid)}/abort`,
-        csrf: csrf.token(uid),
+        csrf: forms.token(uid),
         clientName: name,
         scopes: [...(d.missingOIDCScope ?? []), ...resourceScopes],
         apis: Object.keys(d.missingResourceScopes ?? {}),
@@ -90,14 +75,11 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     );
   });
 
-  router.post('/login-actions/:uid/login', form, async (req, res) => {
+  router.post('/login-actions/:uid/login', ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
     const interaction = await details(req, res);
-    if (interaction.prompt.name !== 'login' || !checkCsrf(req)) {
-      refuseForm(req, res);
-      return;
-    }
-    const username = formField(req, 'username')?.trim() ?? '';
-    const password = formField(req, 'password') ?? '';
+    checkForm(req, interaction.prompt.name, 'login');
+    const typed = readForm(req, loginForm);
+    const { username } = typed;
     const { perUser, perIp } = deps.limiter.login;
     const checks = [
       { limit: perUser, key: `${username.toLowerCase()}:${req.ip}` },
@@ -108,7 +90,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
         loginPage({
           action: `${base(interaction.uid)}/login`,
           abort: `${base(interaction.uid)}/abort`,
-          csrf: csrf.token(interaction.uid),
+          csrf: forms.token(interaction.uid),
           clientName: await clientName(interaction.params['client_id']),
           username,
           error,
@@ -122,7 +104,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       await render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
       return;
     }
-    const user = username && password ? await authenticateUser(deps.users, username, password) : undefined;
+    const given = credentials.safeParse(typed);
+    const user = given.success ? await authenticateUser(deps.users, given.data.username, given.data.password) : undefined;
     if (!user) {
       await deps.limiter.limits.penalize(checks);
       deps.logger.info({ event: 'login_failed', ip: req.ip }, 'login failed');
@@ -132,13 +115,10 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     await deps.provider().interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
 
-  router.post('/login-actions/:uid/confirm', form, async (req, res) => {
+  router.post('/login-actions/:uid/confirm', ...forms.read(TOKEN_FORM_CHARACTERS), async (req, res) => {
     const provider = deps.provider();
     const interaction = await details(req, res);
-    if (interaction.prompt.name !== 'consent' || !checkCsrf(req)) {
-      refuseForm(req, res);
-      return;
-    }
+    checkForm(req, interaction.prompt.name, 'consent');
     const accountId = interaction.session?.accountId as string;
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
     const grant = interaction.grantId
@@ -151,31 +131,14 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   });
 
-  router.post('/login-actions/:uid/abort', form, async (req, res) => {
+  router.post('/login-actions/:uid/abort', ...forms.read(TOKEN_FORM_CHARACTERS), async (req, res) => {
     await details(req, res);
-    if (!checkCsrf(req)) {
-      refuseForm(req, res);
-      return;
-    }
+    forms.check(req, String(req.params['uid']));
     await deps.provider().interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
   });
 
   // Expired or missing interaction cookies are the common failure here: a page, not a stack trace.
-  router.use('/login-actions', (err: Error & { status?: number; statusCode?: number }, req: Request, res: Response, _next: NextFunction) => {
-    const known = toDomainError(err);
-    if (known instanceof DependencyUnavailableError) {
-      reportUnavailable(deps.logger, known);
-      sendErrorPage(req, res, { status: known.status, code: 'temporarily_unavailable', message: known.message, headers: known.headers });
-      return;
-    }
-    const status = err.status ?? err.statusCode ?? 500;
-    if (status >= 500) deps.logger.error({ err }, 'interaction failed');
-    sendErrorPage(req, res, {
-      status: status >= 500 ? 500 : status,
-      code: status >= 500 ? 'server_error' : 'invalid_request',
-      message: status >= 500 ? 'please try again' : 'this sign-in page has expired; go back to the application and start again',
-    });
-  });
+  router.use('/login-actions', pageErrorHandler(deps.logger, { fault: INTERACTION_FAULT, describe: describeInteractionError }));
 
   return router;
 }

@@ -1,15 +1,17 @@
-import express from 'express';
-import { nonceOf, pageSecurity, type Logger } from '@hush/common';
+import express, { type RequestHandler } from 'express';
+import { allowFormTarget, deriveKey, nonceOf, pageErrorHandler, pageForms, pageSecurity, type Logger } from '@hush/common';
 import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { KEY_LABELS } from '../key-labels.js';
 import type { SecretsDeps } from '../secrets/deps.js';
-import { IdentityClient } from './identity-client.js';
-import { WebSessionsRepository } from './sessions.repository.js';
-import { WebSessions } from './sessions.js';
-import type { Viewer } from '../pages/pages.routes.js';
-import { webOffPage } from './views.js';
-import { webRoutes, type WebOptions } from './web.routes.js';
+import { apiTokenRoutes } from './api-tokens/index.js';
+import { mySecretsRoutes } from './my-secrets/index.js';
+import { receiptRoutes, revealRoutes } from './receipt/index.js';
+import { shareRoutes, type ShareOptions } from './share/index.js';
+import { IdentityClient, nobodySignedIn, pageSessions, webCookies, WebSessions, WebSessionsRepository, type PageContext, type Viewer } from './shared/index.js';
+import { signInRoutes } from './sign-in/index.js';
+import { webOffPage } from './web-off.views.js';
 
 export interface WebApp {
   router: express.Router;
@@ -22,42 +24,32 @@ export interface WebApp {
 }
 
 /**
- * The creator's web app (see docs/web-app.md), wired from the service's configuration; without
- * WEB_CLIENT_SECRET it is off and `/` says how to turn it on.
+ * Every page of the secrets service, wired from its configuration: the recipient's reveal page
+ * and the creator's receipt always; the creator's web app (see docs/web-app.md: sign-in through
+ * identity, share, My secrets, API tokens) when WEB_CLIENT_SECRET is set, else `/` says how to
+ * turn it on. One set of forms (one CSRF key, one origin) and one error page serve them all.
  */
-export function createWebApp(config: Config, deps: SecretsDeps, context: Context, limiter: RateLimiter, logger: Logger, options: WebOptions = {}): WebApp {
-  if (!config.WEB_CLIENT_SECRET) {
-    const router = express.Router();
-    router.get('/', pageSecurity(), (_req, res) => {
-      res.status(503).send(webOffPage(nonceOf(res)));
-    });
-    return { router, sessions: undefined, viewer: () => Promise.resolve(undefined), start() {}, close() {} };
-  }
-  const identity = new IdentityClient({
-    issuer: config.IDENTITY_ISSUER,
-    clientId: config.WEB_CLIENT_ID,
-    clientSecret: config.WEB_CLIENT_SECRET,
-    redirectUri: `${config.BASE_URL}/auth/callback`,
-    postLogoutRedirectUri: `${config.BASE_URL}/auth/signed-out`,
-    internalUrl: config.IDENTITY_INTERNAL_URL,
-  });
-  const sessions = new WebSessions(
-    new WebSessionsRepository(context.db),
-    identity,
-    config.MASTER_KEY,
-    { idleSeconds: config.WEB_SESSION_IDLE, maxSeconds: config.WEB_SESSION_MAX },
-    logger,
-  );
-  const { router, viewer } = webRoutes(
-    { secrets: deps, accounts: context, sessions, identity, limiter, logger, masterKey: config.MASTER_KEY, issuer: config.IDENTITY_ISSUER },
-    options,
-  );
+export function createWebApp(config: Config, deps: SecretsDeps, context: Context, limiter: RateLimiter, logger: Logger, options: ShareOptions = {}): WebApp {
+  const forms = pageForms({ csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf), origins: [new URL(config.BASE_URL).origin] });
+  const ctx: PageContext = { secrets: deps, baseUrl: config.BASE_URL, forms, limiter, logger };
+  const signedIn = config.WEB_CLIENT_SECRET ? signedInApp(config, ctx, context, config.WEB_CLIENT_SECRET, options) : undefined;
+  const viewer = signedIn?.viewer ?? nobodySignedIn;
+
+  const router = express.Router();
+  router.use(revealRoutes(ctx));
+  router.use(receiptRoutes(ctx, viewer));
+  if (signedIn) router.use(signedIn.router);
+  else router.get('/', pageSecurity(), webOff);
+  router.use(pageErrorHandler(logger, { fault: { message: 'Please try again later.' } }));
+
   let timer: NodeJS.Timeout | undefined;
   return {
     router,
-    sessions,
+    sessions: signedIn?.sessions,
     viewer,
     start() {
+      if (!signedIn) return;
+      const { sessions } = signedIn;
       timer = setInterval(() => {
         sessions.sweep().catch((err: unknown) => logger.warn({ err }, 'web session sweep failed'));
       }, config.SWEEP_INTERVAL * 1000);
@@ -67,4 +59,41 @@ export function createWebApp(config: Config, deps: SecretsDeps, context: Context
       clearInterval(timer);
     },
   };
+}
+
+const webOff: RequestHandler = (_req, res) => {
+  res.status(503).send(webOffPage(nonceOf(res)));
+};
+
+/** The pages behind a sign-in: every one needs a session except the sign-in steps (and, with ANONYMOUS_SHARES, the share page). */
+function signedInApp(config: Config, ctx: PageContext, context: Context, clientSecret: string, options: ShareOptions) {
+  const identity = new IdentityClient({
+    issuer: config.IDENTITY_ISSUER,
+    clientId: config.WEB_CLIENT_ID,
+    clientSecret,
+    redirectUri: `${config.BASE_URL}/auth/callback`,
+    postLogoutRedirectUri: `${config.BASE_URL}/auth/signed-out`,
+    internalUrl: config.IDENTITY_INTERNAL_URL,
+  });
+  const sessions = new WebSessions(
+    new WebSessionsRepository(context.db),
+    identity,
+    config.MASTER_KEY,
+    { idleSeconds: config.WEB_SESSION_IDLE, maxSeconds: config.WEB_SESSION_MAX },
+    ctx.logger,
+  );
+  const cookies = webCookies(config.BASE_URL);
+  const gate = pageSessions({ sessions, cookies, forms: ctx.forms, logger: ctx.logger });
+
+  const router = express.Router();
+  router.use(['/', '/secrets', '/tokens', '/auth'], pageSecurity(), (req, res, next) => {
+    // The sign-out form is answered by a redirect to identity: Chromium applies form-action to it.
+    allowFormTarget(req, res, config.IDENTITY_ISSUER);
+    next();
+  });
+  router.use(signInRoutes(ctx, { sessions, identity, cookies, masterKey: config.MASTER_KEY }, gate));
+  router.use(shareRoutes(ctx, gate, options));
+  router.use(mySecretsRoutes(ctx, gate));
+  router.use(apiTokenRoutes(ctx, context, gate));
+  return { router, sessions, viewer: gate.viewer };
 }

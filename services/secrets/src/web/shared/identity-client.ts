@@ -1,5 +1,5 @@
 import type * as Oidc from 'openid-client';
-import { IdentityUnavailableError } from '../errors.js';
+import { IdentityUnavailableError } from '../../errors.js';
 
 /**
  * The web app as a confidential OIDC client of identity, through openid-client (no hand-written
@@ -43,7 +43,7 @@ export interface SignedIn extends Tokens {
 
 /**
  * openid-client (with oauth4webapi, ~0.7 MB of heap) is loaded by the first sign-in, not at start:
- * a process that only serves the API never needs it (issue 14).
+ * a process that only serves the API never needs it.
  */
 let library: Promise<typeof Oidc> | undefined;
 const openIdClient = () => (library ??= import('openid-client'));

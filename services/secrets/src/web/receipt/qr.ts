@@ -5,7 +5,7 @@ import { raw, type Html } from '@hush/common';
 type QRCodeModule = typeof QRCode;
 /**
  * qrcode (with pngjs, ~0.8 MB of heap) is loaded when the first QR code is drawn: only the
- * creator's page after a share draws one, and an API-only process never does (issue 14).
+ * creator's page after a share draws one, and an API-only process never does.
  * Required rather than imported: qrSvg is synchronous, as the page renderers calling it are.
  */
 let qrcode: QRCodeModule | undefined;

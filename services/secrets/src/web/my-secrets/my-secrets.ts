@@ -1,8 +1,8 @@
-import type { Principal } from '../auth/principal.js';
-import { UnknownSecretError } from '../errors.js';
-import type { SecretsDeps } from '../secrets/deps.js';
-import { recentMetadata } from '../secrets/metadata.js';
-import { presentMetadata, presentRecentItem, type RecentItem } from '../secrets/presenter.js';
+import type { Principal } from '../../auth/principal.js';
+import { UnknownSecretError } from '../../errors.js';
+import type { SecretsDeps } from '../../secrets/deps.js';
+import { recentMetadata } from '../../secrets/metadata.js';
+import { presentMetadata, presentRecentItem, type RecentItem } from '../../secrets/presenter.js';
 
 /**
  * "My secrets": the account's recent secrets, newest first, as GET /api/v1/private/recent lists

@@ -1,16 +1,10 @@
-import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
-import type { MetadataResponse } from '../secrets/presenter.js';
-import { COPY_SCRIPT, nav, receiptPageBody, type Chrome } from '../web/views.js';
+import { html, layout } from '@hush/common';
+import { postForm } from '../shared/index.js';
 
 /*
- * The pages a person sees: plain HTML forms that work without JavaScript, the shared layout and
+ * The recipient's pages: plain HTML forms that work without JavaScript, the shared layout and
  * stylesheet, and one small script (copy to clipboard) allowed by the page's CSP nonce.
  */
-
-/** A POST form carrying its CSRF token. */
-const postForm = (action: string, csrf: string, content: Html) =>
-  html`<form method="post" action="${action}"><input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-${content}</form>`;
 
 /** The link from the e-mail: says a secret waits; reveals nothing until the button is pressed. */
 export function waitingPage(o: { action: string; csrf: string; passphraseRequired: boolean; error?: string; nonce: string }): string {
@@ -56,24 +50,5 @@ export function gonePage(nonce: string): string {
     body: html`<h1>This secret is not available</h1>
 <p>It has already been viewed, was burned by its sender, or has expired. Secrets can be viewed only once.</p>
 <p class="note">If you did not view it yourself, tell the sender: someone else may have.</p>`,
-  });
-}
-
-export function receiptNotFoundPage(nonce: string): string {
-  return layout({ title: 'Receipt not found', nonce, body: html`<h1>Receipt not found</h1><p>It has expired or the address is wrong.</p>` });
-}
-
-/** The creator's receipt: the same presentation as the web app's result page (web/views.ts). */
-export function receiptPage(
-  m: MetadataResponse,
-  burn: { action: string; csrf: string },
-  nonce: string,
-  o: { baseUrl: string; notice?: string | undefined; created?: boolean; user?: Chrome['user'] | undefined },
-): string {
-  return layout({
-    title: 'Receipt',
-    nonce,
-    body: html`${nav({ user: o.user })}${receiptPageBody(m, { baseUrl: o.baseUrl, burn, notice: o.notice, created: o.created === true })}`,
-    script: COPY_SCRIPT,
   });
 }

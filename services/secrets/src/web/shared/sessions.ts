@@ -1,9 +1,9 @@
 import { deriveKey, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
-import { SCOPES, type Principal } from '../auth/principal.js';
-import { IdentityUnavailableError } from '../errors.js';
+import { SCOPES, type Principal } from '../../auth/principal.js';
+import { IdentityUnavailableError } from '../../errors.js';
 import { IdentityRefusedError, type IdentityClient, type SignedIn, type Tokens } from './identity-client.js';
 import type { SessionRecord, WebSessionsRepository } from './sessions.repository.js';
-import { KEY_LABELS } from '../key-labels.js';
+import { KEY_LABELS } from '../../key-labels.js';
 
 /** A signed-in person, as a request sees it. */
 export interface WebSession {

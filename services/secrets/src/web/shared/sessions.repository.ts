@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/knex.js';
+import type { Db } from '../../db/knex.js';
 
 /** A web session as stored: found by the hash of its cookie id; the tokens stay sealed. */
 export interface SessionRecord {

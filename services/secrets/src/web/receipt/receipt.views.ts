@@ -1,0 +1,65 @@
+import { html, layout, type Html } from '@hush/common';
+import type { MetadataResponse } from '../../secrets/presenter.js';
+import { COPY_SCRIPT, copyField, DELIVERY_TEXT, duration, nav, postForm, STATE_TEXT, when, type Chrome } from '../shared/index.js';
+import { qrSvg } from './qr.js';
+
+/**
+ * The receipt's presentation, on the result page after sharing and on /private/<metadata_key>:
+ * the secret link (with copy button and QR code) while the secret is unread, the receipt link,
+ * state, expiry and delivery status, and the burn button while unread.
+ */
+export function receiptSection(m: MetadataResponse, o: { baseUrl: string; burn?: { action: string; csrf: string } | undefined }): Html {
+  const unread = m.state === 'new' || m.state === 'viewed';
+  const link = unread && m.secret_key ? `${o.baseUrl}/secret/${m.secret_key}` : undefined;
+  const rows: [string, Html | string][] = [
+    ['State', html`<span id="state" data-state="${m.state}">${STATE_TEXT[m.state]}</span>`],
+    ['Created', when(m.created)],
+    unread ? ['Expires', html`${when(m.created + m.ttl)} <span class="note">(in ${duration(m.secret_ttl)})</span>`] : ['Viewed', when(m.received)],
+    ['Passphrase', m.passphrase_required ? 'Required' : 'None'],
+  ];
+  if (m.recipient) {
+    rows.push(['Recipient', m.recipient]);
+    rows.push([
+      'Delivery',
+      html`<span id="delivery" data-status="${m.delivery_status ?? ''}">${m.delivery_status ? DELIVERY_TEXT[m.delivery_status] : '—'}${
+        m.delivery_updated ? ` (${when(m.delivery_updated)})` : ''
+      }${m.delivery_reason ? `: ${m.delivery_reason}` : ''}</span>`,
+    ]);
+  }
+  return html`${
+    link
+      ? html`${copyField('link', 'Secret link: send this to the recipient', link)}
+<figure class="qr">${qrSvg(link, 'QR code of the secret link')}<figcaption class="note">Or scan it with a phone.</figcaption></figure>
+<p class="note">You can see this link until the secret is viewed. Whoever opens it first can view the secret, once.</p>`
+      : html`<p class="note" id="link-gone">The secret link is no longer shown: the secret has been ${m.state === 'received' ? 'viewed' : m.state}.</p>`
+  }
+<dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
+${m.metadata_key && copyField('receipt', 'Receipt link: keep it to yourself (it can burn the secret)', `${o.baseUrl}/private/${m.metadata_key}`)}
+${unread && o.burn && postForm(o.burn.action, o.burn.csrf, html`<button class="danger" type="submit" id="burn">Burn this secret</button>`)}`;
+}
+
+function receiptPageBody(m: MetadataResponse, o: { baseUrl: string; burn: { action: string; csrf: string }; notice?: string | undefined; created?: boolean }): Html {
+  return html`<h1>${o.created ? 'Your secret link is ready' : 'Secret receipt'}</h1>
+${o.notice && html`<p class="ok" role="status">${o.notice}</p>`}
+${receiptSection(m, o)}
+<p><a href="/">Share another secret</a></p>`;
+}
+
+export function receiptNotFoundPage(nonce: string): string {
+  return layout({ title: 'Receipt not found', nonce, body: html`<h1>Receipt not found</h1><p>It has expired or the address is wrong.</p>` });
+}
+
+/** The creator's receipt: the same presentation as the share flow's result page. */
+export function receiptPage(
+  m: MetadataResponse,
+  burn: { action: string; csrf: string },
+  nonce: string,
+  o: { baseUrl: string; notice?: string | undefined; created?: boolean; user?: Chrome['user'] | undefined },
+): string {
+  return layout({
+    title: 'Receipt',
+    nonce,
+    body: html`${nav({ user: o.user })}${receiptPageBody(m, { baseUrl: o.baseUrl, burn, notice: o.notice, created: o.created === true })}`,
+    script: COPY_SCRIPT,
+  });
+}

@@ -1,0 +1,67 @@
+import { html } from '@hush/common';
+import type { MetadataResponse } from '../../secrets/presenter.js';
+import { chromedPage, COPY_SCRIPT, copyField, postForm, type Chrome } from '../shared/index.js';
+import { receiptSection } from '../receipt/index.js';
+
+const COUNTER_SCRIPT = `var t=document.getElementById('secret'),c=document.getElementById('count');if(t&&c){var max=+c.getAttribute('data-max');var u=function(){var n=Array.from(t.value).length;c.textContent=n+' of '+max+' characters';c.className=n>max?'error':'note'};t.addEventListener('input',u);u()}`;
+
+export interface TtlOption {
+  seconds: number;
+  label: string;
+}
+
+export interface ShareForm {
+  csrf: string;
+  plan: { name: string; maxLength: number };
+  /** A signed-out visitor sharing anonymously (ANONYMOUS_SHARES): no recipient, a sign-in offer. */
+  anonymous?: boolean;
+  ttlOptions: TtlOption[];
+  values: { secret?: string | undefined; ttl: number; recipient?: string | undefined };
+  error?: string | undefined;
+}
+
+export function sharePage(c: Chrome, f: ShareForm): string {
+  return chromedPage(
+    c,
+    'Share a secret',
+    html`<h1>Share a secret</h1>
+<p class="note">You get a link that works once: the secret is deleted as soon as it is viewed, or when it expires.</p>
+${f.anonymous && html`<p class="note" id="anonymous-note">You are not signed in: this secret is shared anonymously. <a href="/auth/sign-in">Sign in</a> to e-mail it to someone, share longer secrets and see your secrets later.</p>`}
+${f.error && html`<p class="error" role="alert" id="error">${f.error}</p>`}
+${postForm(
+  '/',
+  f.csrf,
+  html`<label for="secret">Secret</label>
+<textarea id="secret" name="secret" rows="6" required autocomplete="off" spellcheck="false" aria-describedby="count"${f.error ? '' : html` autofocus`}>${f.values.secret ?? ''}</textarea>
+<p id="count" class="note" data-max="${f.plan.maxLength}" aria-live="polite">Up to ${f.plan.maxLength} characters (${f.plan.name} plan).</p>
+<label for="passphrase">Passphrase <span class="note">(optional)</span></label>
+<input id="passphrase" name="passphrase" type="password" autocomplete="new-password" aria-describedby="passphrase-note">
+<p class="note" id="passphrase-note">The recipient will need it to view the secret: tell it to them another way.</p>
+<label for="ttl">Expires after</label>
+<select id="ttl" name="ttl">${f.ttlOptions.map((o) => html`<option value="${o.seconds}"${o.seconds === f.values.ttl ? html` selected` : ''}>${o.label}</option>`)}</select>
+${
+  !f.anonymous &&
+  html`<label for="recipient">Recipient's e-mail <span class="note">(optional)</span></label>
+<input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
+<p class="note" id="recipient-note">We e-mail them the link, never the secret.</p>`
+}
+<div class="actions"><button type="submit" name="action" value="share" id="share">Create the secret link</button>
+<button type="submit" name="action" value="generate" id="generate" class="secondary" formnovalidate>Generate a strong password instead</button></div>`,
+)}`,
+    `${COUNTER_SCRIPT}`,
+  );
+}
+
+/** After "generate": the password, shown this once, and the receipt. */
+export function generatedPage(c: Chrome, value: string, m: MetadataResponse, baseUrl: string, anonymous = false): string {
+  return chromedPage(
+    c,
+    'Password generated',
+    html`<h1>Your new password</h1>
+${copyField('value', 'Generated password (shown only now)', value)}
+<h2>Its secret link</h2>
+${receiptSection(m, { baseUrl })}
+<p class="note">To burn it, open its receipt link${anonymous ? '' : html` or <a href="/secrets">My secrets</a>`}.</p>`,
+    COPY_SCRIPT,
+  );
+}

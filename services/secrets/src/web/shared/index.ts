@@ -1,0 +1,14 @@
+/*
+ * What every page of the web app uses: the page frame (navigation, forms, copy fields), how times
+ * and states are worded, the cookies, the web sessions and their lookup, and identity as the
+ * sign-in's OIDC provider. Feature folders import it through this module only.
+ */
+export { chromedPage, copyField, COPY_SCRIPT, nav, postForm, type Chrome } from './chrome.js';
+export { DELIVERY_TEXT, duration, STATE_TEXT, when } from './format.js';
+export { cookieHeader, readCookie, webCookies, type WebCookies } from './cookies.js';
+export { safeReturn } from './safe-return.js';
+export { IdentityClient, SignInFailedError, type IdentityClientOptions, type PendingSignIn } from './identity-client.js';
+export { WebSessions, type WebSession } from './sessions.js';
+export { WebSessionsRepository } from './sessions.repository.js';
+export { nobodySignedIn, pageSessions, type PageSessions, type Viewer } from './page-session.js';
+export type { PageContext } from './page-context.js';
