@@ -3,6 +3,7 @@
 // `@hush/common/web`, not the whole package, whose index also loads knex, pg, ioredis,
 // rate-limiter-flexible and passport-http (~15 MB of a process's resident memory).
 export * from './config.js';
+export * from './config-keys.js';
 export * from './logger.js';
 export * from './crypto.js';
 export * from './metrics.js';

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { HttpServiceConfig } from './config-keys.js';
 import { createDb, type Db, type DbOptions } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import { outageLog } from './outage.js';
@@ -6,17 +7,8 @@ import { outageLog } from './outage.js';
 /** The connections an HTTP service (identity, secrets) runs on; its tests pass their own. */
 export type Infrastructure = { db: Db; redis: Redis; logger: Logger };
 
-/** The configuration keys `connect` reads; both HTTP services name them alike. */
-export interface InfrastructureConfig {
-  LOG_LEVEL: string;
-  DATABASE_URL: string;
-  DATABASE_POOL_MAX: number;
-  REDIS_URL: string;
-  /** Longest wait (ms) for a pooled connection, a new connection or one statement. */
-  DATABASE_TIMEOUT_MS: number;
-  /** Longest wait (ms) for a Redis connection or command. */
-  REDIS_TIMEOUT_MS: number;
-}
+/** The configuration keys `connect` reads (config-keys.ts, `httpServiceKeys`). */
+export type InfrastructureConfig = Pick<HttpServiceConfig, 'LOG_LEVEL' | 'DATABASE_URL' | 'DATABASE_POOL_MAX' | 'DATABASE_TIMEOUT_MS' | 'REDIS_URL' | 'REDIS_TIMEOUT_MS'>;
 
 /** `logger`: the service's own by default; tests pass one that keeps its lines. */
 export function connect(config: InfrastructureConfig, name: string, dbOptions: DbOptions = {}, logger = createLogger({ name, level: config.LOG_LEVEL })): Infrastructure {
