@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { warnIfRedisVolatile, type Logger, type ServiceApp } from '@hush/common/base';
+import type { Redis } from 'ioredis';
+import { connectRedis, warnIfRedisVolatile, type Logger, type ServiceApp } from '@hush/common/base';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -22,6 +22,9 @@ export interface MailerApp extends ServiceApp {
    */
   close(): Promise<void>;
 }
+
+/** Longest wait (ms) for a Redis connection or command (a status report, a sent marker, readiness). */
+const REDIS_TIMEOUT_MS = 1000;
 
 /** Resolves `undefined` if `promise` takes longer than `ms` (a scrape must not hang). */
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -69,8 +72,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
   const start = async () => {
     // One ordinary connection for the status queue, the sent markers, metrics and readiness; the
     // worker opens its own (BullMQ needs a blocking one).
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
-    redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+    const redis = connectRedis(config.REDIS_URL, REDIS_TIMEOUT_MS, logger);
     warnIfRedisVolatile(
       redis,
       logger,
