@@ -17,3 +17,4 @@ export * from './redis.js';
 export * from './redis-durability.js';
 export * from './outage.js';
 export * from './idle-compaction.js';
+export * from './timeout.js';

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, warnIfRedisVolatile, type Logger, type ServiceApp } from '@hush/common/base';
+import { connectRedis, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -26,15 +26,6 @@ export interface MailerApp extends ServiceApp {
 /** Longest wait (ms) for a Redis connection or command (a status report, a sent marker, readiness). */
 const REDIS_TIMEOUT_MS = 1000;
 
-/** Resolves `undefined` if `promise` takes longer than `ms` (a scrape must not hang). */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 interface Running {
   redis: Redis;
   statusQueue: Queue;
@@ -46,7 +37,7 @@ interface Running {
 /** Builds the mailer (worker, status reporting, health/metrics handler); nothing runs until start(). */
 export function createMailerApp(config: Config, logger: Logger): MailerApp {
   let running: Running | undefined;
-  const metrics = createMetrics(async () => (running ? within(running.linkQueue.getWaitingCount(), 1000).catch(() => undefined) : undefined));
+  const metrics = createMetrics(async () => (running ? withTimeout(running.linkQueue.getWaitingCount(), 1000, () => undefined).catch(() => undefined) : undefined));
   // Failed-status reports run after the job left the worker; close() waits for them too.
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {

@@ -27,7 +27,7 @@ export const configSchema = z.object({
   /** Plan of accounts that have none set (see src/accounts/plans.ts). */
   DEFAULT_PLAN: z.enum(PLAN_NAMES).default('basic'),
   /**
-   * Shapes of /api/v1 (docs/api-dialects.md): `spec` (default) answers as the interface spec says;
+   * Shapes of /api/v1 (docs/api-dialects.md): `spec` (default) answers as docs/api.md describes;
    * `onetimesecret` answers as Onetime Secret v1 does, so its existing clients work unchanged
    * (nested burn, recipient arrays, 404 `{"message"}` errors, clamped ttl...).
    */
