@@ -2,13 +2,22 @@ import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } f
 import { createUser, setUserPassword } from '../accounts/users.js';
 import { createApi } from '../apis/apis.js';
 import { createClient, deleteClient, ensureWebClient, rotateClientSecret } from '../clients/clients.js';
-import { z } from 'zod';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { InvalidInputError } from '../errors.js';
 import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/rotation.js';
-import { apisCreateInput, bootstrapInput, clientIdInput, clientsCreateInput, keysRetireInput, orgsCreateInput, usersCreateInput, usersSetPasswordInput } from './cli.inputs.js';
+import {
+  apisCreateInput,
+  bootstrapEnv,
+  bootstrapInput,
+  clientIdInput,
+  clientsCreateInput,
+  keysRetireInput,
+  orgsCreateInput,
+  usersCreateInput,
+  usersSetPasswordInput,
+} from './cli.inputs.js';
 
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
@@ -61,13 +70,12 @@ const commands: Record<string, CliCommand<CliContext>> = {
   bootstrap: cliCommand(bootstrapInput, [], async (ctx: CliContext, input) => {
     const applied = await migrateLatest(ctx.db);
     await ctx.signingKeys.ensureActive();
-    const audience = input['secrets-audience'] ?? ctx.env['SECRETS_API_AUDIENCE'] ?? 'http://localhost:3000/api/v1';
+    const env = loadConfig(bootstrapEnv, ctx.env);
+    const audience = input['secrets-audience'] ?? env.SECRETS_API_AUDIENCE;
     const existing = await ctx.apis.findByIdentifier(audience);
     const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
-    const webUrl = input['secrets-url'] ?? ctx.env['SECRETS_BASE_URL'] ?? audience.replace(/\/api\/v1\/?$/, '');
-    // Also as SECRETS_WEB_CLIENT_SECRET_FILE (Docker and Kubernetes secrets), as every secret setting.
-    const { SECRETS_WEB_CLIENT_SECRET: webSecret } = loadConfig(z.object({ SECRETS_WEB_CLIENT_SECRET: z.string().optional() }), ctx.env);
-    const web = await ensureWebClient(ctx, webUrl, webSecret);
+    const webUrl = input['secrets-url'] ?? env.SECRETS_BASE_URL ?? audience.replace(/\/api\/v1\/?$/, '');
+    const web = await ensureWebClient(ctx, webUrl, env.SECRETS_WEB_CLIENT_SECRET);
     return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web };
   }),
   'orgs create': cliCommand(orgsCreateInput, ['name'], (ctx: CliContext, { name }) => ctx.organizations.create(name)),
