@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { z } from 'zod';
 import { ConfigError } from './config.js';
-import { cliExitCode, DomainError } from './errors.js';
+import { cliExitCode, DomainError, InvalidInputError } from './errors.js';
 
 /** What one CLI command printed and its exit code; the process wrapper (`cliMain`) writes it out. */
 export interface CliResult {
@@ -29,6 +30,22 @@ export function requiredArg(v: string | undefined, what: string): string {
 
 /** A command's handler: its positionals (after the command words) and options; returns what to print. */
 export type CliCommand<C> = (ctx: C, positionals: string[], values: CliValues) => Promise<unknown>;
+
+/**
+ * A command whose input is validated by a zod schema before it runs: the schema reads the
+ * command's options under their own names (`--redirect-uri` as `'redirect-uri'`) and its
+ * positionals under the names given in `positionals`, in order, and gives the use-case its input.
+ * The first problem found is the operator's mistake: `InvalidInputError` with the issue's message
+ * (exit 1), so the schema words its messages for an operator ("username is required").
+ */
+export function cliCommand<C, S extends z.ZodType>(schema: S, positionals: readonly string[], run: (ctx: C, input: z.output<S>) => Promise<unknown>): CliCommand<C> {
+  return (ctx, args, values) => {
+    const named = Object.fromEntries(positionals.map((name, i) => [name, args[i]]));
+    const parsed = schema.safeParse({ ...values, ...named });
+    if (!parsed.success) throw new InvalidInputError(parsed.error.issues[0]?.message ?? 'invalid arguments');
+    return run(ctx, parsed.data);
+  };
+}
 
 export interface CliProgram<C> {
   usage: string;

@@ -38,7 +38,7 @@ let drawn = POOL_BYTES;
 /**
  * `size` bytes from the CSPRNG (OpenSSL's, as `crypto.randomBytes`), for keys, IVs and tokens.
  * Small draws come from a 4 KiB buffer refilled by one `randomFillSync`: each call of Node's own
- * sets up a crypto job, which cost ~7 µs, five times per share (bench/RESULTS.md, issue 14). Bytes
+ * sets up a crypto job, which cost ~7 µs, five times per share (measured: docs/performance.md). Bytes
  * handed out are wiped from the buffer, so it never holds a copy of a key or IV in use; large
  * draws go straight to Node. `crypto.randomUUID` pools the same way.
  */

@@ -69,7 +69,7 @@ const timedOut = new WeakSet<pg.Client>();
  * property straight in the old generation (it expects a method). Every query then left an
  * old-generation closure whose context held the query, its result and the caller's callback:
  * the young-generation collections kept all of it (the request that waited on it included)
- * until the next full collection. Measured with bench/gc-promotion.mjs, issue 14's sixth sitting.
+ * until the next full collection (measured with bench/gc-promotion.mjs).
  * Here the callback is a declared function, which V8 allocates young like any other.
  */
 function guardReads(client: pg.Client, ms: number): pg.Client {

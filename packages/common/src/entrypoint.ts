@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { ConfigError } from './config.js';
 // Types only: importing infrastructure.js would load knex, pg and ioredis into every process.
 import type { Infrastructure } from './infrastructure.js';
+import type { Logger } from './logger.js';
 import { closeGracefully, onShutdownSignal } from './shutdown.js';
 
 /**
@@ -47,24 +48,57 @@ export async function listen(app: RequestListener, port: number, options: Server
   return server;
 }
 
+export interface ServeOptions {
+  logger: Logger;
+  /** Closes what the caller opened for the app (its database pool and Redis), once the app is closed. */
+  disconnect?: () => Promise<void>;
+  /** Longest wait (ms) for the requests in flight; then their connections are cut. */
+  drainMs?: number;
+  /**
+   * `http-then-app` (default): the HTTP server carries the service's work, so it drains first and
+   * the app closes behind it. `app-then-http`: the server only answers health and metrics, so it
+   * keeps answering (/readyz 503) while the app finishes its own work (the mailer's jobs).
+   */
+  order?: 'http-then-app' | 'app-then-http';
+  /**
+   * Past this (ms) after the signal the process exits 1 with whatever is still running. The
+   * orchestrator's grace period (Kubernetes terminationGracePeriodSeconds) must exceed it.
+   */
+  deadlineMs?: number;
+}
+
 /**
- * Starts an HTTP service and serves it on `port` until SIGTERM/SIGINT; then, gracefully: no new
- * connections and in-flight requests finished (at most `drainMs`), the app closed, then the
- * database and Redis, and the process exits (1 if anything failed on the way).
+ * Starts a service and serves it on `port` until SIGTERM/SIGINT; then, gracefully: the HTTP
+ * server and the app closed in `order`, then the caller's connections, and the process exits (1
+ * if anything failed on the way, or if `deadlineMs` passed first).
  */
-export async function serveUntilSignal(app: ServiceApp, port: number, infra: Infrastructure, drainMs = 10_000): Promise<Server> {
+export async function serveUntilSignal(app: ServiceApp, port: number, options: ServeOptions): Promise<Server> {
+  const { logger, disconnect, drainMs = 10_000, order = 'http-then-app', deadlineMs } = options;
   await app.start();
   const server = await listen(app.handler, port, app.serverOptions);
-  onShutdownSignal(infra.logger, async () => {
+  const drain = () => closeGracefully(server, drainMs);
+  onShutdownSignal(logger, async () => {
+    if (deadlineMs !== undefined) {
+      const deadline = setTimeout(() => {
+        logger.error({ timeoutMs: deadlineMs }, 'shutdown timed out; exiting with work in flight');
+        process.exit(1);
+      }, deadlineMs);
+      deadline.unref();
+    }
     let code = 0;
     try {
-      await closeGracefully(server, drainMs);
-      await app.close();
+      if (order === 'http-then-app') {
+        await drain();
+        await app.close();
+      } else {
+        await app.close();
+        await drain();
+      }
     } catch (err) {
-      infra.logger.error({ err }, 'shutdown failed');
+      logger.error({ err }, 'shutdown failed');
       code = 1;
     }
-    await disconnect(infra);
+    await disconnect?.();
     process.exit(code);
   });
   return server;
@@ -73,4 +107,9 @@ export async function serveUntilSignal(app: ServiceApp, port: number, infra: Inf
 /** Closes the database pool and the Redis connection of `infra`. */
 export async function disconnect(infra: Infrastructure): Promise<void> {
   await Promise.allSettled([infra.db.destroy(), infra.redis.quit()]);
+}
+
+/** What `serveUntilSignal` needs of an HTTP service's connections: its logger, and closing them last. */
+export function servedOn(infra: Infrastructure): Pick<ServeOptions, 'logger' | 'disconnect'> {
+  return { logger: infra.logger, disconnect: () => disconnect(infra) };
 }

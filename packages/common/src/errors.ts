@@ -1,6 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 import { outageLog } from './outage.js';
+import { requestIdOf, requestLogger } from './request-log.js';
 
 /**
  * The one error model of Hush (docs/adr/0007-service-style-and-errors.md).
@@ -169,11 +171,11 @@ export function domainErrorMiddleware(
   return (err: unknown, _req, res, _next) => {
     const known = toDomainError(err, options.bodyLimit);
     if (!known) {
-      logger.error({ err, reqId: res.get('X-Request-Id') }, 'unhandled error');
+      requestLogger(logger, res).error({ err }, 'unhandled error');
       res.status(500).json(options.fault);
       return;
     }
-    reportUnavailable(logger, known);
+    reportUnavailable(logger, known, res);
     res
       .set(known.headers)
       .status(options.status?.(known) ?? known.status)
@@ -181,9 +183,15 @@ export function domainErrorMiddleware(
   };
 }
 
-/** Logs a `DependencyUnavailableError` in its dependency's outage log (once per outage); other errors are left alone. */
-export function reportUnavailable(logger: Logger, err: DomainError): void {
-  if (err instanceof DependencyUnavailableError) outageLog(logger, err.dependency).failed(err.reason);
+/**
+ * Logs a `DependencyUnavailableError` in its dependency's outage log (once per outage), with the
+ * id of the request that met it if `res` is given; other errors are left alone. `logger` is the
+ * service's own, not a request's: the outage log is one per service and dependency.
+ */
+export function reportUnavailable(logger: Logger, err: DomainError, res?: ServerResponse): void {
+  if (!(err instanceof DependencyUnavailableError)) return;
+  const reqId = res && requestIdOf(res);
+  outageLog(logger, err.dependency).failed(err.reason, reqId === undefined ? {} : { reqId });
 }
 
 /** Exit code of an admin CLI for a failure: 1 for the operator's mistakes (any DomainError), else 70 (EX_SOFTWARE). */

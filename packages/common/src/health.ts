@@ -1,4 +1,5 @@
 import { isTimeoutFailure } from './outage.js';
+import { withTimeout } from './timeout.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Resolves when the dependency is usable; rejects (or hangs past the timeout) when it is not. */
@@ -21,22 +22,14 @@ export interface Readiness {
 
 const DEFAULT_TIMEOUT_MS = 1000;
 
-async function run(check: ReadinessCheck, timeoutMs: number): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
+function run(check: ReadinessCheck, timeoutMs: number): Promise<CheckResult> {
   const outcome = Promise.resolve()
     .then(check)
     .then(
       (): CheckResult => 'ok',
       (err: unknown): CheckResult => (isTimeoutFailure(err) ? 'timeout' : 'unavailable'),
     );
-  try {
-    return await Promise.race([outcome, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withTimeout(outcome, timeoutMs, (): CheckResult => 'timeout');
 }
 
 /** Runs every check at once, each under its own timeout, so the answer comes within `timeoutMs`. */

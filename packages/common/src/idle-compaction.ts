@@ -22,7 +22,7 @@ export interface IdleCompaction {
 }
 
 /**
- * Hands memory back to the system when the process falls quiet (issue 14). V8 grows its heaps
+ * Hands memory back to the system when the process falls quiet. V8 grows its heaps
  * while a process starts and while it is under load, and gives the memory back only when its
  * memory reducer happens to run, seconds to minutes later or not at all: an idle container kept
  * 30-150 MB it did not need. Here the event loop's utilisation is sampled every `intervalMs`; the

@@ -19,11 +19,12 @@ export class OutageLog {
     return this.since !== undefined;
   }
 
-  failed(err: unknown): void {
+  /** `context`: fields for the first line, such as the id of the request that met the outage. */
+  failed(err: unknown, context: Record<string, unknown> = {}): void {
     this.failures++;
     if (this.since !== undefined) return;
     this.since = Date.now();
-    this.logger.error({ dependency: this.dependency, ...describe(err) }, `${this.dependency} unavailable`);
+    this.logger.error({ ...context, dependency: this.dependency, ...describe(err) }, `${this.dependency} unavailable`);
   }
 
   recovered(): void {

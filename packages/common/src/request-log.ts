@@ -2,6 +2,27 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from './logger.js';
 
+/**
+ * The request's id, as `requestLog` answered it in X-Request-Id; undefined before `requestLog`
+ * ran (or without it).
+ */
+export function requestIdOf(res: ServerResponse): string | undefined {
+  const id = res.getHeader('x-request-id');
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The logger for a line written while handling a request: `logger` with the request's id, so every
+ * line of a request can be found with its access-log line. Built when a line is to be written,
+ * from the header `requestLog` set, so a request that logs nothing costs nothing; a handler that
+ * logs several lines keeps the one it got. Not for outage logs (`reportUnavailable`), which are
+ * one per service and dependency and take the id as a field.
+ */
+export function requestLogger(logger: Logger, res: ServerResponse): Logger {
+  const reqId = requestIdOf(res);
+  return reqId === undefined ? logger : logger.child({ reqId });
+}
+
 /** Express's request: Node's, plus the URL as received (Express rewrites `url` under routers). */
 type Request = IncomingMessage & { originalUrl: string };
 
@@ -9,7 +30,9 @@ type Request = IncomingMessage & { originalUrl: string };
  * Express middleware: a request id on every response (X-Request-Id, taken from the caller when it
  * is sane) and one log line per request: method, path, status, duration; failures (5xx) at error
  * level, the rest at debug. A 503 is not a failure of ours: a dependency is out (its outage log
- * says so once, see outage.ts), or the service is starting, stopping or not ready. No query string (codes, tokens and parameters travel there), no body.
+ * says so once, see outage.ts), or the service is starting, stopping or not ready. No query
+ * string (codes, tokens and parameters travel there), no body. Other lines of the request carry
+ * its id through `requestLogger`.
  * `logPath` rewrites the path first, for services whose paths carry capabilities.
  */
 export function requestLog(logger: Logger, logPath: (path: string) => string = (path) => path) {

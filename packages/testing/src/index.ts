@@ -106,3 +106,4 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+export * from './env-example.js';

@@ -1,11 +1,11 @@
-import { compactWhenIdle, connect, runMain, serveUntilSignal } from '@hush/common';
+import { compactWhenIdle, connect, runMain, servedOn, serveUntilSignal } from '@hush/common';
 import { createIdentityApp } from './app.js';
 import { readConfig } from './config.js';
 
 async function main(): Promise<void> {
   const config = readConfig();
   const infra = connect(config, 'identity');
-  await serveUntilSignal(createIdentityApp(config, infra), config.PORT, infra);
+  await serveUntilSignal(createIdentityApp(config, infra), config.PORT, servedOn(infra));
   infra.logger.info({ port: config.PORT, issuer: config.issuer }, 'identity listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });
 }

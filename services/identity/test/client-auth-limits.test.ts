@@ -45,7 +45,7 @@ async function scanKeys(pattern: string): Promise<string[]> {
 describe('per-client failure limit: known and unknown client ids answer alike', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '3', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000', RATE_LIMIT_WINDOW: '120' });
+    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '3', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000', AUTH_FAILURE_WINDOW: '120' });
   });
   afterAll(() => h.close());
 
@@ -114,7 +114,7 @@ describe('per-client failure limit: known and unknown client ids answer alike', 
 describe('per-IP failure limit: known and unknown client ids answer alike', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '100', CLIENT_AUTH_MAX_FAILURES_PER_IP: '4', RATE_LIMIT_WINDOW: '120' });
+    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '100', CLIENT_AUTH_MAX_FAILURES_PER_IP: '4', AUTH_FAILURE_WINDOW: '120' });
   });
   afterAll(() => h.close());
 
@@ -138,7 +138,7 @@ describe('per-IP failure limit: known and unknown client ids answer alike', () =
 describe('cost of made-up client ids', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '1000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '100000', CLIENT_AUTH_BUCKETS: '64', RATE_LIMIT_WINDOW: '120' });
+    h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '1000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '100000', CLIENT_AUTH_BUCKETS: '64', AUTH_FAILURE_WINDOW: '120' });
   });
   afterAll(() => h.close());
 

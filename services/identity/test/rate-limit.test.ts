@@ -6,7 +6,7 @@ import { basic, createApiAndClient, startIdentity, type Harness } from './harnes
 let h: Harness;
 let tokenUrl: string;
 beforeAll(async () => {
-  h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '5', RATE_LIMIT_WINDOW: '120' });
+  h = await startIdentity({ CLIENT_AUTH_MAX_FAILURES: '5', AUTH_FAILURE_WINDOW: '120' });
   tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
 });
 afterAll(() => h.close());

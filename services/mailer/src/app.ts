@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { warnIfRedisVolatile, type Logger, type ServiceApp } from '@hush/common/base';
+import type { Redis } from 'ioredis';
+import { connectRedis, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
 import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -23,14 +23,8 @@ export interface MailerApp extends ServiceApp {
   close(): Promise<void>;
 }
 
-/** Resolves `undefined` if `promise` takes longer than `ms` (a scrape must not hang). */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** Longest wait (ms) for a Redis connection or command (a status report, a sent marker, readiness). */
+const REDIS_TIMEOUT_MS = 1000;
 
 interface Running {
   redis: Redis;
@@ -43,7 +37,7 @@ interface Running {
 /** Builds the mailer (worker, status reporting, health/metrics handler); nothing runs until start(). */
 export function createMailerApp(config: Config, logger: Logger): MailerApp {
   let running: Running | undefined;
-  const metrics = createMetrics(async () => (running ? within(running.linkQueue.getWaitingCount(), 1000).catch(() => undefined) : undefined));
+  const metrics = createMetrics(async () => (running ? withTimeout(running.linkQueue.getWaitingCount(), 1000, () => undefined).catch(() => undefined) : undefined));
   // Failed-status reports run after the job left the worker; close() waits for them too.
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -69,8 +63,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
   const start = async () => {
     // One ordinary connection for the status queue, the sent markers, metrics and readiness; the
     // worker opens its own (BullMQ needs a blocking one).
-    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
-    redis.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis connection error'));
+    const redis = connectRedis(config.REDIS_URL, REDIS_TIMEOUT_MS, logger);
     warnIfRedisVolatile(
       redis,
       logger,

@@ -52,8 +52,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const pool = new BcryptPool(config.PASSPHRASE_WORKERS || availableParallelism());
   const outbox = new OutboxRepository(db);
   const delivery = new Delivery(
-    outbox,
-    context.crypto,
+    { outbox, crypto: context.crypto, logger },
     {
       mode: config.DELIVERY_MODE,
       redisUrl: config.REDIS_URL,
@@ -65,7 +64,6 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       requeueLimit: config.MAIL_REQUEUE_LIMIT,
       smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
     },
-    logger,
   );
   const metrics = createSecretsMetrics({ queueDepth: () => delivery.queueDepth(), outboxPending: () => outbox.pending() });
   const deps: SecretsDeps = {

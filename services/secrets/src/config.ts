@@ -1,39 +1,19 @@
-import { bool, ConfigError, DEFAULT_REVOCATIONS_CHANNEL, key256, loadConfig, logLevel, port } from '@hush/common';
+import { bool, ConfigError, httpServiceKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
 import { z } from 'zod';
 import { PLAN_NAMES } from './accounts/plans.js';
 
-const seconds = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
-const schema = z.object({
-  PORT: port(3000),
+export const configSchema = z.object({
+  ...httpServiceKeys({ port: 3000, database: 'hush_secrets', redisPrefix: 'hush:secrets:' }),
   /** Public origin of this service; the API lives under `${BASE_URL}/api/v1`. */
   BASE_URL: z.url().default('http://localhost:3000').transform(trimSlash),
-  DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/hush_secrets'),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
-  /**
-   * Longest wait (ms) on the database: for a pooled connection, to connect, for one statement.
-   * Past it the request answers 503 with Retry-After instead of hanging with the database.
-   */
-  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
-  REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
-  /** Longest wait (ms) for a Redis connection or command. */
-  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-  /** Prefix of this service's Redis keys (several deployments may share one Redis). */
-  REDIS_PREFIX: z.string().min(1).default('hush:secrets:'),
-  /** Root of every encryption key of this service. Required: there is no default. */
-  MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
   /** Issuer of the access tokens we accept (identity's realm URL). */
   IDENTITY_ISSUER: z.url().default('http://localhost:8080/auth/realms/public').transform(trimSlash),
   /** Where identity publishes its signing keys; default `${IDENTITY_ISSUER}/protocol/openid-connect/certs`. */
   IDENTITY_JWKS_URL: z.url().optional(),
   /** The `aud` our access tokens must carry; default `${BASE_URL}/api/v1` (identity's SECRETS_API_AUDIENCE). */
   API_AUDIENCE: z.string().min(1).optional(),
-  /**
-   * Redis key and pub/sub channel of identity's revocations (identity's REVOCATIONS_CHANNEL; ADR 10).
-   * Not under REDIS_PREFIX: both services must name the same one.
-   */
-  REVOCATIONS_CHANNEL: z.string().min(1).default(DEFAULT_REVOCATIONS_CHANNEL),
   /**
    * Longest time (ms) the revocation feed is trusted without a sign of life (a heartbeat every
    * quarter of it). A connection that dies silently is noticed within it; meanwhile and until the
@@ -47,7 +27,7 @@ const schema = z.object({
   /** Plan of accounts that have none set (see src/accounts/plans.ts). */
   DEFAULT_PLAN: z.enum(PLAN_NAMES).default('basic'),
   /**
-   * Shapes of /api/v1 (docs/api-dialects.md): `spec` (default) answers as the interface spec says;
+   * Shapes of /api/v1 (docs/api-dialects.md): `spec` (default) answers as docs/api.md describes;
    * `onetimesecret` answers as Onetime Secret v1 does, so its existing clients work unchanged
    * (nested burn, recipient arrays, 404 `{"message"}` errors, clamped ttl...).
    */
@@ -82,8 +62,7 @@ const schema = z.object({
   /** Failed authentications (wrong API token or access token) per client IP per window, then 429. */
   AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(30),
   AUTH_FAILURE_WINDOW: seconds(300),
-  /** BullMQ key prefix shared with the mailer. */
-  QUEUE_PREFIX: z.string().min(1).default('hush'),
+  ...queueKeys(),
   /** Send attempts per recipient e-mail, and the first retry delay in ms (doubled each time). */
   MAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
@@ -103,19 +82,7 @@ const schema = z.object({
    */
   DELIVERY_MODE: z.enum(['queue', 'inline']).default('queue'),
   /** Inline mode only: the SMTP server and sender, as the mailer's. */
-  SMTP_URL: z.url().default('smtp://127.0.0.1:1025'),
-  MAIL_FROM: z.string().min(3).max(300).default('Hush <no-reply@localhost>'),
-  SMTP_REQUIRE_TLS: bool(false),
-  SMTP_TLS_REJECT_UNAUTHORIZED: bool(true),
-  /** Trust X-Forwarded-* (only behind a TLS-terminating proxy you run). */
-  TRUST_PROXY: bool(false),
-  LOG_LEVEL: logLevel(),
-  /**
-   * Once the process falls quiet after start, and after a busy spell that grew it by 16 MB, hand
-   * the memory V8 no longer needs back to the system (@hush/common idle-compaction.ts; a 20-100 ms
-   * pause, only while nothing is served).
-   */
-  IDLE_COMPACTION: bool(true),
+  ...smtpKeys(),
 
   // The web app (src/web/): people sign in through identity and share from a browser.
   /** Client id registered by identity's `bootstrap` for the web app. */
@@ -133,7 +100,7 @@ const schema = z.object({
   WEB_SESSION_MAX: seconds(12 * 3600, 60),
 });
 
-type Raw = z.infer<typeof schema>;
+type Raw = z.infer<typeof configSchema>;
 export type ApiDialectName = Raw['API_DIALECT'];
 
 /** Anonymous share/generate (ANONYMOUS_SHARES and its limits), read once from the config. */
@@ -152,7 +119,7 @@ export type Config = Omit<Raw, 'IDENTITY_JWKS_URL' | 'API_AUDIENCE'> & {
 };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = loadConfig(schema, env);
+  const raw = loadConfig(configSchema, env);
   if (raw.TTL_MIN > raw.TTL_MAX || raw.TTL_DEFAULT < raw.TTL_MIN || raw.TTL_DEFAULT > raw.TTL_MAX) {
     throw new ConfigError('invalid configuration:\n  TTL_MIN <= TTL_DEFAULT <= TTL_MAX must hold');
   }

@@ -1,4 +1,4 @@
-import { compactWhenIdle, connect, runMain, serveUntilSignal } from '@hush/common';
+import { compactWhenIdle, connect, runMain, servedOn, serveUntilSignal } from '@hush/common';
 import { createSecretsApp } from './app.js';
 import { readConfig } from './config.js';
 import { dbOptions } from './db/knex.js';
@@ -6,7 +6,7 @@ import { dbOptions } from './db/knex.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const infra = connect(config, 'secrets', dbOptions);
-  await serveUntilSignal(createSecretsApp(config, infra), config.PORT, infra);
+  await serveUntilSignal(createSecretsApp(config, infra), config.PORT, servedOn(infra));
   infra.logger.info({ port: config.PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });
 }

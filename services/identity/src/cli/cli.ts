@@ -1,13 +1,23 @@
-import { loadConfig, requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
+import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
 import { createUser, setUserPassword } from '../accounts/users.js';
 import { createApi } from '../apis/apis.js';
 import { createClient, deleteClient, ensureWebClient, rotateClientSecret } from '../clients/clients.js';
-import { z } from 'zod';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { InvalidInputError } from '../errors.js';
 import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/rotation.js';
+import {
+  apisCreateInput,
+  bootstrapEnv,
+  bootstrapInput,
+  clientIdInput,
+  clientsCreateInput,
+  keysRetireInput,
+  orgsCreateInput,
+  usersCreateInput,
+  usersSetPasswordInput,
+} from './cli.inputs.js';
 
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
@@ -46,10 +56,6 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
 SECRETS_BASE_URL and SECRETS_WEB_CLIENT_SECRET (or _FILE); see .env.example.`;
 
-const list = (v: unknown): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []).flatMap((s: string) => s.split(/[,\s]+/)).filter(Boolean);
-const str = stringArg;
-const need = requiredArg;
-
 /** What a command runs against: the context, and the environment the CLI was given (never process.env). */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
 
@@ -61,69 +67,43 @@ const commands: Record<string, CliCommand<CliContext>> = {
     await ctx.signingKeys.ensureActive();
     return { migrations: applied };
   },
-  bootstrap: async (ctx, _p, v) => {
+  bootstrap: cliCommand(bootstrapInput, [], async (ctx: CliContext, input) => {
     const applied = await migrateLatest(ctx.db);
     await ctx.signingKeys.ensureActive();
-    const audience = str(v['secrets-audience']) ?? ctx.env['SECRETS_API_AUDIENCE'] ?? 'http://localhost:3000/api/v1';
+    const env = loadConfig(bootstrapEnv, ctx.env);
+    const audience = input['secrets-audience'] ?? env.SECRETS_API_AUDIENCE;
     const existing = await ctx.apis.findByIdentifier(audience);
     const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
-    const webUrl = str(v['secrets-url']) ?? ctx.env['SECRETS_BASE_URL'] ?? audience.replace(/\/api\/v1\/?$/, '');
-    // Also as SECRETS_WEB_CLIENT_SECRET_FILE (Docker and Kubernetes secrets), as every secret setting.
-    const { SECRETS_WEB_CLIENT_SECRET: webSecret } = loadConfig(z.object({ SECRETS_WEB_CLIENT_SECRET: z.string().optional() }), ctx.env);
-    const web = await ensureWebClient(ctx, webUrl, webSecret);
+    const webUrl = input['secrets-url'] ?? env.SECRETS_BASE_URL ?? audience.replace(/\/api\/v1\/?$/, '');
+    const web = await ensureWebClient(ctx, webUrl, env.SECRETS_WEB_CLIENT_SECRET);
     return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web };
-  },
-  'orgs create': async (ctx, p) => ctx.organizations.create(need(p[0], 'organization name')),
+  }),
+  'orgs create': cliCommand(orgsCreateInput, ['name'], (ctx: CliContext, { name }) => ctx.organizations.create(name)),
   'orgs list': async (ctx) => ctx.organizations.list(),
-  'users create': async (ctx, p, v) => {
-    const { user, generatedPassword } = await createUser(ctx, {
-      username: need(p[0], 'username'),
-      password: str(v['password']),
-      email: str(v['email']),
-      name: str(v['name']),
-      organization: str(v['org']),
-    });
+  'users create': cliCommand(usersCreateInput, ['username'], async (ctx: CliContext, input) => {
+    const { user, generatedPassword } = await createUser(ctx, input);
     return { id: user.id, username: user.username, email: user.email, organization: user.organizationName, ...(generatedPassword ? { password: generatedPassword } : {}) };
-  },
-  'users set-password': async (ctx, p, v) => {
-    await setUserPassword(ctx, need(p[0], 'username'), need(str(v['password']), '--password'));
-    return { username: p[0], updated: true };
-  },
+  }),
+  'users set-password': cliCommand(usersSetPasswordInput, ['username'], async (ctx: CliContext, { username, password }) => {
+    await setUserPassword(ctx, username, password);
+    return { username, updated: true };
+  }),
   'users list': async (ctx) => (await ctx.users.list()).map((u) => ({ id: u.id, username: u.username, email: u.email, organization: u.organizationName })),
-  'apis create': async (ctx, p, v) =>
-    createApi(ctx, {
-      identifier: need(p[0], 'API identifier'),
-      name: str(v['name']),
-      scopes: list(v['scopes']),
-      accessTokenTtl: v['ttl'] === undefined ? undefined : Number(v['ttl']),
-    }),
+  'apis create': cliCommand(apisCreateInput, ['identifier'], (ctx: CliContext, input) => createApi(ctx, input)),
   'apis list': async (ctx) => ctx.apis.list(),
-  'clients create': async (ctx, _p, v) => {
-    const { client, clientSecret } = await createClient(ctx, {
-      clientId: str(v['id']),
-      name: need(str(v['name']), '--name'),
-      grantTypes: list(v['grants']),
-      scopes: list(v['scopes']),
-      redirectUris: list(v['redirect-uri']),
-      postLogoutRedirectUris: list(v['post-logout-redirect-uri']),
-      webOrigins: list(v['web-origin']),
-      organization: str(v['org']),
-      public: v['public'] === true,
-      signingAlg: str(v['signing-alg']),
-      pkceMethod: str(v['pkce-method']),
-    });
+  'clients create': cliCommand(clientsCreateInput, [], async (ctx: CliContext, input) => {
+    const { client, clientSecret } = await createClient(ctx, input);
     return { ...publicClient(client), ...(clientSecret ? { client_secret: clientSecret } : {}) };
-  },
+  }),
   'clients list': async (ctx) => (await ctx.clients.list()).map(publicClient),
-  'clients rotate-secret': async (ctx, p) => {
-    const { clientId, clientSecret } = await rotateClientSecret(ctx, need(p[0], 'client id'));
+  'clients rotate-secret': cliCommand(clientIdInput, ['clientId'], async (ctx: CliContext, input) => {
+    const { clientId, clientSecret } = await rotateClientSecret(ctx, input.clientId);
     return { client_id: clientId, client_secret: clientSecret };
-  },
-  'clients delete': async (ctx, p) => {
-    const clientId = need(p[0], 'client id');
+  }),
+  'clients delete': cliCommand(clientIdInput, ['clientId'], async (ctx: CliContext, { clientId }) => {
     await deleteClient(ctx, clientId);
     return { client_id: clientId, deleted: true };
-  },
+  }),
   'keys list': async (ctx) =>
     (await ctx.signingKeys.list()).map((k) => ({ kid: k.kid, alg: k.alg, status: k.status, createdAt: k.createdAt, activatedAt: k.activatedAt, retireAfter: k.retireAfter })),
   'keys rotate': async (ctx) => rotateKeysStep(ctx),
@@ -133,7 +113,7 @@ const commands: Record<string, CliCommand<CliContext>> = {
     if (!promoted) throw new InvalidInputError('there is no next key; run "keys add-next" first');
     return promoted;
   },
-  'keys retire': async (ctx, _p, v) => ({ retired: await retireKeys(ctx, v['force'] === true) }),
+  'keys retire': cliCommand(keysRetireInput, [], async (ctx: CliContext, { force }) => ({ retired: await retireKeys(ctx, force) })),
 };
 
 function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & object) {

@@ -23,7 +23,7 @@ export function answerUnavailable(provider: Provider, logger: Logger, render: Re
     await next();
     const known = unavailable.get(ctx);
     if (!known || ctx.status !== 500) return;
-    reportUnavailable(logger, known);
+    reportUnavailable(logger, known, ctx.res);
     ctx.status = known.status;
     ctx.set(known.headers);
     const out = { error: 'temporarily_unavailable', error_description: known.message };

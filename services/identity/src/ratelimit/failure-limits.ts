@@ -3,7 +3,7 @@ import { RateLimits, type RateLimit } from '@hush/common';
 import type { Config } from '../config.js';
 
 /**
- * Failures counted (bad client secrets, bad passwords), in RATE_LIMIT_WINDOW windows shared by
+ * Failures counted (bad client secrets, bad passwords), in AUTH_FAILURE_WINDOW windows shared by
  * every instance: a key at its maximum is blocked until its window ends. Client authentication
  * counts per client bucket and per IP, and a block only refuses further failures
  * (oidc/rate-limits.ts); sign-in counts per (username, IP) and per IP, and a block refuses every
@@ -17,12 +17,18 @@ export interface FailureLimits {
 
 type LimitsConfig = Pick<
   Config,
-  'REDIS_PREFIX' | 'RATE_LIMIT_WINDOW' | 'CLIENT_AUTH_MAX_FAILURES' | 'CLIENT_AUTH_MAX_FAILURES_PER_IP' | 'CLIENT_AUTH_BUCKETS' | 'LOGIN_MAX_FAILURES' | 'LOGIN_MAX_FAILURES_PER_IP'
+  | 'REDIS_PREFIX'
+  | 'AUTH_FAILURE_WINDOW'
+  | 'CLIENT_AUTH_MAX_FAILURES'
+  | 'CLIENT_AUTH_MAX_FAILURES_PER_IP'
+  | 'CLIENT_AUTH_BUCKETS'
+  | 'LOGIN_MAX_FAILURES'
+  | 'LOGIN_MAX_FAILURES_PER_IP'
 >;
 
 export function createFailureLimits(redis: Redis, config: LimitsConfig): FailureLimits {
   const limits = new RateLimits(redis, `${config.REDIS_PREFIX}fail:`);
-  const window = config.RATE_LIMIT_WINDOW;
+  const window = config.AUTH_FAILURE_WINDOW;
   return {
     limits,
     client: {

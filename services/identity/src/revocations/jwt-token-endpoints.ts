@@ -83,7 +83,7 @@ export function jwtTokenEndpoints(deps: JwtTokenEndpointsDeps) {
     } catch (err) {
       const known = toDomainError(err);
       if (!(known instanceof DependencyUnavailableError)) throw err;
-      reportUnavailable(deps.logger, known);
+      reportUnavailable(deps.logger, known, ctx.res);
       ctx.status = known.status;
       ctx.set(known.headers);
       ctx.body = { error: 'temporarily_unavailable', error_description: known.message };

@@ -1,5 +1,5 @@
 import { secretLinkJob } from '@hush/queue';
-import type { Logger } from '@hush/common';
+import { withTimeout, type Logger } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
 import type { Dispatcher, OnStatus } from './dispatchers.js';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
@@ -18,6 +18,13 @@ export interface DeliveryOptions {
   /** Queue mode: times a delivery whose job vanished is queued again before it is marked `failed`. */
   requeueLimit: number;
   smtp: { url: string; from: string; requireTls: boolean; rejectUnauthorized: boolean };
+}
+
+/** What the relay reaches: the outbox, the key that opens the payloads sealed in it, the log. */
+export interface DeliveryDeps {
+  outbox: OutboxRepository;
+  crypto: Pick<SecretCrypto, 'openOutbox'>;
+  logger: Logger;
 }
 
 /** Seconds a dispatcher has before an unfinished row is due again. */
@@ -53,16 +60,14 @@ export class Delivery {
   private lastWarning = 0;
 
   constructor(
-    private readonly outbox: OutboxRepository,
-    private readonly crypto: SecretCrypto,
+    private readonly deps: DeliveryDeps,
     private readonly options: DeliveryOptions,
-    private readonly logger: Logger,
   ) {}
 
   /**
    * Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. Only the
    * mode's own dispatcher is loaded: a queue-mode process never sends mail itself, and nodemailer
-   * would hold ~2.6 MB of heap there for nothing (issue 14); an inline one never needs BullMQ.
+   * would hold ~2.6 MB of heap there for nothing; an inline one never needs BullMQ.
    */
   start(): Promise<void> {
     this.starting ??= this.open();
@@ -72,8 +77,8 @@ export class Delivery {
   private async open(): Promise<void> {
     const { options } = this;
     const onStatus: OnStatus = async (deliveryId, status, at, reason) => {
-      await this.outbox.recordDelivery(deliveryId, status, at, reason);
-      this.logger.info({ deliveryId, status }, 'e-mail delivery status recorded');
+      await this.deps.outbox.recordDelivery(deliveryId, status, at, reason);
+      this.deps.logger.info({ deliveryId, status }, 'e-mail delivery status recorded');
     };
     if (options.mode === 'inline') {
       const { InlineDispatcher } = await import('./inline-dispatcher.js');
@@ -111,7 +116,7 @@ export class Delivery {
     if (!dispatcher) return 0;
     let total = 0;
     for (;;) {
-      const rows = await this.outbox.lease(100, LEASE_SECONDS);
+      const rows = await this.deps.outbox.lease(100, LEASE_SECONDS);
       if (rows.length === 0) return total;
       const done: string[] = [];
       let progressed = false;
@@ -123,23 +128,23 @@ export class Delivery {
           progressed = true;
           if (verdict !== 'requeue') continue;
         }
-        const job = secretLinkJob.parse(JSON.parse(this.crypto.openOutbox(row.id, row.payloadSealed)));
+        const job = secretLinkJob.parse(JSON.parse(this.deps.crypto.openOutbox(row.id, row.payloadSealed)));
         const outcome = await dispatcher.dispatch(job, row.attempts);
         if (outcome.kind === 'retry') {
           this.warn('dispatch', new Error(outcome.reason));
-          await this.outbox.retryIn(row.id, outcome.afterSeconds);
+          await this.deps.outbox.retryIn(row.id, outcome.afterSeconds);
           continue;
         }
         progressed = true;
         total++;
         if (outcome.kind === 'queued') {
-          await this.outbox.markQueued(row.id, this.options.requeueAfterSeconds, requeue);
-          if (requeue) this.logger.warn({ deliveryId: row.id, requeues: row.requeues + 1 }, 'e-mail job lost from the queue; queued again');
+          await this.deps.outbox.markQueued(row.id, this.options.requeueAfterSeconds, requeue);
+          if (requeue) this.deps.logger.warn({ deliveryId: row.id, requeues: row.requeues + 1 }, 'e-mail job lost from the queue; queued again');
         } else {
           done.push(row.id);
         }
       }
-      await this.outbox.remove(done);
+      await this.deps.outbox.remove(done);
       if (!progressed) return total; // everything due is failing (Redis or SMTP down): wait
     }
   }
@@ -153,20 +158,20 @@ export class Delivery {
     let pending: boolean;
     try {
       // The row is read again after BullMQ: an outcome recorded meanwhile means the job finished.
-      pending = (await dispatcher.jobPending(row.id)) || !(await this.outbox.exists(row.id));
+      pending = (await dispatcher.jobPending(row.id)) || !(await this.deps.outbox.exists(row.id));
     } catch (err) {
       this.warn('reconcile', err);
-      await this.outbox.retryIn(row.id, 5);
+      await this.deps.outbox.retryIn(row.id, 5);
       return 'unknown';
     }
     if (pending) {
-      await this.outbox.markQueued(row.id, this.options.requeueAfterSeconds, false);
+      await this.deps.outbox.markQueued(row.id, this.options.requeueAfterSeconds, false);
       return 'pending';
     }
     if (row.requeues >= this.options.requeueLimit) {
       const reason = `the e-mail job was lost from the queue again after ${row.requeues} re-queue(s); gave up`;
-      await this.outbox.recordDelivery(row.id, 'failed', new Date(), reason);
-      this.logger.warn({ deliveryId: row.id, requeues: row.requeues }, 'e-mail job lost from the queue too often; delivery marked failed');
+      await this.deps.outbox.recordDelivery(row.id, 'failed', new Date(), reason);
+      this.deps.logger.warn({ deliveryId: row.id, requeues: row.requeues }, 'e-mail job lost from the queue too often; delivery marked failed');
       return 'settled';
     }
     return 'requeue';
@@ -177,7 +182,7 @@ export class Delivery {
     const now = Date.now();
     if (now - this.lastWarning < 30_000) return;
     this.lastWarning = now;
-    this.logger.warn({ err: (err as Error).message, where }, 'e-mail delivery: dispatch failing; will retry');
+    this.deps.logger.warn({ err: (err as Error).message, where }, 'e-mail delivery: dispatch failing; will retry');
   }
 
   queueDepth(): Promise<number> {
@@ -189,11 +194,6 @@ export class Delivery {
     await this.starting?.catch(() => undefined);
     if (this.timer) clearInterval(this.timer);
     await this.running;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([this.dispatcher?.close(), timeout]);
-    clearTimeout(timer);
+    await withTimeout(this.dispatcher?.close() ?? Promise.resolve(), timeoutMs, () => undefined);
   }
 }

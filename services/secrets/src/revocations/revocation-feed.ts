@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { decodeRevocation, decodeRevocationMessage, type Logger } from '@hush/common';
+import { decodeRevocation, decodeRevocationMessage, timedOut, withTimeout, type Logger } from '@hush/common';
 import { RevocationList, type RevocableClaims } from './revocation-list.js';
 
 export type RevocationStatus = 'valid' | 'revoked' | 'unknown';
@@ -77,9 +77,7 @@ export class RevocationFeed {
     subscriber.on('error', () => undefined); // each failure also closes the connection: reported by lost()
     const first = new Promise<void>((resolve) => this.waiters.push(resolve));
     subscriber.connect().catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([first, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.maxLagMs)))]);
-    clearTimeout(timer);
+    await withTimeout(first, this.options.maxLagMs, () => undefined);
   }
 
   close(): void {
@@ -94,9 +92,9 @@ export class RevocationFeed {
   private async sync(subscriber: Redis): Promise<void> {
     const attempt = ++this.generation;
     try {
-      await within(subscriber.subscribe(this.options.channel), this.options.timeoutMs);
+      await withTimeout(subscriber.subscribe(this.options.channel), this.options.timeoutMs, timedOut);
       const sentAt = Date.now();
-      const entries = await within(this.redis.zrangebyscore(this.options.channel, Math.floor(sentAt / 1000), '+inf', 'WITHSCORES'), this.options.timeoutMs);
+      const entries = await withTimeout(this.redis.zrangebyscore(this.options.channel, Math.floor(sentAt / 1000), '+inf', 'WITHSCORES'), this.options.timeoutMs, timedOut);
       if (attempt !== this.generation) return;
       for (let i = 0; i + 1 < entries.length; i += 2) {
         const revocation = decodeRevocation(entries[i] as string);
@@ -116,7 +114,7 @@ export class RevocationFeed {
   private beat(subscriber: Redis, attempt: number): void {
     this.heartbeat = setTimeout(() => {
       const sentAt = Date.now();
-      within(subscriber.ping(), this.options.maxLagMs).then(
+      withTimeout(subscriber.ping(), this.options.maxLagMs, timedOut).then(
         () => {
           if (attempt !== this.generation) return;
           this.confirmedAt = sentAt;
@@ -146,12 +144,4 @@ export class RevocationFeed {
     this.confirmedAt = undefined;
     this.logger.warn({ reason }, 'revocation feed lost; bearer tokens are refused until it is back');
   }
-}
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

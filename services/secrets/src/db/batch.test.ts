@@ -1,4 +1,4 @@
-import { batchedPerItem } from '../../src/db/batch.js';
+import { batchedPerItem } from './batch.js';
 
 describe('batchedPerItem', () => {
   it('runs the calls of one event-loop turn as one batch and gives each caller its own result', async () => {

@@ -1,5 +1,5 @@
 import { decodeRevocationMessage, encodeRevocation, revocationKey } from '@hush/common';
-import { RevocationList } from '../../src/revocations/revocation-list.js';
+import { RevocationList } from './revocation-list.js';
 
 describe('RevocationList', () => {
   it('refuses a revoked jti or grant, by their hashes; other tokens pass', () => {

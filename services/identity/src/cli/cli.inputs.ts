@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { CreateClientInput } from '../clients/clients.js';
+
+/**
+ * The admin CLI's input, as zod schemas over a command's options and named positionals (see
+ * `cliCommand` in @hush/common): each turns what the operator typed into the use-case's input.
+ * They check the shape only (present, a list, a number); the rules (password length, known
+ * scopes, grant types) are the use-cases', which the HTTP surfaces share.
+ */
+
+/** A required argument or option: `<what> is required` when absent or empty. */
+const required = (what: string) => z.string({ error: `${what} is required` }).min(1, `${what} is required`);
+const optional = z.string().optional();
+/** Names given comma- or space-separated, or by repeating the option: one list. */
+const names = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) =>
+    [v ?? []]
+      .flat()
+      .flatMap((s) => s.split(/[,\s]+/))
+      .filter(Boolean),
+  );
+const flag = z
+  .boolean()
+  .optional()
+  .transform((v) => v === true);
+
+export const bootstrapInput = z.object({ 'secrets-audience': optional, 'secrets-url': optional });
+
+/** What `bootstrap` reads from the environment besides the service's configuration (each also as `<NAME>_FILE`). */
+export const bootstrapEnv = z.object({
+  /** The audience of the secrets API it registers (`--secrets-audience` comes first). */
+  SECRETS_API_AUDIENCE: z.string().min(1).default('http://localhost:3000/api/v1'),
+  /** The secrets web app's public origin (`--secrets-url` comes first); default: the audience without /api/v1. */
+  SECRETS_BASE_URL: z.string().min(1).optional(),
+  /** The web app's client secret; unset: a new client gets a generated one. */
+  SECRETS_WEB_CLIENT_SECRET: z.string().optional(),
+});
+
+export const orgsCreateInput = z.object({ name: required('organization name') });
+
+export const usersCreateInput = z
+  .object({ username: required('username'), password: optional, email: optional, name: optional, org: optional })
+  .transform(({ org, ...user }) => ({ ...user, organization: org }));
+
+export const usersSetPasswordInput = z.object({ username: required('username'), password: required('--password') });
+
+export const apisCreateInput = z
+  .object({
+    identifier: required('API identifier'),
+    name: optional,
+    scopes: names,
+    ttl: z.coerce.number({ error: '--ttl must be a number of seconds' }).optional(),
+  })
+  .transform(({ ttl, ...api }) => ({ ...api, accessTokenTtl: ttl }));
+
+export const clientsCreateInput = z
+  .object({
+    id: optional,
+    name: required('--name'),
+    grants: names,
+    scopes: names,
+    'redirect-uri': names,
+    'post-logout-redirect-uri': names,
+    'web-origin': names,
+    org: optional,
+    public: flag,
+    'signing-alg': optional,
+    'pkce-method': optional,
+  })
+  .transform((v): CreateClientInput => ({
+    clientId: v.id,
+    name: v.name,
+    grantTypes: v.grants,
+    scopes: v.scopes,
+    redirectUris: v['redirect-uri'],
+    postLogoutRedirectUris: v['post-logout-redirect-uri'],
+    webOrigins: v['web-origin'],
+    organization: v.org,
+    public: v.public,
+    signingAlg: v['signing-alg'],
+    pkceMethod: v['pkce-method'],
+  }));
+
+export const clientIdInput = z.object({ clientId: required('client id') });
+
+export const keysRetireInput = z.object({ force: flag });
