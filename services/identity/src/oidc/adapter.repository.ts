@@ -3,7 +3,7 @@ import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
 import { batched, open, seal } from '@hush/common';
 import { artifactKey, storablePayload } from './artifact-key.js';
-import { replacesEarlierRefreshTokens } from './client-credentials-refresh.js';
+import { replacesEarlierRefreshTokens } from './keycloak/client-credentials-refresh.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
