@@ -55,12 +55,12 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
   },
   {
     name: 'jwt-token-endpoints',
-    why: "replaces oidc-provider's refusal of a JWT at introspection and revocation; needs the client oidc-provider authenticated, and answers its own outages",
+    why: "replaces oidc-provider's refusal of a JWT at introspection and revocation, which comes only once the client has authenticated; inside cors, and it answers its own outages",
     create: (provider, deps) => jwtTokenEndpoints({ provider, issuer: deps.config.issuer, jwks: deps.jwks, revocations: deps.revocations, logger: deps.logger }),
   },
   {
     name: 'client-auth-limiter',
-    why: "acts on oidc-provider's 401 at the client-authenticated routes, reading what the patched secret comparison left on the context; above the form rewriting, whose own refusals are not oidc-provider's",
+    why: "turns oidc-provider's 401 at the client-authenticated routes into a 429 once the caller is blocked, from what the patched secret comparison left on the context; inside cors, so a 429 gets the same CORS headers as the 401 would",
     create: (_provider, deps) => clientAuthLimiter(deps.limiter),
   },
   {
@@ -90,7 +90,7 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
   },
   {
     name: 'unauthorized-client',
-    why: "renames oidc-provider's refusal of a grant type; below token-responses, which leaves error answers alone",
+    why: "renames oidc-provider's refusal of a grant type; inside cors and the limiter like every token-endpoint answer (token-responses above leaves error answers alone)",
     create: () => unauthorizedClient,
   },
   {
