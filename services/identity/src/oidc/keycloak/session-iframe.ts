@@ -1,5 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { z } from 'zod';
 import { embeddablePage, html, layout } from '@hush/common';
 import { REALM_PATH } from '../../config.js';
 import { PROTOCOL } from '../routes.js';
@@ -26,6 +27,9 @@ const INIT = `${STATUS}/init`;
 const STEP1 = `${PROTOCOL}/3p-cookies/step1.html`;
 const STEP2 = `${PROTOCOL}/3p-cookies/step2.html`;
 const TEST_COOKIE = 'hush_3p_check';
+
+/** The iframe's check of a client and the origin that messages it: each named once, not empty. */
+const InitQuery = z.object({ client_id: z.string().min(1), origin: z.string().min(1) });
 const TEST_COOKIE_PATH = `${REALM_PATH}${PROTOCOL}/3p-cookies/`;
 
 /** Scripts we wrote; the only values in them are constants, embedded as JSON. */
@@ -94,14 +98,13 @@ export function sessionIframe(provider: Provider, deps: { publicUrl: string; all
         return page(ctx, 'Cookie check', step2Script(attributes));
       case INIT: {
         ctx.set('Cache-Control', 'no-store');
-        const clientId = ctx.query['client_id'];
-        const origin = ctx.query['origin'];
-        if (typeof clientId !== 'string' || typeof origin !== 'string' || !clientId || !origin) {
+        const query = InitQuery.safeParse(ctx.query);
+        if (!query.success) {
           ctx.status = 400;
           return;
         }
-        const client = await provider.Client.find(clientId);
-        ctx.status = !client ? 404 : clientWebOrigins(client).includes(origin) ? 204 : 403;
+        const client = await provider.Client.find(query.data.client_id);
+        ctx.status = !client ? 404 : clientWebOrigins(client).includes(query.data.origin) ? 204 : 403;
         return;
       }
       default:
