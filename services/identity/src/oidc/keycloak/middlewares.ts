@@ -14,7 +14,6 @@ import { realmInfo } from './realm-info.js';
 import { sessionIframe } from './session-iframe.js';
 import { tokenRequestForms } from './token-request-forms.js';
 import { keycloakTokenResponses } from './token-responses.js';
-import { unauthorizedClient } from './unauthorized-client.js';
 import { answerUnavailable } from './unavailable.js';
 import { keycloakUserinfo } from './userinfo.js';
 
@@ -85,13 +84,8 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
   },
   {
     name: 'token-responses',
-    why: 'wraps the tokens of a token response in their envelopes; above client-credentials-refresh, whose added refresh token it wraps too',
+    why: 'wraps the tokens of a token response in their envelopes (and renames one refusal); above client-credentials-refresh, whose added refresh token it wraps too',
     create: (_provider, deps) => keycloakTokenResponses(() => deps.envelopeKeys, deps.config.DEFAULT_SIGNING_ALG),
-  },
-  {
-    name: 'unauthorized-client',
-    why: "renames oidc-provider's refusal of a grant type; inside cors and the limiter like every token-endpoint answer (token-responses above leaves error answers alone)",
-    create: () => unauthorizedClient,
   },
   {
     name: 'client-credentials-refresh',

@@ -1,6 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { keycloakAccessClaims } from '../access-token-shape.js';
 import { clientMetadata } from '../client-metadata.js';
+import { answerUnauthorizedClient } from '../grant-type-refusal.js';
 import { accessTokenEnvelope, looksLikeJwt, refreshTokenEnvelope, type EnvelopeKeys, type StoredTokenFacts } from '../token-envelope.js';
 
 type StoredEntity = {
@@ -30,7 +31,8 @@ function facts(entity: StoredEntity, id: string): StoredTokenFacts {
 
 /**
  * Token responses as Keycloak's: opaque tokens wrapped in their JWT envelopes (../token-envelope.ts),
- * and `Pragma: no-cache` beside `Cache-Control: no-store` (RFC 6749 §5.1).
+ * `Pragma: no-cache` beside `Cache-Control: no-store` (RFC 6749 §5.1), and `unauthorized_client`
+ * for a grant type the client may not use (../grant-type-refusal.ts).
  */
 export function keycloakTokenResponses(keys: () => EnvelopeKeys, defaultAlg: string) {
   return async function shapeTokenResponse(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
@@ -38,7 +40,10 @@ export function keycloakTokenResponses(keys: () => EnvelopeKeys, defaultAlg: str
     if (ctx.oidc?.route !== 'token') return;
     ctx.set('pragma', 'no-cache');
     const body = ctx.body as Record<string, unknown> | undefined;
-    if (ctx.status !== 200 || !body) return;
+    if (ctx.status !== 200 || !body) {
+      answerUnauthorizedClient(ctx);
+      return;
+    }
     const client = ctx.oidc.client;
     const alg = (client && (clientMetadata(client)['id_token_signed_response_alg'] as string | undefined)) ?? defaultAlg;
 

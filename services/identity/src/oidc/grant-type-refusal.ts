@@ -6,10 +6,10 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
  * request was, not by oidc-provider's wording: an `invalid_request` at the token endpoint for a
  * client that has been identified, naming one grant type that client may not use. oidc-provider
  * checks the grant type right after authenticating the client, and no later check can fail for a
- * grant type the client may not use, so nothing else answers that.
+ * grant type the client may not use, so nothing else answers that. Called by the token-response
+ * middleware (keycloak/token-responses.ts) on the answers it leaves alone.
  */
-export async function unauthorizedClient(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-  await next();
+export function answerUnauthorizedClient(ctx: KoaContextWithOIDC): void {
   if (ctx.status !== 400 || ctx.oidc?.route !== 'token') return;
   const body = ctx.body as { error?: unknown } | undefined;
   const client = ctx.oidc.client;

@@ -1,10 +1,16 @@
-import { APP_FORM, bareProvider } from '../../../test/bare-provider.js';
-import { ROUTES } from '../routes.js';
-import { unauthorizedClient } from './unauthorized-client.js';
+import { randomBytes } from 'node:crypto';
+import { APP_FORM, bareProvider, bareSigningKey, ISSUER } from '../../test/bare-provider.js';
+import { keycloakTokenResponses } from './keycloak/token-responses.js';
+import { ROUTES } from './routes.js';
+import { envelopeKeys } from './token-envelope.js';
 
-const withRename = () => bareProvider(() => [unauthorizedClient]);
+/** The token-response middleware, which asks for the rename on the answers it leaves alone. */
+async function withRename() {
+  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], randomBytes(32));
+  return bareProvider(() => [keycloakTokenResponses(() => keys, 'RS256')]);
+}
 
-describe('unauthorizedClient', () => {
+describe('answerUnauthorizedClient', () => {
   it('when a client asks for a grant type it may not use, then 400 unauthorized_client', async () => {
     const { request } = await withRename();
     const res = await request
