@@ -23,8 +23,6 @@ import { OIDC_SCOPES, withDefaultUserScopes } from './scopes.js';
 import { sessionStateProtocol } from './session-state.js';
 import { shapeJwtAccessToken } from './access-token-shape.js';
 
-export type { ProviderDeps } from './provider-deps.js';
-
 const SESSION_TTL = 14 * 24 * 3600;
 
 /** oidc-provider configured as a Keycloak realm: paths, grants, JWT access tokens per API. */
