@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-describe('client credentials grant (spec 4.1)', () => {
+describe('client credentials grant (docs/api.md)', () => {
   it('returns a JWT access token for the API and a refresh token, with the form body of the spec', async () => {
     const c = await createApiAndClient(h, { org: 'ops-team' });
     const res = await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });

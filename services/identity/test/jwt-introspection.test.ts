@@ -6,7 +6,7 @@ import { basic, createApiAndClient, startIdentity, type ApiClient, type Harness 
 
 /**
  * RFC 7662 introspection and RFC 7009 revocation of JWT access tokens, which oidc-provider alone
- * refuses with `unsupported_token_type` (issue 10): `active` with the claims, or `{active: false}`
+ * refuses with `unsupported_token_type`: `active` with the claims, or `{active: false}`
  * when the token is expired, revoked, under a revoked grant, of a deleted client, or not ours.
  */
 const REDIRECT = 'http://127.0.0.1:9/callback';

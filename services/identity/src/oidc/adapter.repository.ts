@@ -3,7 +3,7 @@ import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
 import { batched, open, seal } from '@hush/common';
 import { artifactKey, storablePayload } from './artifact-key.js';
-import { replacesEarlierRefreshTokens } from './client-credentials-refresh.js';
+import { replacesEarlierRefreshTokens } from './keycloak/client-credentials-refresh.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
@@ -120,7 +120,7 @@ type UpsertRow = { model: string; id: string; payload: AdapterPayload; expiresIn
  * token). The rows travel as one JSON document: as text arrays, every payload would be escaped
  * again, quote by quote, into an array literal.
  *
- * A refresh token that replaces the earlier ones of its grant (client-credentials-refresh.ts)
+ * A refresh token that replaces the earlier ones of its grant (keycloak/client-credentials-refresh.ts)
  * deletes them in the same statement, which keeps the batching: the DELETE sees the table as it
  * was when the statement began, so never the rows it inserts. It runs to completion before the
  * INSERT starts (the INSERT waits on its result), so every such statement locks the old refresh

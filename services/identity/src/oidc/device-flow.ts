@@ -1,5 +1,5 @@
-import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { CrossOriginFormError, isCrossOrigin, securePage, sendErrorPage } from '@hush/common';
+import type { Configuration } from 'oidc-provider';
+import { securePage } from '@hush/common';
 import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../interactions/device-views.js';
 
 /**
@@ -8,11 +8,10 @@ import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../intera
  * URI), enters the code, confirms it, signs in and consents on our usual pages, and the device's
  * polling at the token endpoint then gets tokens. Only clients whose grant types include
  * `urn:ietf:params:oauth:grant-type:device_code` may start it. oidc-provider runs the protocol;
- * this module renders its three pages on our layout, and refuses form posts a browser says came
- * from another site (its own `xsrf` field is the token; see device-views.ts).
+ * this module renders its three pages on our layout; keycloak/device-form-origin.ts refuses form
+ * posts a browser says came from another site (its own `xsrf` field is the token; see device-views.ts).
  */
 export const DEVICE_CODE_TTL = 600;
-const CODE_VERIFICATION = '/device';
 
 type DeviceFlow = NonNullable<NonNullable<Configuration['features']>['deviceFlow']>;
 
@@ -49,17 +48,5 @@ export function deviceFlowFeature(): DeviceFlow {
       ctx.type = 'html';
       ctx.body = deviceSuccessPage({ clientName: ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'The device', nonce });
     },
-  };
-}
-
-/** A POST of the code form that a browser says came from another site: the cross-origin page, not oidc-provider. */
-export function deviceFormOrigin(publicOrigin: string) {
-  return async function sameOriginDeviceForm(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-    if (ctx.method === 'POST' && ctx.path === CODE_VERIFICATION && isCrossOrigin(ctx.req, [publicOrigin])) {
-      ctx.respond = false;
-      sendErrorPage(ctx.req, ctx.res, new CrossOriginFormError());
-      return;
-    }
-    return next();
   };
 }

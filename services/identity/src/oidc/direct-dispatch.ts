@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REALM_PATH } from '../config.js';
+import { PROTOCOL } from './routes.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 /** A request as node:http's server hands it over (method always set), plus Express's `originalUrl`. */
@@ -12,13 +13,13 @@ export type EveryRequest = (req: ServerRequest, res: ServerResponse, next: () =>
  * (`/login-actions`), can match them. Compared exactly (Express would also match other letter
  * cases; those still go through Express, to the same handler).
  */
-const PROTOCOL = `${REALM_PATH}/protocol/openid-connect/`;
+const PROTOCOL_PREFIX = `${REALM_PATH}${PROTOCOL}/`;
 const DISCOVERY = `${REALM_PATH}/.well-known/openid-configuration`;
 
 export function isProviderPath(url: string): boolean {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  return path.startsWith(PROTOCOL) || path === DISCOVERY;
+  return path.startsWith(PROTOCOL_PREFIX) || path === DISCOVERY;
 }
 
 /**

@@ -3,14 +3,14 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { REALM_PATH } from '../config.js';
 
 /**
- * The browser-side half of Keycloak's session status protocol (the page is session-iframe.ts).
+ * The browser-side half of Keycloak's session status protocol (the page is keycloak/session-iframe.ts).
  *
  * keycloak-js asks its hidden iframe, every few seconds, "<client_id> <sid>", where sid is the
  * `sid` claim of its access token, and signs the user out when the answer is "changed". Keycloak
  * has one sid per browser session, the same for every client; the iframe compares it with a
  * cookie that names the current session. We do the same:
  * - every client's `sid` in a browser session is the session's `uid` (oidc-provider would draw
- *   a random one per client: `ensureClientContainer` is its one place that assigns it), so ID
+ *   a random one per client; the patch of `ensureClientContainer` in patches.ts), so ID
  *   tokens, access tokens and `session_state` of all clients of a session carry one value;
  * - the authorization response carries `session_state` (= sid), as Keycloak's does;
  * - each successful authorization sets the cookie `hush_session_state` = sid, readable by the
@@ -36,13 +36,6 @@ export function sessionStateProtocol(provider: Provider, opts: { publicUrl: stri
   const attributes = frameCookieAttributes(opts.publicUrl);
   const setCookie = (ctx: KoaContextWithOIDC, value: string, maxAge: number) =>
     ctx.append('Set-Cookie', `${SESSION_STATE_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAge}; ${attributes}`);
-
-  type SessionWithClients = { uid: string; sidFor(clientId: string, value?: string): string | undefined };
-  const session = provider.Session.prototype as unknown as SessionWithClients & { ensureClientContainer(clientId: string): void };
-  const oneSidPerSession = function (this: SessionWithClients, clientId: string) {
-    if (!this.sidFor(clientId)) this.sidFor(clientId, this.uid);
-  };
-  session.ensureClientContainer = oneSidPerSession;
 
   // oidc-provider emits the response's parameters before it sends them (actions/authorization/respond.js,
   // documented as the `authorization.success` event); the device flow emits no parameters.

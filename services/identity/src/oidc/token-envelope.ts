@@ -11,7 +11,7 @@ import { OIDC_SCOPES } from './scopes.js';
  * Those tokens travel in a signed JWT envelope whose `jti` is the stored token's id. The row stays
  * the only truth: rotation, reuse detection and revocation work on it exactly as before, and an
  * envelope is worth nothing once its row is gone. On the way in, an envelope is verified and
- * replaced by its `jti` (token-requests.ts); a bare id is refused, so a `jti` read from a log or
+ * replaced by its `jti` (keycloak/token-request-forms.ts); a bare id is refused, so a `jti` read from a log or
  * decoded by an application cannot be used on its own.
  *
  * - Access-token envelopes are signed like the client's other tokens (RS256 or ES256, keys of the

@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
  * Failures counted (bad client secrets, bad passwords), in AUTH_FAILURE_WINDOW windows shared by
  * every instance: a key at its maximum is blocked until its window ends. Client authentication
  * counts per client bucket and per IP, and a block only refuses further failures
- * (oidc/rate-limits.ts); sign-in counts per (username, IP) and per IP, and a block refuses every
+ * (client-auth-failures.ts); sign-in counts per (username, IP) and per IP, and a block refuses every
  * attempt, since passwords can be guessed.
  */
 export interface FailureLimits {

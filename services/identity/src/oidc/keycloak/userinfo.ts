@@ -1,10 +1,9 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { isUuid } from '@hush/common';
-import type { UsersRepository } from '../accounts/users.repository.js';
-import { looksLikeJwt, openAccessEnvelope, type EnvelopeKeys } from './token-envelope.js';
-
-const USERINFO = '/protocol/openid-connect/userinfo';
+import type { UsersRepository } from '../../accounts/users.repository.js';
+import { ROUTES } from '../routes.js';
+import { looksLikeJwt, openAccessEnvelope, type EnvelopeKeys } from '../token-envelope.js';
 
 /**
  * userinfo takes any access token of a user that carries `openid`, as Keycloak's does:
@@ -17,7 +16,7 @@ const USERINFO = '/protocol/openid-connect/userinfo';
  */
 export function keycloakUserinfo(keys: () => EnvelopeKeys, users: Pick<UsersRepository, 'findById'>, isLive: (payload: JWTPayload) => Promise<boolean>) {
   return async function userinfo(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-    if (ctx.path !== USERINFO || (ctx.method !== 'GET' && ctx.method !== 'POST')) return next();
+    if (ctx.path !== ROUTES.userinfo || (ctx.method !== 'GET' && ctx.method !== 'POST')) return next();
     const auth = ctx.get('authorization');
     const value = /^bearer /i.test(auth) ? auth.slice(7).trim() : undefined;
     // A token in the body (RFC 6750 §2.2) is left to oidc-provider, which finds no such stored token.

@@ -1,6 +1,7 @@
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
-import { resolveWebOrigins } from '../clients/clients.repository.js';
-import { clientMetadata } from './client-metadata.js';
+import { resolveWebOrigins } from '../../clients/clients.repository.js';
+import { clientMetadata } from '../client-metadata.js';
+import { ROUTES } from '../routes.js';
 
 /**
  * Credentialed CORS as Keycloak answers it, for each client's registered web origins (`+`: the
@@ -16,7 +17,7 @@ import { clientMetadata } from './client-metadata.js';
  *   gets no CORS header for any other;
  * - `Origin: null` (sandboxed frames, file: pages) is never an origin anyone registered.
  */
-const CORS_ROUTES = ['/token', '/userinfo', '/logout', '/token/introspect', '/revoke', '/auth/device'].map((p) => `/protocol/openid-connect${p}`);
+const CORS_ROUTES: readonly string[] = [ROUTES.token, ROUTES.userinfo, ROUTES.end_session, ROUTES.introspection, ROUTES.revocation, ROUTES.device_authorization];
 const METHODS = 'GET, POST, OPTIONS';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, DPoP';
 const PREFLIGHT_MAX_AGE = '3600';

@@ -1,23 +1,34 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as querystring from 'node:querystring';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { z } from 'zod';
 import { parseBasicClientAuth } from '@hush/common';
-import { looksLikeJwt, openEnvelope, openRefreshEnvelope, type EnvelopeKeys } from './token-envelope.js';
+import { LEGACY_PAR_PATH, ROUTES } from '../routes.js';
+import { looksLikeJwt, openEnvelope, openRefreshEnvelope, type EnvelopeKeys } from '../token-envelope.js';
 
-const PROTOCOL = '/protocol/openid-connect';
-const TOKEN = `${PROTOCOL}/token`;
 /** The POST endpoints that authenticate clients, and what each may carry in an envelope. */
 const FORM_ROUTES = new Map<string, 'refresh_token' | 'token' | undefined>([
-  [TOKEN, 'refresh_token'],
-  [`${PROTOCOL}/token/introspect`, 'token'],
-  [`${PROTOCOL}/revoke`, 'token'],
-  [`${PROTOCOL}/ext/par/request`, undefined],
-  ['/request', undefined],
+  [ROUTES.token, 'refresh_token'],
+  [ROUTES.introspection, 'token'],
+  [ROUTES.revocation, 'token'],
+  [ROUTES.pushed_authorization_request, undefined],
+  [LEGACY_PAR_PATH, undefined],
 ]);
 /** Stands in for a refresh token that is not a valid envelope: never an id of a stored token (those are 43 characters). */
 const NO_SUCH_TOKEN = 'not-an-envelope';
 /** oidc-provider's own limit on a request body. */
 const LIMIT = 56 * 1024;
+
+/** A field read only when sent once; a repeated one is left as it is for oidc-provider, which refuses duplicates. */
+const once = z.string().optional().catch(undefined);
+/** The fields read here; every other field goes on to oidc-provider untouched. */
+const TokenForm = z.object({
+  client_id: z.union([z.string(), z.array(z.string())]).optional(),
+  client_secret: once,
+  grant_type: once,
+  refresh_token: once,
+  token: once,
+});
 
 /**
  * Reads the form body of the client-authenticated POST endpoints before oidc-provider does, for
@@ -42,11 +53,12 @@ export function tokenRequestForms(keys: () => EnvelopeKeys) {
       return;
     }
     const form = querystring.parse(raw.toString('utf8'));
+    const fields = TokenForm.parse(form);
 
     const basic = /^basic /i.test(ctx.get('authorization')) ? parseBasicClientAuth(ctx.get('authorization')) : undefined;
-    if (basic && typeof form['client_secret'] === 'string') {
-      const sameId = form['client_id'] === undefined || form['client_id'] === basic.clientId;
-      if (!sameId || !equal(form['client_secret'], basic.clientSecret)) {
+    if (basic && fields.client_secret !== undefined) {
+      const sameId = fields.client_id === undefined || fields.client_id === basic.clientId;
+      if (!sameId || !equal(fields.client_secret, basic.clientSecret)) {
         answer(ctx, 401, 'invalid_client', 'the client credentials in the Authorization header and in the body differ');
         return;
       }
@@ -54,12 +66,12 @@ export function tokenRequestForms(keys: () => EnvelopeKeys) {
     }
 
     const field = FORM_ROUTES.get(ctx.path);
-    const value = field && form[field];
-    if (field === 'refresh_token' && form['grant_type'] === 'refresh_token' && typeof value === 'string') {
+    const value = field && fields[field];
+    if (field === 'refresh_token' && fields.grant_type === 'refresh_token' && value !== undefined) {
       // Not a valid envelope: a value no stored token has, so that oidc-provider still authenticates
       // the client first (a wrong secret is invalid_client) and then answers invalid_grant.
       form['refresh_token'] = (looksLikeJwt(value) ? await openRefreshEnvelope(keys(), value) : undefined) ?? NO_SUCH_TOKEN;
-    } else if (field === 'token' && typeof value === 'string' && looksLikeJwt(value)) {
+    } else if (field === 'token' && value !== undefined && looksLikeJwt(value)) {
       const id = await openEnvelope(keys(), value);
       if (id) form['token'] = id;
     }

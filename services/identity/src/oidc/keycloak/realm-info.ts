@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { PROTOCOL } from '../routes.js';
 
 /**
  * Keycloak's realm document at the realm's root (`GET /auth/realms/public`), which older adapters
@@ -17,7 +18,7 @@ export function realmInfo(issuer: string, jwks: JWK[]) {
   const body = {
     realm: issuer.slice(issuer.lastIndexOf('/') + 1),
     public_key: publicKey,
-    'token-service': `${issuer}/protocol/openid-connect`,
+    'token-service': `${issuer}${PROTOCOL}`,
     'account-service': `${issuer}/account`,
     'tokens-not-before': 0,
   };

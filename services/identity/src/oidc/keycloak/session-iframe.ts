@@ -1,15 +1,17 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { z } from 'zod';
 import { embeddablePage, html, layout } from '@hush/common';
-import { REALM_PATH } from '../config.js';
+import { REALM_PATH } from '../../config.js';
+import { PROTOCOL } from '../routes.js';
+import { frameCookieAttributes, SESSION_STATE_COOKIE } from '../session-state.js';
 import { clientWebOrigins } from './cors.js';
-import { frameCookieAttributes, SESSION_STATE_COOKIE } from './session-state.js';
 
 /**
  * The pages keycloak-js loads in hidden iframes when `checkLoginIframe` is on (its default):
  * - `login-status-iframe.html`: answers the app's "<client_id> <sid>" messages with
  *   "unchanged" (sid is the browser's current session: the `hush_session_state` cookie, see
- *   session-state.ts), "changed" (signed out, or another session) or "error" (unknown client,
+ *   ../session-state.ts), "changed" (signed out, or another session) or "error" (unknown client,
  *   or a message from an origin that is not one of the client's web origins). It asks
  *   `login-status-iframe.html/init?client_id=&origin=` once per client and origin: 204 when the
  *   origin is one of the client's web origins, 403 when not, 404 for an unknown client;
@@ -20,13 +22,15 @@ import { frameCookieAttributes, SESSION_STATE_COOKIE } from './session-state.js'
  * origin may frame them (the frame's URL names no client), and the iframe answers only the
  * origins its `init` check accepted.
  */
-const BASE = '/protocol/openid-connect';
-const STATUS = `${BASE}/login-status-iframe.html`;
+const STATUS = `${PROTOCOL}/login-status-iframe.html`;
 const INIT = `${STATUS}/init`;
-const STEP1 = `${BASE}/3p-cookies/step1.html`;
-const STEP2 = `${BASE}/3p-cookies/step2.html`;
+const STEP1 = `${PROTOCOL}/3p-cookies/step1.html`;
+const STEP2 = `${PROTOCOL}/3p-cookies/step2.html`;
 const TEST_COOKIE = 'hush_3p_check';
-const TEST_COOKIE_PATH = `${REALM_PATH}${BASE}/3p-cookies/`;
+
+/** The iframe's check of a client and the origin that messages it: each named once, not empty. */
+const InitQuery = z.object({ client_id: z.string().min(1), origin: z.string().min(1) });
+const TEST_COOKIE_PATH = `${REALM_PATH}${PROTOCOL}/3p-cookies/`;
 
 /** Scripts we wrote; the only values in them are constants, embedded as JSON. */
 const statusScript = `(function () {
@@ -94,14 +98,13 @@ export function sessionIframe(provider: Provider, deps: { publicUrl: string; all
         return page(ctx, 'Cookie check', step2Script(attributes));
       case INIT: {
         ctx.set('Cache-Control', 'no-store');
-        const clientId = ctx.query['client_id'];
-        const origin = ctx.query['origin'];
-        if (typeof clientId !== 'string' || typeof origin !== 'string' || !clientId || !origin) {
+        const query = InitQuery.safeParse(ctx.query);
+        if (!query.success) {
           ctx.status = 400;
           return;
         }
-        const client = await provider.Client.find(clientId);
-        ctx.status = !client ? 404 : clientWebOrigins(client).includes(origin) ? 204 : 403;
+        const client = await provider.Client.find(query.data.client_id);
+        ctx.status = !client ? 404 : clientWebOrigins(client).includes(query.data.origin) ? 204 : 403;
         return;
       }
       default:

@@ -2,7 +2,8 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { DependencyUnavailableError, reportUnavailable, toDomainError, type Logger } from '@hush/common';
-import type { Revocations } from './revocations.js';
+import { accessTokenLiveness } from '../../revocations/access-token-liveness.js';
+import type { Revocations } from '../../revocations/revocations.js';
 
 export interface JwtTokenEndpointsDeps {
   provider: Provider;
@@ -88,23 +89,6 @@ export function jwtTokenEndpoints(deps: JwtTokenEndpointsDeps) {
       ctx.set(known.headers);
       ctx.body = { error: 'temporarily_unavailable', error_description: known.message };
     }
-  };
-}
-
-/**
- * Whether identity still stands behind a verified JWT access token: its jti was not revoked, its
- * grant (`grant_id`) still exists and is its client's, and its client still exists. Introspection
- * and userinfo both ask this; the resource servers learn the same facts from ADR 10's events.
- */
-export function accessTokenLiveness(provider: Provider, revocations: Pick<Revocations, 'isTokenRevoked'>) {
-  return async (payload: JWTPayload): Promise<boolean> => {
-    const { jti, client_id: clientId, grant_id: grantId } = payload;
-    if (await revocations.isTokenRevoked(String(jti))) return false;
-    if (typeof grantId === 'string') {
-      const grant = await provider.Grant.find(grantId);
-      if (!grant || grant.clientId !== clientId) return false;
-    }
-    return (await provider.Client.find(String(clientId))) !== undefined;
   };
 }
 

@@ -4,6 +4,11 @@ import { DependencyUnavailableError, reportUnavailable, toDomainError, type Logg
 
 type Render = (ctx: KoaContextWithOIDC, out: { error: string; error_description: string }) => void;
 
+/** The outage a request failed on, as the `server_error` event left it on the request's context. */
+interface UnavailableState {
+  unavailable?: DependencyUnavailableError;
+}
+
 /**
  * Protocol requests that failed because the database or Redis is out answer 503
  * `temporarily_unavailable` (RFC 6749 §4.1.2.1) with Retry-After, not oidc-provider's 500
@@ -13,22 +18,20 @@ type Render = (ctx: KoaContextWithOIDC, out: { error: string; error_description:
  * `server_error`, announcing it with the `server_error` event; this middleware, outermost, finds
  * the response of such a request still a 500 (not redirected to the client) and answers it anew.
  */
-export function answerUnavailable(provider: Provider, logger: Logger, render: Render): void {
-  const unavailable = new WeakMap<object, DependencyUnavailableError>();
+export function answerUnavailable(provider: Provider, logger: Logger, render: Render) {
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: unknown) => {
     const known = toDomainError(err);
-    if (known instanceof DependencyUnavailableError) unavailable.set(ctx, known);
+    if (known instanceof DependencyUnavailableError) (ctx.state as UnavailableState).unavailable = known;
   });
-  provider.use(async (ctx, next) => {
+  return async function unavailable(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
     await next();
-    const known = unavailable.get(ctx);
+    const known = (ctx.state as UnavailableState).unavailable;
     if (!known || ctx.status !== 500) return;
     reportUnavailable(logger, known, ctx.res);
     ctx.status = known.status;
     ctx.set(known.headers);
     const out = { error: 'temporarily_unavailable', error_description: known.message };
-    // Only oidc-provider's routes emit server_error, so this is one of their contexts.
-    if (ctx.accepts('json', 'html') === 'html') render(ctx as unknown as KoaContextWithOIDC, out);
+    if (ctx.accepts('json', 'html') === 'html') render(ctx, out);
     else ctx.body = out;
-  });
+  };
 }

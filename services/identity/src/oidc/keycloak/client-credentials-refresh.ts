@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
-import { clientMetadata } from './client-metadata.js';
+import { clientMetadata } from '../client-metadata.js';
 
 /**
- * The interface (spec 4.1) returns a refresh_token from the client-credentials grant. RFC 6749
+ * The interface (docs/api.md) returns a refresh_token from the client-credentials grant. RFC 6749
  * §4.4.3 says SHOULD NOT, and oidc-provider never does; Keycloak offers it per client ("use
  * refresh tokens for client credentials grant"). For clients with that setting we save a Grant
  * for the client's service account and a RefreshToken bound to the API, after the library has

@@ -1,0 +1,55 @@
+import Provider, { type AdapterPayload, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
+import type { Client } from '../clients/clients.repository.js';
+import type { ClientLookup } from '../clients/client-cache.js';
+import type { SigningAlg } from '../keys/keys.js';
+import { OIDC_SCOPES } from './scopes.js';
+
+/** Both variants of a client record's payload, built once per record (the ClientCache keeps records). */
+const payloads = new WeakMap<Client, { basic?: AdapterPayload; post?: AdapterPayload }>();
+
+/**
+ * The adapter's `Client` lookup: a client record as oidc-provider's client metadata. A client may
+ * send its secret with HTTP Basic or in the form body (docs/api.md shows the body); oidc-provider
+ * accepts one registered method per client, so the method is the one this request uses.
+ */
+export function clientPayloads(clients: ClientLookup, defaultAlg: SigningAlg) {
+  return async function findClient(id: string): Promise<AdapterPayload | undefined> {
+    const client = await clients.find(id);
+    return client && adapterPayload(client, Provider.ctx, defaultAlg);
+  };
+}
+
+export function adapterPayload(client: Client, ctx: KoaContextWithOIDC | undefined, defaultAlg: SigningAlg): AdapterPayload {
+  const basic = /^basic /i.test(ctx?.get('authorization') ?? '');
+  let built = payloads.get(client);
+  if (!built) payloads.set(client, (built = {}));
+  const variant = basic ? 'basic' : 'post';
+  return (built[variant] ??= Object.freeze(buildPayload(client, basic, defaultAlg)));
+}
+
+/** The metadata beyond oidc-provider's own, which `extraClientMetadata` must declare. */
+export const EXTRA_CLIENT_METADATA = ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'pkce_method', 'web_origins'];
+
+function buildPayload(client: Client, basic: boolean, defaultAlg: SigningAlg): AdapterPayload {
+  const oidcScopes = client.scopes.filter((s) => OIDC_SCOPES.includes(s));
+  return {
+    client_id: client.clientId,
+    client_name: client.name,
+    ...(client.secretHash
+      ? { client_secret: client.secretHash, token_endpoint_auth_method: basic ? 'client_secret_basic' : 'client_secret_post' }
+      : { token_endpoint_auth_method: 'none' }),
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes as ResponseType[],
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    // oidc-provider validates `scope` against its static (OIDC) scopes; API scopes travel apart.
+    ...(oidcScopes.length ? { scope: oidcScopes.join(' ') } : {}),
+    api_scopes: client.scopes.filter((s) => !OIDC_SCOPES.includes(s)),
+    organization_id: client.organizationId ?? undefined,
+    organization_name: client.organizationName ?? undefined,
+    client_credentials_refresh: client.clientCredentialsRefresh,
+    pkce_method: client.pkceMethod ?? undefined,
+    id_token_signed_response_alg: client.signingAlg ?? defaultAlg,
+    web_origins: client.webOrigins,
+  };
+}

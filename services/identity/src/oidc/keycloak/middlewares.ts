@@ -1,0 +1,104 @@
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { accessTokenLiveness } from '../../revocations/access-token-liveness.js';
+import { renderError } from '../error-page.js';
+import type { ProviderDeps } from '../provider-deps.js';
+import { clientAuthLimiter } from './client-auth-limiter.js';
+import { clientCredentialsRefresh } from './client-credentials-refresh.js';
+import { credentialedCors } from './cors.js';
+import { deviceFormOrigin } from './device-form-origin.js';
+import { jwtTokenEndpoints } from './jwt-token-endpoints.js';
+import { parAlias } from './par-alias.js';
+import { publicDocumentCaching } from './public-document-caching.js';
+import { realmInfo } from './realm-info.js';
+import { sessionIframe } from './session-iframe.js';
+import { tokenRequestForms } from './token-request-forms.js';
+import { keycloakTokenResponses } from './token-responses.js';
+import { answerUnavailable } from './unavailable.js';
+import { keycloakUserinfo } from './userinfo.js';
+
+export type Middleware = (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>;
+
+export interface KeycloakMiddleware {
+  name: string;
+  /** Why it sits where it does: the first entry is outermost, the last runs next to oidc-provider's routes. */
+  why: string;
+  create(provider: Provider, deps: ProviderDeps): Middleware;
+}
+
+/**
+ * The middlewares around oidc-provider's routes, outermost first. A middleware that acts after
+ * `next()` sees the answers of every one below it; one that acts before `next()` runs before every
+ * one below it.
+ */
+export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
+  {
+    name: 'unavailable',
+    why: 'outermost: rewrites the final answer of a request that failed on an unavailable database or Redis, whatever any middleware below did',
+    create: (provider, deps) => answerUnavailable(provider, deps.logger, renderError),
+  },
+  {
+    name: 'cors',
+    why: 'answers preflights before anything else runs, and decides the CORS headers of every answer below it, including those the middlewares below give themselves',
+    create: (_provider, deps) => credentialedCors(deps.webOrigins),
+  },
+  {
+    name: 'session-iframe',
+    why: 'serves pages oidc-provider does not know; before everything that reads a body or authenticates, none of which applies to them',
+    create: (provider, deps) => sessionIframe(provider, { publicUrl: deps.config.AUTH_URL, allWebOrigins: () => deps.webOrigins.allWebOrigins() }),
+  },
+  {
+    name: 'device-form-origin',
+    why: 'refuses a cross-site post of the device code form before oidc-provider reads it',
+    create: (_provider, deps) => deviceFormOrigin(new URL(deps.config.AUTH_URL).origin),
+  },
+  {
+    name: 'jwt-token-endpoints',
+    why: "replaces oidc-provider's refusal of a JWT at introspection and revocation, which comes only once the client has authenticated; inside cors, and it answers its own outages",
+    create: (provider, deps) => jwtTokenEndpoints({ provider, issuer: deps.config.issuer, jwks: deps.jwks, revocations: deps.revocations, logger: deps.logger }),
+  },
+  {
+    name: 'client-auth-limiter',
+    why: "turns oidc-provider's 401 at the client-authenticated routes into a 429 once the caller is blocked, from what the patched secret comparison left on the context; inside cors, so a 429 gets the same CORS headers as the 401 would",
+    create: (_provider, deps) => clientAuthLimiter(deps.limiter),
+  },
+  {
+    name: 'realm-info',
+    why: 'answers the realm root itself; nothing below applies to it',
+    create: (_provider, deps) => realmInfo(deps.config.issuer, deps.jwks),
+  },
+  {
+    name: 'par-alias',
+    why: 'renames the legacy PAR path before the form rewriting, which knows only the real one',
+    create: () => parAlias,
+  },
+  {
+    name: 'token-request-forms',
+    why: 'reads the form before oidc-provider does (which then reads the rewritten form); below the PAR alias, above everything that reads parameters',
+    create: (_provider, deps) => tokenRequestForms(() => deps.envelopeKeys),
+  },
+  {
+    name: 'userinfo',
+    why: "opens or verifies the bearer token before oidc-provider's userinfo sees it",
+    create: (provider, deps) => keycloakUserinfo(() => deps.envelopeKeys, deps.users, accessTokenLiveness(provider, deps.revocations)),
+  },
+  {
+    name: 'token-responses',
+    why: 'wraps the tokens of a token response in their envelopes (and renames one refusal); above client-credentials-refresh, whose added refresh token it wraps too',
+    create: (_provider, deps) => keycloakTokenResponses(() => deps.envelopeKeys, deps.config.DEFAULT_SIGNING_ALG),
+  },
+  {
+    name: 'client-credentials-refresh',
+    why: 'adds a refresh token to a client-credentials response, so it must run before the middlewares above read that response',
+    create: (provider) => clientCredentialsRefresh(provider),
+  },
+  {
+    name: 'public-document-caching',
+    why: "sets Cache-Control on oidc-provider's discovery and JWKS answers; innermost, as no other middleware touches them",
+    create: (_provider, deps) => publicDocumentCaching(deps.config.KEY_RELOAD_INTERVAL),
+  },
+];
+
+export function useKeycloakMiddlewares(provider: Provider, deps: ProviderDeps): void {
+  for (const middleware of KEYCLOAK_MIDDLEWARES) provider.use(middleware.create(provider, deps));
+}

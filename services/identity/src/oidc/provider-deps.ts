@@ -1,0 +1,29 @@
+import type { JWK } from 'jose';
+import type { Logger } from '@hush/common';
+import type { ApiCatalog } from '../apis/api-catalog.js';
+import type { ClientsRepository } from '../clients/clients.repository.js';
+import type { ClientLookup } from '../clients/client-cache.js';
+import type { UsersRepository } from '../accounts/users.repository.js';
+import type { FailureLimits } from '../ratelimit/failure-limits.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db/knex.js';
+import type { Revocations } from '../revocations/revocations.js';
+import type { EnvelopeKeys } from './token-envelope.js';
+
+/** What the provider is built from (app.ts wires it). */
+export interface ProviderDeps {
+  config: Config;
+  db: Db;
+  clients: ClientLookup;
+  /** Web origins across all clients: for CORS preflights and the session iframe's framing. */
+  webOrigins: Pick<ClientsRepository, 'isWebOrigin' | 'allWebOrigins'>;
+  users: UsersRepository;
+  apis: ApiCatalog;
+  limiter: FailureLimits;
+  jwks: JWK[];
+  /** Signs and opens the JWT envelopes of stored tokens (token-envelope.ts), for the same key set. */
+  envelopeKeys: EnvelopeKeys;
+  cookieKeys: string[];
+  logger: Logger;
+  revocations: Revocations;
+}
