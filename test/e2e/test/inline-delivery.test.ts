@@ -2,7 +2,7 @@ import { smtpReply, type TestSmtpOptions } from '@hush/testing';
 import { eventually, RedisProxy, startSystem, type System } from './system.js';
 
 /**
- * The quickstart without Redis (issue 5): DELIVERY_MODE=inline, the secrets service sends the
+ * The quickstart without Redis: DELIVERY_MODE=inline, the secrets service sends the
  * recipient's e-mail itself with the mailer's code (@hush/mail), retrying from its outbox.
  */
 async function withoutRedis(smtp: TestSmtpOptions | undefined, run: (system: System) => Promise<void>) {

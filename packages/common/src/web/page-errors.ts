@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { reportUnavailable, toDomainError, type DomainError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { requestLogger } from '../request-log.js';
 import { sendErrorPage } from './error-page.js';
 
 /**
@@ -33,9 +34,9 @@ export function pageErrorHandler(logger: Logger, options: PageErrorOptions): Err
   const fault: PageError = { status: 500, ...options.fault };
   return (err: unknown, req, res, _next) => {
     const known = toDomainError(err);
-    if (known) reportUnavailable(logger, known);
+    if (known) reportUnavailable(logger, known, res);
     const page = describe(err, known);
-    if (!page) logger.error({ err }, 'page failed');
+    if (!page) requestLogger(logger, res).error({ err }, 'page failed');
     sendErrorPage(req, res, page ?? fault);
   };
 }

@@ -162,7 +162,7 @@ async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string
 
 /** The client id of the secrets service's web app (a confidential OIDC client of identity). */
 export const WEB_CLIENT_ID = 'hush-secrets-web';
-/** The algorithm of its ID tokens: what services/secrets/src/web/identity-client.ts verifies. */
+/** The algorithm of its ID tokens: what services/secrets/src/web/shared/identity-client.ts verifies. */
 const WEB_CLIENT_ALG = 'ES256';
 
 /**

@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { allowFormTarget, CsrfRejectedError, nonceOf, pageErrorHandler, pageForms, pageSecurity, readForm, type Logger } from '@hush/common';
+import { allowFormTarget, CsrfRejectedError, nonceOf, pageErrorHandler, pageForms, pageSecurity, readForm, requestLogger, type Logger } from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -108,7 +108,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const user = given.success ? await authenticateUser(deps.users, given.data.username, given.data.password) : undefined;
     if (!user) {
       await deps.limiter.limits.penalize(checks);
-      deps.logger.info({ event: 'login_failed', ip: req.ip }, 'login failed');
+      requestLogger(deps.logger, res).info({ event: 'login_failed', ip: req.ip }, 'login failed');
       await render(401, 'Invalid username or password.');
       return;
     }

@@ -17,7 +17,7 @@ afterAll(() => redis.disconnect());
 async function limited() {
   const failures = createFailureLimits(redis, {
     REDIS_PREFIX: uniquePrefix('client-auth-limiter-test'),
-    RATE_LIMIT_WINDOW: 60,
+    AUTH_FAILURE_WINDOW: 60,
     CLIENT_AUTH_MAX_FAILURES: 2,
     CLIENT_AUTH_MAX_FAILURES_PER_IP: 100,
     CLIENT_AUTH_BUCKETS: 1024,

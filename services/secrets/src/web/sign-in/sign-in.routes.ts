@@ -1,5 +1,5 @@
 import express from 'express';
-import { deriveKey, nonceOf, open, seal } from '@hush/common';
+import { deriveKey, nonceOf, open, requestLogger, seal } from '@hush/common';
 import { KEY_LABELS } from '../../key-labels.js';
 import {
   readCookie,
@@ -62,7 +62,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
       signedInAs = await identity.finish(new URL(`${baseUrl}/auth/callback${search}`), pending);
     } catch (err) {
       if (!(err instanceof SignInFailedError)) throw err;
-      logger.info({ event: 'web_sign_in_failed', reason: err.message }, 'web sign-in refused');
+      requestLogger(logger, res).info({ event: 'web_sign_in_failed', reason: err.message }, 'web sign-in refused');
       const cancelled = err.message === 'access_denied';
       res
         .status(400)
