@@ -224,5 +224,12 @@ const openapi = defineRoute({
 
 export const API_ROUTES: readonly ApiRoute[] = [openapi, status, authcheck, share, generate, reveal, recent, metadata, burn, mintToken, listTokens, revokeToken];
 
+/** The full path of an operation (its first path), for links to the API outside it (the tokens page's curl example). */
+export function apiPathOf(operationId: string): string {
+  const route = API_ROUTES.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`no API operation ${operationId}`);
+  return `${API_MOUNT}${route.path}`;
+}
+
 /** Paths with their capabilities (keys, token ids) replaced by the route's template, for logs. */
 export const withoutCapabilities = capabilityTemplates(API_ROUTES);

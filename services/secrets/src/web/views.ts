@@ -1,4 +1,5 @@
 import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
+import { API_MOUNT } from '../http/api.routes.js';
 import type { MetadataResponse } from '../secrets/presenter.js';
 import type { MySecret } from './my-secrets.js';
 import { qrSvg } from './qr.js';
@@ -300,7 +301,7 @@ export function webOffPage(nonce: string): string {
     title: 'Hush',
     nonce,
     body: html`<h1>Hush</h1>
-<p>The web app is not configured on this server (WEB_CLIENT_SECRET is not set): secrets can be shared through the API at <code>/api/v1</code>.</p>
+<p>The web app is not configured on this server (WEB_CLIENT_SECRET is not set): secrets can be shared through the API at <code>${API_MOUNT}</code>.</p>
 <p class="note">Operators: see docs/web-app.md.</p>`,
   });
 }

@@ -32,6 +32,7 @@ import { burnOwnSecret, mySecrets, ownSecretShortkey } from './my-secrets.js';
 import { principalOfSession, WEB_REQUIRED_SCOPES, type WebSession, type WebSessions } from './sessions.js';
 import { burnConfirmPage, generatedPage, mySecretsPage, sharePage, signedOutPage, signInProblemPage, tokensPage, type Chrome, type TtlOption } from './views.js';
 import { KEY_LABELS } from '../key-labels.js';
+import { apiPathOf } from '../http/api.routes.js';
 
 export interface WebDeps {
   secrets: SecretsDeps;
@@ -349,7 +350,7 @@ export function webRoutes(deps: WebDeps, options: WebOptions = {}): { router: ex
     }
     const minted = await mintApiToken(deps.accounts, custid, label);
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const curl = `curl -u ${quote(`${custid}:${minted.api_token}`)} ${baseUrl}/api/v1/share -d secret='hello from curl'`;
+    const curl = `curl -u ${quote(`${custid}:${minted.api_token}`)} ${baseUrl}${apiPathOf('share')} -d secret='hello from curl'`;
     await renderTokens(res, { minted: { token: minted.api_token, curl } });
   });
 
