@@ -28,7 +28,7 @@ import { RevocationFeed } from './revocations/revocation-feed.js';
 import { KEY_LABELS } from './key-labels.js';
 
 export interface SecretsApp extends ServiceApp {
-  /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
+  /** The request listener for node:http: the API's routes directly (http/fast-api.ts), the rest through Express. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The server's options: requests and responses born with Express's prototypes (http/fast-api.ts). */
   serverOptions: ServerOptions;

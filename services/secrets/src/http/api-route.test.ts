@@ -1,5 +1,5 @@
 import { apiDialect } from '../secrets/dialect.js';
-import { capabilityTemplates, compileEndpoints, defineRoute, endpointsOf, type ApiRoute, type Wiring } from './api-route.js';
+import { capabilityTemplates, compileEndpoints, endpointsOf, type ApiRoute, type Wiring } from './api-route.js';
 import { API_ROUTES } from './api.routes.js';
 import { RateLimiter } from './rate-limit.js';
 import { matcher, segmentsOf } from './route-match.js';
@@ -23,16 +23,8 @@ describe('compileEndpoints', () => {
   });
 
   it('refuses a (method, path) declared twice', () => {
-    const twice = defineRoute({
-      operationId: 'twice',
-      summary: '',
-      methods: ['get'],
-      path: '/status',
-      credentials: { accept: 'public' },
-      rateLimit: 'none',
-      ok,
-      handle: () => ({}),
-    });
+    const status = API_ROUTES.find((r) => r.operationId === 'status')!;
+    const twice = { ...status, operationId: 'twice' };
     expect(() => compileEndpoints([...API_ROUTES, twice], ctx, wiring)).toThrow('API route GET /status is declared twice');
   });
 

@@ -139,7 +139,7 @@ function dispatch(stack: readonly Middleware[], req: FastRequest, res: FastRespo
  * Options for the node:http server of `app`: its requests and responses are born with Express's
  * prototypes (`app.request`, `app.response`), so neither fastApi nor Express's app.handle has to
  * swap them per request. Swapping an object's prototype after it is built (Object.setPrototypeOf)
- * costs V8 more than the swap: measured under load (bench/RESULTS.md, issue 14's third sitting),
+ * costs V8 more than the swap: measured under load (docs/performance.md),
  * Express alone answered 2.5 times the requests and promoted no garbage to the old generation
  * once the objects were born right (8 KB per request before).
  */

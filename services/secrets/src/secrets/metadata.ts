@@ -56,7 +56,7 @@ export interface BurnedView extends MetadataView {
   burnedSecretKey: string | null;
 }
 
-/** Burn an unread secret (state table 3); read, burned or expired secrets give the 404. */
+/** Burn an unread secret; read, burned or expired secrets give the 404 (docs/api.md). */
 export async function burnSecret(
   deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
   metadataKey: string,

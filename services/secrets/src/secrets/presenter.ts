@@ -6,7 +6,7 @@ import type { RevealedSecret } from './reveal.js';
 import type { CreatedSecret } from './share.js';
 
 /**
- * The `spec` dialect (API_DIALECT=spec): response shapes of spec 2.2-2.4, with Onetime Secret
+ * The `spec` dialect (API_DIALECT=spec): response shapes of docs/api.md, with Onetime Secret
  * v1's types: integers for every time and TTL (Unix seconds), `ttl` the requested value,
  * `recipient` a string only when one was given, a flat burn result with `status`. The
  * OpenAPI document is generated from these schemas (http/openapi.ts) and the types below are

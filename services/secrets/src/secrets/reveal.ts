@@ -10,7 +10,7 @@ export interface RevealedSecret {
 }
 
 /**
- * Retrieve a secret (spec 4.2, state table 3): the value is returned once.
+ * Retrieve a secret (docs/api.md): the value is returned once.
  *
  * Without a passphrase the read is one statement (DELETE ... RETURNING). With one, an attempt is
  * first reserved (see `checkPassphrase`), and only a correct passphrase goes on to the same

@@ -30,8 +30,8 @@ export interface GenerateOptions {
 }
 
 /**
- * share (spec 4.2): check the plan's limit, then one INSERT. With a recipient, the same
- * statement writes the e-mail request to the outbox (spec 4.2 rule 2: the link, never the value).
+ * share (docs/api.md): check the plan's limit, then one INSERT. With a recipient, the same
+ * statement writes the e-mail request to the outbox: the link, never the value.
  * The input is already parsed (params.ts: `secretsInputs(...).share`).
  */
 export async function shareSecret(
