@@ -126,7 +126,7 @@ export function compileEndpoints(routes: readonly ApiRoute[], ctx: ApiContext, w
     const key = `${method} ${path}`;
     if (seen.has(key)) throw new Error(`API route ${method.toUpperCase()} ${path} is declared twice`);
     seen.add(key);
-    segmentsOf(path);
+    segmentsOf(path); // throws on a path the fast path's matcher could not read as Express does
     const limit = rateLimit(route, wiring);
     const stack = [...wiring.auth.middleware(route.credentials, wiring), ...(limit ? [limit] : []), handler(route, ctx)];
     return { ...endpoint, readsBody: route.readsBody !== false, stack, label: { path } };
