@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
 import { apiSecurity, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
-import { accountRoutes } from './accounts/accounts.routes.js';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import { createContext, type Context, type Infrastructure } from './context.js';
+import { createContext, createSecretsDeps, type Context, type Infrastructure } from './context.js';
+import { compileEndpoints, type CompiledEndpoint } from './http/api-route.js';
+import { API_MOUNT, API_ROUTES } from './http/api.routes.js';
 import { parseBody } from './http/body.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { expressServerOptions, fastApi } from './http/fast-api.js';
@@ -17,7 +18,6 @@ import { BcryptPool } from './passphrase/bcrypt-pool.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { apiDialect } from './secrets/dialect.js';
-import { secretsRoutes } from './secrets/secrets.routes.js';
 import { startSweeper } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
@@ -26,7 +26,7 @@ import { createWebApp, type WebApp } from './web/web.js';
 import { RevocationFeed } from './revocations/revocation-feed.js';
 
 export interface SecretsApp extends ServiceApp {
-  /** The request listener for node:http: the API's hot routes directly (http/fast-api.ts), the rest through Express. */
+  /** The request listener for node:http: the API's routes directly (http/fast-api.ts), the rest through Express. */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   /** The server's options: requests and responses born with Express's prototypes (http/fast-api.ts). */
   serverOptions: ServerOptions;
@@ -66,21 +66,11 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     },
   );
   const metrics = createSecretsMetrics({ queueDepth: () => delivery.queueDepth(), outboxPending: () => outbox.pending() });
-  const deps: SecretsDeps = {
-    secrets: context.secrets,
-    accounts: context.accounts,
-    crypto: context.crypto,
+  const deps: SecretsDeps = createSecretsDeps(context, {
     passphrases: new Passphrases(pool, config.PASSPHRASE_HASH_COST),
-    settings: {
-      ttl: { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT },
-      defaultPlan: config.DEFAULT_PLAN,
-      maxPassphraseAttempts: config.PASSPHRASE_MAX_ATTEMPTS,
-      anonymousMaxSecretLength: config.anonymousShares.maxSecretLength,
-      baseUrl: config.BASE_URL,
-    },
     outboxWritten: () => delivery.kick(),
     events: metrics.events,
-  };
+  });
   const revocations = new RevocationFeed(
     redis,
     { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
@@ -108,18 +98,14 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     }),
   );
 
-  const api = express.Router();
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
   const security = apiSecurity();
-  api.use(security);
-  api.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
-  api.use(parseBody);
-  const secretsRouter = secretsRoutes(deps, auth, { dialect, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter });
-  api.use(secretsRouter);
-  api.use(accountRoutes(context, auth, limiter));
-  app.use('/api/v1', api);
+  const endpoints = compileEndpoints(
+    API_ROUTES,
+    { secrets: deps, accounts: context, dialect, openapi },
+    { auth, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter },
+  );
+  app.use(API_MOUNT, apiRouter(endpoints, security));
   // The pages: reveal and receipt, and the creator's web app (sign-in through identity, share, My secrets, API tokens).
   const web = createWebApp(config, deps, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
   app.use(web.router);
@@ -130,7 +116,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
 
   let sweeper: { stop(): void } | undefined;
   return {
-    handler: fastApi({ app, mount: '/api/v1', everyRequest, api: [security], parseBody, router: secretsRouter, errorHandler: errors, notFound }),
+    handler: fastApi({ app, mount: API_MOUNT, everyRequest, api: [security], parseBody, endpoints, errorHandler: errors, notFound }),
     serverOptions: expressServerOptions(app),
     express: app,
     context,
@@ -153,4 +139,14 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       await Promise.all([pool.close(), delivery.close()]);
     },
   };
+}
+
+/** The API under Express: security headers, then the endpoints that ignore the body, the body parser, the rest; in table order. */
+function apiRouter(endpoints: readonly CompiledEndpoint[], security: express.RequestHandler): express.Router {
+  const api = express.Router();
+  api.use(security);
+  for (const e of endpoints) if (!e.readsBody) api[e.method](e.path, ...e.stack);
+  api.use(parseBody);
+  for (const e of endpoints) if (e.readsBody) api[e.method](e.path, ...e.stack);
+  return api;
 }

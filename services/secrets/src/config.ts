@@ -1,6 +1,7 @@
 import { bool, ConfigError, httpServiceKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
 import { z } from 'zod';
 import { PLAN_NAMES } from './accounts/plans.js';
+import { API_MOUNT } from './http/api.routes.js';
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
@@ -126,7 +127,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...raw,
     IDENTITY_JWKS_URL: raw.IDENTITY_JWKS_URL ?? `${raw.IDENTITY_ISSUER}/protocol/openid-connect/certs`,
-    API_AUDIENCE: raw.API_AUDIENCE ?? `${raw.BASE_URL}/api/v1`,
+    API_AUDIENCE: raw.API_AUDIENCE ?? `${raw.BASE_URL}${API_MOUNT}`,
     anonymousShares: {
       enabled: raw.ANONYMOUS_SHARES,
       maxSecretLength: raw.ANONYMOUS_MAX_SECRET_LENGTH,

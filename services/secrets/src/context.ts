@@ -3,6 +3,7 @@ import { ApiTokensRepository } from './accounts/api-tokens.repository.js';
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
+import type { SecretsDeps } from './secrets/deps.js';
 import { SecretCrypto } from './secrets/secret-crypto.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
 
@@ -25,3 +26,21 @@ export function createContext(config: Config, db: Db) {
 
 export type Context = ReturnType<typeof createContext>;
 export type { Infrastructure } from '@hush/common';
+
+/** The deps of the secret use-cases (secrets/deps.ts): the context's repositories and settings, plus what the app runs. */
+export function createSecretsDeps(context: Context, extras: Pick<SecretsDeps, 'passphrases' | 'outboxWritten' | 'events'>): SecretsDeps {
+  const { config } = context;
+  return {
+    secrets: context.secrets,
+    accounts: context.accounts,
+    crypto: context.crypto,
+    settings: {
+      ttl: { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT },
+      defaultPlan: config.DEFAULT_PLAN,
+      maxPassphraseAttempts: config.PASSPHRASE_MAX_ATTEMPTS,
+      anonymousMaxSecretLength: config.anonymousShares.maxSecretLength,
+      baseUrl: config.BASE_URL,
+    },
+    ...extras,
+  };
+}

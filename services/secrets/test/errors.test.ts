@@ -80,7 +80,7 @@ describe('400: bad input, named clearly, nothing written', () => {
     await expectError(() => h.http.post('/api/v1/generate').set('Authorization', alice.auth).type('form').send({ length }), 400, 'invalid_length', /from 8 to 128/);
   });
 
-  // ttl=0 now means the default (issue 11: Onetime Secret's clients send it for that).
+  // ttl=0 means the default: Onetime Secret's clients send it for that.
   it.each([['-1'], ['5'], ['99999999']])('generate with a bad ttl %p', async (ttl) => {
     await expectError(() => h.http.post('/api/v1/generate').set('Authorization', alice.auth).type('form').send({ ttl }), 400, 'invalid_ttl');
   });

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { listenOnFreePort } from '@hush/testing';
 import { startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
-// The API's hot routes are served without Express's router (src/http/fast-api.ts). Every request
+// The API's routes are served without Express's router (src/http/fast-api.ts), which sets up the
+// request and response as Express would and runs the route table's stacks itself. Every request
 // below goes to two apps: one as deployed (`handler`, the fast path) and one with everything
 // through Express (`express`). Status, headers, body (keys and times aside) and the request
 // metrics must be the same.

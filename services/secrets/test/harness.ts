@@ -123,7 +123,7 @@ export async function startSecretsWithAccount(overrides: Record<string, string> 
 export const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 export const bearer = (token: string) => `Bearer ${token}`;
 
-/** Field types of spec 2.2 (share and generate). */
+/** Field types of the secret object (share and generate). */
 export function expectSecretObject(body: Record<string, unknown>) {
   expect(body).toEqual(
     expect.objectContaining({

@@ -7,7 +7,7 @@ afterAll(() => h.close());
 
 const share = (fields: Record<string, string>) => h.http.post('/api/v1/share').set('Authorization', alice.auth).type('form').send(fields);
 
-describe('share (spec 4.2, fields of 2.2)', () => {
+describe('share (docs/api.md: the fields of the secret object)', () => {
   it('returns the secret object with integer times, the requested ttl, and no value', async () => {
     const before = Math.floor(Date.now() / 1000);
     const res = await share({ secret: 'hunter2', ttl: '3600' });
@@ -56,7 +56,7 @@ describe('share (spec 4.2, fields of 2.2)', () => {
   });
 });
 
-describe('retrieve, metadata, burn, recent: the life of a secret (spec 3)', () => {
+describe('retrieve, metadata, burn, recent: the life of a secret', () => {
   it('reads once; the second read is a 404; the metadata shows received, then the secret key is gone', async () => {
     const created = (await share({ secret: 's3cr3t', ttl: '300' })).body;
 

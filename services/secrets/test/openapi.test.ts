@@ -43,7 +43,7 @@ describe.each([
     if (!ok) throw new Error(`${method.toUpperCase()} ${path} ${res.status} does not match the document: ${JSON.stringify(validate?.errors)}\n${JSON.stringify(res.body)}`);
   }
 
-  it('is OpenAPI 3.1 and describes the six operations of spec 4.2', () => {
+  it('is OpenAPI 3.1 and describes the six operations of docs/api.md', () => {
     expect(doc['openapi']).toBe('3.1.0');
     for (const [path, method] of [
       ['/share', 'post'],

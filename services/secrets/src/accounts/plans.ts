@@ -1,5 +1,5 @@
 /**
- * Plans decide how long a secret may be (spec 8: "depends on the plan, in the range 1k to 10k").
+ * Plans decide how long a secret may be (from 1,000 to 10,000 characters, by plan).
  * Length is counted in characters (Unicode code points), never bytes, and a longer secret is
  * refused with 413, never truncated.
  */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import express, { type RequestHandler } from 'express';
+import bodyParser from 'body-parser';
+import type { RequestHandler } from 'express';
 import multer from 'multer';
 
 /**
@@ -12,12 +13,23 @@ export const BODY_LIMIT = '256kb';
 const BYTES = 256 * 1024;
 const PARAMETER_LIMIT = 50;
 
-const json = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-const form = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT });
+const json = bodyParser.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
+const form = bodyParser.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT });
 const multipart = multer({ limits: { fieldSize: BYTES, fields: 50, files: 0, parts: 50 } }).none();
 
-/** One parser per request, chosen by Content-Type (each still checks the type itself). */
+/**
+ * The API's body parser, on both dispatch paths: the lean reader below for the plain urlencoded
+ * and JSON bodies API clients send (it skips body-parser's per-request stream, charset and `qs`
+ * machinery on the hot routes), body-parser and multer for everything else.
+ */
 export const parseBody: RequestHandler = (req, res, next) => {
+  const kind = leanKind(req);
+  if (kind === undefined) return viaBodyParser(req, res, next);
+  readLeanBody(req, kind).then(() => next(), next);
+};
+
+/** body-parser (JSON, urlencoded) or multer (multipart), chosen by Content-Type (each still checks the type itself). */
+export const viaBodyParser: RequestHandler = (req, res, next) => {
   const type = req.headers['content-type'];
   if (!type) return next();
   if (/^multipart\//i.test(type)) return multipart(req, res, next);
@@ -26,13 +38,13 @@ export const parseBody: RequestHandler = (req, res, next) => {
 };
 
 /*
- * The lean parser of the API's hot routes (http/fast-api.ts). It reads the two encodings API
- * clients send in practice, urlencoded and JSON, in UTF-8 with a Content-Length within the limit
- * and no Content-Encoding, and gives exactly what `parseBody` gives for them (test/unit/body.test.ts
- * compares the two). Every other request (multipart, chunked, compressed, another charset, a body
- * over the limit) goes to `parseBody` itself, and so does a urlencoded body with brackets, more
- * than 50 fields or a field name the Object prototype has: the cases where body-parser's `qs`
- * does more than split and decode. Those are read once and handed to `parseBody` as they came.
+ * The lean reader. It reads the two encodings API clients send in practice, urlencoded and JSON,
+ * in UTF-8 with a Content-Length within the limit and no Content-Encoding, and gives exactly what
+ * body-parser gives for them (body.test.ts compares the two). Every other request (multipart,
+ * chunked, compressed, another charset, a body over the limit) goes to body-parser itself, and so
+ * does a urlencoded body with brackets, more than 50 fields or a field name the Object prototype
+ * has: the cases where body-parser's `qs` does more than split and decode. Those are read once and
+ * handed to body-parser as they came.
  */
 
 type Kind = 'form' | 'json';
@@ -41,7 +53,7 @@ type BodyRequest = IncomingMessage & { body?: unknown };
 // `type/subtype` with nothing but an optional UTF-8 charset parameter (what clients send).
 const LEAN_TYPE = /^(application\/x-www-form-urlencoded|application\/json)(?:; ?charset=(?:utf-8|"utf-8"))?$/i;
 
-/** The encoding the lean parser reads this request with, or undefined when `parseBody` must. */
+/** The encoding the lean reader reads this request with, or undefined when body-parser must. */
 export function leanKind(req: IncomingMessage): Kind | undefined {
   const { headers } = req;
   const type = headers['content-type'];
@@ -54,7 +66,7 @@ export function leanKind(req: IncomingMessage): Kind | undefined {
   return match[1]!.length === 16 ? 'json' : 'form';
 }
 
-/** Reads and parses the body of a request `leanKind` accepted; errors are those `parseBody` raises. */
+/** Reads and parses the body of a request `leanKind` accepted; errors are those body-parser raises. */
 export function readLeanBody(req: BodyRequest, kind: Kind): Promise<void> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -173,7 +185,7 @@ export function parseForm(text: string): Record<string, string | string[]> | und
   return body;
 }
 
-/** Hands a body already read to `parseBody` (body-parser reads it from a stream of the same bytes). */
+/** Hands a body already read to body-parser, which reads it from a stream of the same bytes. */
 function replay(req: BodyRequest, raw: Buffer): Promise<void> {
   const stream = new Readable({ read: () => undefined }); // a Readable: on-finished takes a Duplex for a response
   // on-finished (in body-parser) tells a request still to be read by `complete` and its socket.
@@ -182,7 +194,7 @@ function replay(req: BodyRequest, raw: Buffer): Promise<void> {
   stream.push(raw);
   stream.push(null);
   return new Promise((resolve, reject) => {
-    parseBody(copy as never, {} as never, (err?: unknown) => {
+    viaBodyParser(copy as never, {} as never, (err?: unknown) => {
       if (err) return reject(asError(err));
       req.body = (copy as BodyRequest).body;
       resolve();

@@ -1,93 +1,28 @@
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type express from 'express';
-import { leanKind, readLeanBody } from './body.js';
+import type { CompiledEndpoint } from './api-route.js';
+import { matcher, segmentsOf } from './route-match.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 type Next = (err?: unknown) => void;
 type Middleware = (req: never, res: never, next: Next) => unknown;
 type ErrorMiddleware = (err: unknown, req: never, res: never, next: Next) => unknown;
 
-/** What the dispatcher needs of an Express route (router@2's `Route`). */
-interface RouteLike {
-  path: unknown;
-  methods: Record<string, boolean | undefined>;
-  dispatch(req: unknown, res: unknown, done: Next): void;
-}
-interface LayerLike {
-  route?: RouteLike;
-}
-
-/** A compiled route: literal segments (lower case) and parameter names; `opaque` when it cannot be compiled. */
-type Entry = { opaque: true } | { opaque: false; route: RouteLike; method: 'get' | 'post'; segments: readonly (string | { param: string })[] };
-
-const SEGMENT = /^[A-Za-z0-9._~-]+$/;
-const PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)$/;
-
-/**
- * The routes of an Express router, in its order, as plain segment patterns. A layer that is not
- * a route with one plain path (a `use`, a wildcard, an array of paths) becomes `opaque`: a
- * request that reaches it unmatched goes to Express, which decides as it always did.
- */
-export function compileRoutes(router: { stack: unknown[] }): Entry[] {
-  return router.stack.map((layer): Entry => {
-    const route = (layer as LayerLike).route;
-    if (!route || typeof route.path !== 'string') return { opaque: true };
-    const methods = Object.keys(route.methods).filter((m) => route.methods[m]);
-    const method = methods[0];
-    if (methods.length !== 1 || (method !== 'get' && method !== 'post')) return { opaque: true };
-    const parts = route.path.split('/').slice(1);
-    const segments: (string | { param: string })[] = [];
-    for (const part of parts) {
-      const param = PARAM.exec(part);
-      if (param) segments.push({ param: param[1]! });
-      else if (SEGMENT.test(part)) segments.push(part.toLowerCase());
-      else return { opaque: true };
-    }
-    return { opaque: false, route, method, segments };
-  });
-}
-
-/**
- * The first route that Express would pick for a canonical path (no trailing slash, no empty
- * segment, no percent-escape, so parameters need no decoding), or undefined: Express decides.
- * Literal segments compare without letter case, as Express's do.
- */
-export function matchRoute(entries: readonly Entry[], method: string, segments: readonly string[]): { route: RouteLike; params: Record<string, string> } | undefined {
-  const m = method === 'GET' ? 'get' : 'post';
-  for (const entry of entries) {
-    if (entry.opaque) return undefined;
-    if (entry.method !== m || entry.segments.length !== segments.length) continue;
-    let params: Record<string, string> | undefined = {};
-    for (let i = 0; i < segments.length; i++) {
-      const pattern = entry.segments[i]!;
-      const segment = segments[i]!;
-      if (typeof pattern === 'string') {
-        if (pattern !== segment && pattern !== segment.toLowerCase()) {
-          params = undefined;
-          break;
-        }
-      } else params[pattern.param] = segment;
-    }
-    if (params) return { route: entry.route, params };
-  }
-  return undefined;
-}
-
 const CANONICAL = /^(?:\/[A-Za-z0-9._~:@!$'()*+,;=-]+)+$/;
 
 interface FastApiOptions {
   /** The Express app: everything the fast path does not take, and the request/response prototypes. */
   app: express.Express;
-  /** Where the API router is mounted ('/api/v1'). */
+  /** Where the API is mounted (API_MOUNT). */
   mount: string;
   /** The app-level middleware every request passes first (request id and log, metrics): each calls `next` synchronously. */
   everyRequest: Middleware[];
-  /** The API router's middleware before the body parser (security headers): synchronous too. */
+  /** The API's middleware before the body parser (security headers): synchronous too. */
   api: Middleware[];
-  /** The body parser the API router uses (`parseBody`), for what the lean parser does not read. */
+  /** The API's body parser (body.ts), as Express runs it. */
   parseBody: Middleware;
-  /** The router whose routes are served here (secretsRoutes). */
-  router: { stack: unknown[] };
+  /** The route table's endpoints, compiled (api-route.ts), in matching order. */
+  endpoints: readonly CompiledEndpoint[];
   /** The app's error middleware (errorHandler). */
   errorHandler: ErrorMiddleware;
   /** The answer when a route's handlers all call `next()` (Express would go on to its 404). */
@@ -106,19 +41,20 @@ type FastRequest = IncomingMessage & {
 type FastResponse = ServerResponse & { req: IncomingMessage; locals: Record<string, unknown>; json: (body: unknown) => unknown };
 
 /**
- * Serves the API's hot routes (share, generate, read, metadata, burn) without Express's router in
- * front, the way identity's direct-dispatch.ts serves its protocol routes. The request and response
- * get Express's own prototypes (so `req.ip`, `req.get`, `res.status` and the route handlers behave
- * exactly as under Express) and the same middleware runs in the same order: request id and log,
- * metrics, security headers, body parser, the route's own stack (authentication, rate limit,
+ * Serves the API's routes without Express's router in front, the way identity's direct-dispatch.ts
+ * serves its protocol routes; the route table (api.routes.ts) is matched by our own small matcher
+ * (route-match.ts) over the declared paths. The request and response get Express's own prototypes
+ * (so `req.ip`, `req.get`, `res.status` and the route handlers behave exactly as under Express)
+ * and the same middleware runs in the same order as Express would run it: request id and log,
+ * metrics, security headers, body parser, the endpoint's own stack (passport, rate limit,
  * handler), and the error middleware. What it leaves out is the router's walk over every layer
- * for every request; the lean body parser replaces body-parser's for plain urlencoded and JSON
- * bodies, and `res.json` serialises once and writes once. A request it cannot place with certainty
- * (another method, a path that is not canonical, a route that is not a plain pattern) goes to Express.
+ * for every request, and `res.json` serialises once and writes once. A request it cannot place
+ * with certainty (HEAD or another undeclared method, a path that is not canonical) goes to Express.
  */
 export function fastApi(options: FastApiOptions): Listener {
   const { app, mount, everyRequest, api, parseBody, errorHandler, notFound } = options;
-  const entries = compileRoutes(options.router);
+  const routes = matcher(options.endpoints.map((e) => ({ method: e.method, segments: segmentsOf(e.path), target: e })));
+  const methods = new Set(options.endpoints.map((e) => e.method.toUpperCase()));
   const prefix = `${mount}/`;
   const requestProto = app.request as object;
   const responseProto = app.response as object;
@@ -126,14 +62,15 @@ export function fastApi(options: FastApiOptions): Listener {
 
   return (req, res) => {
     const url = req.url ?? '';
-    const method = req.method;
-    if ((method !== 'POST' && method !== 'GET') || !url.startsWith(prefix)) return void app(req, res);
+    const method = req.method ?? '';
+    if (!methods.has(method) || !url.startsWith(prefix)) return void app(req, res);
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const rest = path.slice(mount.length);
     if (!CANONICAL.test(rest)) return void app(req, res);
-    const match = matchRoute(entries, method, rest.slice(1).split('/'));
+    const match = routes.match(method, rest.slice(1).split('/'));
     if (!match) return void app(req, res);
+    const endpoint = match.target;
 
     // As app.handle and the routers would leave them when the route runs.
     const r = req as FastRequest;
@@ -164,31 +101,45 @@ export function fastApi(options: FastApiOptions): Listener {
     };
     const route = () => {
       r.params = match.params;
-      r.route = match.route;
-      match.route.dispatch(r, s, (err) => {
+      r.route = endpoint.label;
+      dispatch(endpoint.stack as Middleware[], r, s, (err) => {
         if (err) return fail(err);
         r.baseUrl = '';
         r.url = url;
         Promise.resolve(notFound(r as never, s as never, (e) => fail(e))).catch(fail);
       });
     };
-    const kind = leanKind(r);
-    if (kind) readLeanBody(r, kind).then(route, fail);
-    else {
-      try {
-        parseBody(r as never, s as never, (err) => (err ? fail(err) : route()));
-      } catch (err) {
-        fail(err);
-      }
+    if (!endpoint.readsBody) return route();
+    try {
+      parseBody(r as never, s as never, (err) => (err ? fail(err) : route()));
+    } catch (err) {
+      fail(err);
     }
   };
+}
+
+/** Runs a stack as Express's Route does: in order, a throw or a rejected promise ends it with the error. */
+function dispatch(stack: readonly Middleware[], req: FastRequest, res: FastResponse, done: Next): void {
+  let i = 0;
+  const next: Next = (err) => {
+    if (err !== undefined && err !== null) return done(err);
+    const layer = stack[i++];
+    if (!layer) return done();
+    try {
+      const result = layer(req as never, res as never, next);
+      if (result instanceof Promise) result.then(undefined, done);
+    } catch (err) {
+      done(err);
+    }
+  };
+  next();
 }
 
 /**
  * Options for the node:http server of `app`: its requests and responses are born with Express's
  * prototypes (`app.request`, `app.response`), so neither fastApi nor Express's app.handle has to
  * swap them per request. Swapping an object's prototype after it is built (Object.setPrototypeOf)
- * costs V8 more than the swap: measured under load (bench/RESULTS.md, issue 14's third sitting),
+ * costs V8 more than the swap: measured under load (docs/performance.md),
  * Express alone answered 2.5 times the requests and promoted no garbage to the old generation
  * once the objects were born right (8 KB per request before).
  */

@@ -80,7 +80,7 @@ export interface ParamsParser<S extends z.ZodType> {
  * rest, so results and issues are zod's either way). The compiled path also skips the memoizer
  * zod wraps around schemas it cannot prove acyclic (ours, through their preprocess steps), whose
  * per-parse state outlived the requests under load: ~0.7 KB promoted to the old generation per
- * share (bench/RESULTS.md, issue 14's third sitting).
+ * share (docs/performance.md).
  */
 export function paramsParser<S extends z.ZodType>(schema: S, fields: Record<string, FieldErrors> = {}): ParamsParser<S> {
   const compiled = z.compile(schema);

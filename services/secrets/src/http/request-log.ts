@@ -1,8 +1,9 @@
 import { requestLog as logRequests, type Logger } from '@hush/common';
+import { withoutCapabilities } from './api.routes.js';
 
 /** Keys in paths are capabilities: logs get the route shape, never the key. */
 export function logPath(path: string): string {
-  return path.replace(/\/(secret|private|metadata|receipt)\/(?!recent(?:\/|$))[^/]+/g, '/$1/:key').replace(/\/api-token\/[^/]+/g, '/api-token/:id');
+  return withoutCapabilities(path);
 }
 
 /**

@@ -2,7 +2,7 @@ import { constantTimeEqual, sha256 } from '@hush/common';
 import type { BcryptPool } from './bcrypt-pool.js';
 
 /**
- * Passphrases are kept only as bcrypt hashes (spec 1.5). bcrypt reads just the first 72 bytes, so
+ * Passphrases are kept only as bcrypt hashes. bcrypt reads just the first 72 bytes, so
  * the input is SHA-256(passphrase) in base64 (44 characters): every character of a long
  * passphrase counts. Verification re-hashes with the stored salt in a worker thread and compares
  * the two hashes in constant time.

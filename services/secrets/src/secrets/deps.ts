@@ -4,7 +4,7 @@ import type { Passphrases } from '../passphrase/passphrases.js';
 import type { SecretCrypto } from './secret-crypto.js';
 import type { SecretsRepository } from './secrets.repository.js';
 
-/** What the secret use-cases need; wired once in context.ts. */
+/** What the secret use-cases may reach; each takes the narrowest Pick of it. Wired once in app.ts (createSecretsApp). */
 export interface SecretsDeps {
   secrets: SecretsRepository;
   accounts: AccountsRepository;

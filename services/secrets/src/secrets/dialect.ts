@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import type { DomainError } from '@hush/common';
-import type { ApiDialectName } from '../config.js';
 import type { BurnedView, MetadataView } from './metadata.js';
-import { secretsInputs, type SecretsInputs, type TtlBounds } from './params.js';
+import { secretsInputs, type ApiDialectInputs as ApiDialectName, type SecretsInputs, type TtlBounds } from './params.js';
 import { presentBurn, presentCreated, presentMetadata, presentRecentItem } from './presenter.js';
 import { presentBurnOts, presentCreatedOts, presentMetadataOts, presentRecentItemOts } from './presenter.onetimesecret.js';
 import type { CreatedSecret } from './share.js';

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * Generated secrets (spec 4.2 "generate"; the length and alphabet are ours): 12 characters by
+ * Generated secrets (the API's "generate"; the length and alphabet are ours): 12 characters by
  * default, up to 128, drawn uniformly (crypto.randomInt) from letters, digits and a few symbols
  * without look-alikes (no 0 O o, 1 l I i) and without quotes, backslashes or spaces.
  * 12 characters of this 62-symbol set carry about 71 bits.

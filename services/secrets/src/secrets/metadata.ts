@@ -3,7 +3,7 @@ import { InvalidParameterError, PassphraseRequiredError, UnknownSecretError } fr
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
 import type { RecentInput } from './params.js';
-import { stateOf } from './presenter.js';
+import { stateOf } from './metadata-state.js';
 import { checkPassphrase } from './reveal.js';
 import type { MetadataRecord } from './secrets.repository.js';
 
@@ -21,14 +21,14 @@ export interface MetadataView {
   secretKey: string | null;
 }
 
-async function load(deps: SecretsDeps, metadataKey: string): Promise<MetadataRecord> {
+async function load(deps: Pick<SecretsDeps, 'secrets'>, metadataKey: string): Promise<MetadataRecord> {
   const record = isKey(metadataKey) ? await deps.secrets.findMetadata(hashKey(metadataKey)) : undefined;
   if (!record) throw new UnknownSecretError();
   return record;
 }
 
 /** The secret key, unsealed with the metadata key, while the secret is unread. */
-function secretKeyOf(deps: SecretsDeps, record: MetadataRecord, metadataKey: string): string | null {
+function secretKeyOf(deps: Pick<SecretsDeps, 'crypto'>, record: MetadataRecord, metadataKey: string): string | null {
   const state = stateOf(record);
   if ((state !== 'new' && state !== 'viewed') || !record.secretKeySealed) return null;
   return deps.crypto.openSecretKey(metadataKey, record.metadataHash, record.secretKeySealed);
@@ -39,7 +39,7 @@ function secretKeyOf(deps: SecretsDeps, record: MetadataRecord, metadataKey: str
  * Onetime Secret does: the first view reports `new`, later ones `viewed`. The receipt page peeks
  * without it.
  */
-export async function showMetadata(deps: SecretsDeps, metadataKey: string, markViewed: boolean): Promise<MetadataView> {
+export async function showMetadata(deps: Pick<SecretsDeps, 'secrets' | 'crypto'>, metadataKey: string, markViewed: boolean): Promise<MetadataView> {
   const record = await load(deps, metadataKey);
   if (markViewed && stateOf(record) === 'new') await deps.secrets.markViewed(record.metadataHash);
   return { record, metadataKey, secretKey: secretKeyOf(deps, record, metadataKey) };
@@ -56,8 +56,12 @@ export interface BurnedView extends MetadataView {
   burnedSecretKey: string | null;
 }
 
-/** Burn an unread secret (state table 3); read, burned or expired secrets give the 404. */
-export async function burnSecret(deps: SecretsDeps, metadataKey: string, options: BurnOptions = {}): Promise<BurnedView> {
+/** Burn an unread secret; read, burned or expired secrets give the 404 (docs/api.md). */
+export async function burnSecret(
+  deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
+  metadataKey: string,
+  options: BurnOptions = {},
+): Promise<BurnedView> {
   const before = await load(deps, metadataKey);
   const secretKey = secretKeyOf(deps, before, metadataKey);
   if (options.checkPassphrase && before.passphraseRequired && secretKey !== null) {
@@ -76,7 +80,11 @@ export async function burnSecret(deps: SecretsDeps, metadataKey: string, options
  * (given in the Link and X-Next-Cursor headers). The authenticated owner gets each item's metadata
  * key (sealed for it at creation; null for rows older than that); secret keys are never listed.
  */
-export async function recentMetadata(deps: SecretsDeps, principal: Principal, { limit, before }: RecentInput): Promise<{ items: MetadataView[]; next: string | null }> {
+export async function recentMetadata(
+  deps: Pick<SecretsDeps, 'secrets' | 'crypto'>,
+  principal: Principal,
+  { limit, before }: RecentInput,
+): Promise<{ items: MetadataView[]; next: string | null }> {
   const beforeId = before === undefined ? undefined : decodeCursor(before);
 
   const rows = await deps.secrets.recent(principal.custid, limit + 1, beforeId);
@@ -86,7 +94,7 @@ export async function recentMetadata(deps: SecretsDeps, principal: Principal, { 
   return { items, next: rows.length > limit && last ? encodeCursor(last.id) : null };
 }
 
-function ownerKeyOf(deps: SecretsDeps, principal: Principal, record: MetadataRecord): string | null {
+function ownerKeyOf(deps: Pick<SecretsDeps, 'crypto'>, principal: Principal, record: MetadataRecord): string | null {
   if (!record.metadataKeySealed) return null;
   return deps.crypto.openMetadataKey(principal.custid, record.metadataHash, record.metadataKeySealed);
 }

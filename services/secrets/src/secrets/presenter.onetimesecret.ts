@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import type { BurnedView, MetadataView } from './metadata.js';
-import { key, METADATA_STATES, remaining, seconds, shareDomainField, stateOf, unix, unixTime } from './presenter.js';
+import { METADATA_STATES, stateOf } from './metadata-state.js';
+import { createdKeys, key, remaining, seconds, shareDomainField, unix, unixTime } from './presenter.js';
 import type { CreatedSecret } from './share.js';
 
 /**
@@ -86,12 +87,7 @@ const list = (recipient: string | null): string[] => (recipient === null ? [] : 
 export function presentCreatedOts(c: CreatedSecret): OtsSecretResponse {
   const created = unix(c.createdAt);
   return {
-    custid: c.custid,
-    metadata_key: c.metadataKey,
-    secret_key: c.secretKey,
-    ttl: c.ttl,
-    metadata_ttl: 2 * c.ttl,
-    secret_ttl: c.ttl,
+    ...createdKeys(c),
     state: 'new',
     updated: created,
     created,

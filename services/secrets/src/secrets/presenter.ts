@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import type { BurnedView, MetadataView } from './metadata.js';
-import type { MetadataRecord } from './secrets.repository.js';
+import { METADATA_STATES, stateOf, type MetadataState } from './metadata-state.js';
+import type { RevealedSecret } from './reveal.js';
 import type { CreatedSecret } from './share.js';
 
 /**
- * The `spec` dialect (API_DIALECT=spec): response shapes of spec 2.2-2.4, with Onetime Secret
+ * The `spec` dialect (API_DIALECT=spec): response shapes of docs/api.md, with Onetime Secret
  * v1's types: integers for every time and TTL (Unix seconds), `ttl` the requested value,
  * `recipient` a string only when one was given, a flat burn result with `status`. The
  * OpenAPI document is generated from these schemas (http/openapi.ts) and the types below are
@@ -41,8 +42,6 @@ export const generatedSecretResponse = secretResponse.extend({ value: z.string()
 
 export const revealResponse = z.strictObject({ secret_key: key, value: z.string() });
 
-export const METADATA_STATES = ['new', 'viewed', 'received', 'burned', 'expired'] as const;
-
 export const metadataResponse = z.strictObject({
   custid: z.string(),
   metadata_key: key.nullable(),
@@ -71,8 +70,8 @@ export const burnResponse = metadataResponse.extend({ status: z.literal('burned'
 export const recentItem = metadataResponse.extend({ metadata_key: key.nullable(), secret_key: z.null(), metadata_shortkey: z.string().regex(/^[0-9a-z]{6}$/) });
 
 export type SecretResponse = z.output<typeof secretResponse> & Partial<Pick<z.output<typeof generatedSecretResponse>, 'value'>>;
+export type { MetadataState };
 export type RevealResponse = z.output<typeof revealResponse>;
-export type MetadataState = (typeof METADATA_STATES)[number];
 export type MetadataResponse = z.output<typeof metadataResponse>;
 /** As the schema, with the key fields typed as the presenter builds them. */
 export type BurnResponse = MetadataResponse & { status: 'burned' };
@@ -82,21 +81,20 @@ export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
 export const remaining = (until: Date, now: number, cap: number, round: (x: number) => number = Math.ceil): number =>
   Math.max(0, Math.min(cap, round((until.getTime() - now) / 1000)));
 
-/** `expired` is computed, not stored: an unread secret past its TTL is expired whether or not the sweeper ran. */
-export function stateOf(m: MetadataRecord, now = Date.now()): MetadataState {
-  if (m.state === 'received' || m.state === 'burned') return m.state;
-  return m.secretExpiresAt.getTime() <= now ? 'expired' : m.state;
-}
+/** The keys and times both dialects open a created secret's answer with, in this order. */
+export const createdKeys = (c: CreatedSecret) => ({
+  custid: c.custid,
+  metadata_key: c.metadataKey,
+  secret_key: c.secretKey,
+  ttl: c.ttl,
+  metadata_ttl: 2 * c.ttl,
+  secret_ttl: c.ttl,
+});
 
 export function presentCreated(c: CreatedSecret): SecretResponse {
   const created = unix(c.createdAt);
   return {
-    custid: c.custid,
-    metadata_key: c.metadataKey,
-    secret_key: c.secretKey,
-    ttl: c.ttl,
-    metadata_ttl: 2 * c.ttl,
-    secret_ttl: c.ttl,
+    ...createdKeys(c),
     ...(c.recipient !== null ? { recipient: c.recipient } : {}),
     created,
     updated: created,
@@ -134,6 +132,9 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
       : {}),
   };
 }
+
+/** Both dialects answer a read alike. */
+export const presentReveal = (r: RevealedSecret): RevealResponse => ({ secret_key: r.secretKey, value: r.value });
 
 export const presentBurn = (view: BurnedView): BurnResponse => ({ ...presentMetadata({ ...view, secretKey: null }), status: 'burned' });
 

@@ -2,23 +2,32 @@ import { PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError }
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
 import type { RevealInput } from './params.js';
-import type { RevealResponse } from './presenter.js';
+
+/** A secret, read: its value is not stored any more. The dialect presents it (presenter.ts). */
+export interface RevealedSecret {
+  secretKey: string;
+  value: string;
+}
 
 /**
- * Retrieve a secret (spec 4.2, state table 3): the value is returned once.
+ * Retrieve a secret (docs/api.md): the value is returned once.
  *
  * Without a passphrase the read is one statement (DELETE ... RETURNING). With one, an attempt is
  * first reserved (see `checkPassphrase`), and only a correct passphrase goes on to the same
  * one-statement claim. Unknown, read, burned and expired keys are one indistinguishable 404.
  */
-export async function revealSecret(deps: SecretsDeps, secretKey: string, { passphrase }: RevealInput): Promise<RevealResponse> {
+export async function revealSecret(
+  deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
+  secretKey: string,
+  { passphrase }: RevealInput,
+): Promise<RevealedSecret> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
   const secretHash = hashKey(secretKey);
 
   const plain = await deps.secrets.claim(secretHash, true);
   if (plain) {
     deps.events.read();
-    return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, plain) };
+    return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, plain) };
   }
 
   if (passphrase === undefined) {
@@ -30,7 +39,7 @@ export async function revealSecret(deps: SecretsDeps, secretKey: string, { passp
   const sealed = await deps.secrets.claim(secretHash, false);
   if (!sealed) throw new UnknownSecretError();
   deps.events.read();
-  return { secret_key: secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
+  return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
 }
 
 /**

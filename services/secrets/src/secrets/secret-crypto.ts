@@ -5,7 +5,7 @@ import { KEY_LABELS } from '../key-labels.js';
  * Every key of a secret is derived with HKDF from MASTER_KEY and something the database never
  * holds in clear:
  * - the value: HKDF(MASTER_KEY, salt = secret_key), then, with a passphrase, HKDF(that, salt =
- *   passphrase) (spec 4.2 rule 1: the passphrase is used to encrypt the secret). A copy of the
+ *   passphrase) (the passphrase is part of the key that encrypts the secret). A copy of the
  *   database plus MASTER_KEY therefore decrypts nothing, and a deleted row is gone for good.
  * - the metadata's copy of the secret key: HKDF(MASTER_KEY, salt = metadata_key).
  * - the owner's copy of the metadata key (for `recent`): HKDF(MASTER_KEY) alone, the owner's

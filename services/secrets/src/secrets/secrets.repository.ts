@@ -143,7 +143,7 @@ const INSERT = `
 /**
  * One statement of each kind out at a time (group commit): the shares (or reads) that arrive while
  * it runs go together in the next, so under load the database sees fewer, larger statements and
- * commits; bench/RESULTS.md (issue 14) has the figures.
+ * commits; docs/performance.md has the figures.
  */
 const ONE_AT_A_TIME = { maxInFlight: 1 };
 export class SecretsRepository {

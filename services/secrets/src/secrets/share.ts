@@ -30,11 +30,15 @@ export interface GenerateOptions {
 }
 
 /**
- * share (spec 4.2): check the plan's limit, then one INSERT. With a recipient, the same
- * statement writes the e-mail request to the outbox (spec 4.2 rule 2: the link, never the value).
+ * share (docs/api.md): check the plan's limit, then one INSERT. With a recipient, the same
+ * statement writes the e-mail request to the outbox: the link, never the value.
  * The input is already parsed (params.ts: `secretsInputs(...).share`).
  */
-export async function shareSecret(deps: SecretsDeps, principal: Principal, input: ShareInput): Promise<CreatedSecret> {
+export async function shareSecret(
+  deps: Pick<SecretsDeps, 'secrets' | 'accounts' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten' | 'events'>,
+  principal: Principal,
+  input: ShareInput,
+): Promise<CreatedSecret> {
   const { secret: value, ...options } = input;
   const plan = await planFor(deps, principal);
   const length = characterCount(value);
@@ -45,7 +49,12 @@ export async function shareSecret(deps: SecretsDeps, principal: Principal, input
 }
 
 /** generate: like share, with a value we make (returned once, stored only encrypted). */
-export async function generateSecret(deps: SecretsDeps, principal: Principal, input: GenerateInput, { markViewed = false }: GenerateOptions = {}): Promise<CreatedSecret> {
+export async function generateSecret(
+  deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten' | 'events'>,
+  principal: Principal,
+  input: GenerateInput,
+  { markViewed = false }: GenerateOptions = {},
+): Promise<CreatedSecret> {
   const { length, ...options } = input;
   const value = generateValue(length);
   const created = await store(deps, principal, value, options, markViewed ? 'viewed' : 'new');
@@ -61,7 +70,13 @@ export async function planFor(deps: Pick<SecretsDeps, 'accounts' | 'settings'>, 
 
 type Options = Omit<ShareInput, 'secret'>;
 
-async function store(deps: SecretsDeps, principal: Principal, value: string, options: Options, state: 'new' | 'viewed'): Promise<CreatedSecret> {
+async function store(
+  deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten'>,
+  principal: Principal,
+  value: string,
+  options: Options,
+  state: 'new' | 'viewed',
+): Promise<CreatedSecret> {
   const { ttl, passphrase, recipient } = options;
   const shareDomain = options.share_domain ?? null;
   const anonymous = isAnonymous(principal);
@@ -104,7 +119,7 @@ async function store(deps: SecretsDeps, principal: Principal, value: string, opt
 }
 
 /** The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase. */
-function outboxEntry(deps: SecretsDeps, principal: Principal, to: string, secretKey: string, ttl: number, passphraseRequired: boolean) {
+function outboxEntry(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, principal: Principal, to: string, secretKey: string, ttl: number, passphraseRequired: boolean) {
   const id = randomUUID();
   const job: SecretLinkJob = {
     version: 1,

@@ -3,6 +3,7 @@ import { formField } from '@hush/common';
 import { listApiTokens, mintApiToken, revokeApiToken, type AccountsDeps } from '../../accounts/accounts.js';
 import type { PageContext, PageSessions } from '../shared/index.js';
 import { tokensPage } from './api-tokens.views.js';
+import { apiPathOf } from '../../http/api.routes.js';
 
 export type TokenAccounts = Pick<AccountsDeps, 'accounts' | 'tokens' | 'tokenCache' | 'defaultPlan'>;
 
@@ -46,7 +47,7 @@ export function apiTokenRoutes(ctx: Pick<PageContext, 'baseUrl' | 'limiter'>, ac
     }
     const minted = await mintApiToken(accounts, custid, label);
     const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-    const curl = `curl -u ${quote(`${custid}:${minted.api_token}`)} ${ctx.baseUrl}/api/v1/share -d secret='hello from curl'`;
+    const curl = `curl -u ${quote(`${custid}:${minted.api_token}`)} ${ctx.baseUrl}${apiPathOf('share')} -d secret='hello from curl'`;
     await renderTokens(res, { minted: { token: minted.api_token, curl } });
   });
 

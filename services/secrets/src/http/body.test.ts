@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
-import { leanKind, parseBody, readLeanBody } from '../../src/http/body.js';
+import { leanKind, readLeanBody, viaBodyParser as bodyParser } from './body.js';
 
-// The lean body parser of the fast API path must read every body exactly as body-parser (through
-// `parseBody`) does: the same object, or the same error type and status. Each body below goes
+// The lean reader must read every body exactly as body-parser (through `viaBodyParser`) does: the same object, or the same error type and status. Each body below goes
 // through both; tricky forms (brackets, prototype names, too many fields) take the lean parser's
 // hand-over to body-parser, which must give the same answer too.
 
@@ -31,7 +30,7 @@ const outcomeOf = (err: unknown, body: unknown): Outcome => {
 function viaBodyParser(type: string, raw: Buffer): Promise<Outcome> {
   const req = request(type, raw);
   req.on('end', () => (req.complete = true));
-  return new Promise((resolve) => parseBody(req as never, {} as never, (err?: unknown) => resolve(outcomeOf(err, req.body))));
+  return new Promise((resolve) => bodyParser(req as never, {} as never, (err?: unknown) => resolve(outcomeOf(err, req.body))));
 }
 
 async function viaLean(type: string, raw: Buffer): Promise<Outcome> {
