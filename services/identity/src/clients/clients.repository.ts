@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { batched, isUniqueViolation } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
+import { resolveWebOrigins } from './web-origins.js';
 
 export interface Client {
   clientId: string;
@@ -68,22 +69,6 @@ const toClient = (r: Row): Client => ({
  * organization changes); each replica's ClientCache drops its copy (client-cache.ts).
  */
 export const CLIENTS_CHANNEL = 'hush_identity_clients';
-
-/** A client's web origins with `+` replaced by the origins of its http(s) redirect URIs. */
-export function resolveWebOrigins(webOrigins: readonly string[], redirectUris: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const entry of webOrigins) {
-    if (entry !== '+') {
-      out.add(entry);
-      continue;
-    }
-    for (const uri of redirectUris) {
-      const url = URL.parse(uri);
-      if (url && (url.protocol === 'https:' || url.protocol === 'http:')) out.add(url.origin);
-    }
-  }
-  return [...out];
-}
 
 export type NewClient = Omit<Client, 'createdAt' | 'secretRotatedAt' | 'organizationName'>;
 

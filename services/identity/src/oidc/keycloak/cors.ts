@@ -1,5 +1,5 @@
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
-import { resolveWebOrigins } from '../../clients/clients.repository.js';
+import { resolveWebOrigins } from '../../clients/web-origins.js';
 import { clientMetadata } from '../client-metadata.js';
 import { ROUTES } from '../routes.js';
 
