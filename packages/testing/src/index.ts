@@ -95,6 +95,7 @@ export * from './browser.js';
 export * from './html.js';
 export * from './smtp.js';
 export * from './tcp-proxy.js';
+export * from './readiness.js';
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {

@@ -1,4 +1,4 @@
-import { adminDatabaseUrl, dependencyOutages, duringOutage, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
+import { adminDatabaseUrl, itIsNotReadyDuringEachOutage, readinessProbe, TcpProxy, testRedisUrl } from '@hush/testing';
 import { createDb } from '../src/db/knex.js';
 import { startIdentity, type Harness } from './harness.js';
 
@@ -17,8 +17,7 @@ afterAll(async () => {
   await Promise.all([postgres.stop(), redis.stop()]);
 });
 
-const readyz = () => probeReadiness(h.url);
-const ready = () => eventually(async () => ((await readyz()).status === 200 ? true : undefined));
+const { readyz, ready } = readinessProbe(() => h.url);
 
 beforeEach(async () => {
   await ready();
@@ -29,13 +28,7 @@ describe('readiness', () => {
     expect(await readyz()).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok', keys: 'ok' } });
   });
 
-  it.each(dependencyOutages(postgres, redis))('answers 503 naming the dependency within 2 s when %s', async (_case, proxy, dependency, outage) => {
-    const res = await duringOutage(proxy, outage, readyz);
-    expect(res.status).toBe(503);
-    expect(res.body['status']).toBe('not ready');
-    expect(res.body[dependency]).not.toBe('ok');
-    expect(res.ms).toBeLessThan(2000);
-  });
+  itIsNotReadyDuringEachOutage(postgres, redis, readyz);
 
   it('answers 503 naming the keys while an algorithm has no active signing key loaded', async () => {
     const db = createDb(h.config.DATABASE_URL, 1);

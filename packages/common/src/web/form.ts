@@ -1,4 +1,5 @@
-import express, { type RequestHandler } from 'express';
+import bodyParser from 'body-parser';
+import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { toDomainError } from '../errors.js';
 import { createCsrf, CSRF_FIELD, CsrfRejectedError, formGuard, sameOrigin, type FormGuard } from './csrf.js';
@@ -91,7 +92,7 @@ export function pageForms(options: PageFormsOptions): PageForms {
 
 /** body-parser's urlencoded reader; its errors leave as DomainErrors naming this form's limit. */
 function urlencoded(bytes: number): RequestHandler {
-  const parse = express.urlencoded({ extended: false, limit: bytes, parameterLimit: FORM_FIELD_LIMIT });
+  const parse = bodyParser.urlencoded({ extended: false, limit: bytes, parameterLimit: FORM_FIELD_LIMIT });
   const limit = `${bytes / 1024} kB`;
   return (req, res, next) => {
     const done = (err?: unknown) => next(err === undefined ? undefined : (toDomainError(err, limit) ?? err));
