@@ -1,5 +1,5 @@
-import { eventually } from './index.js';
-import { dependencyOutages, duringOutage, probeReadiness, type TcpProxy } from './tcp-proxy.js';
+import { adminDatabaseUrl, eventually, testRedisUrl } from './index.js';
+import { dependencyOutages, duringOutage, probeReadiness, TcpProxy } from './tcp-proxy.js';
 
 /**
  * `/readyz` of a service whose PostgreSQL and Redis are reached through proxies the test cuts and
@@ -21,4 +21,19 @@ export function itIsNotReadyDuringEachOutage(postgres: TcpProxy, redis: TcpProxy
     expect(res.body[dependency]).not.toBe('ok');
     expect(res.ms).toBeLessThan(2000);
   });
+}
+
+/**
+ * A PostgreSQL and a Redis proxy for one test file, each in front of the real server, which keeps
+ * serving the other files while this one cuts and stalls its proxies.
+ */
+export function proxiedDependencies() {
+  const postgres = new TcpProxy(adminDatabaseUrl);
+  const redis = new TcpProxy(testRedisUrl);
+  return {
+    postgres,
+    redis,
+    start: async () => void (await Promise.all([postgres.start(), redis.start()])),
+    stop: async () => void (await Promise.all([postgres.stop(), redis.stop()])),
+  };
 }

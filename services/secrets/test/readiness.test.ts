@@ -1,14 +1,12 @@
-import { adminDatabaseUrl, itIsNotReadyDuringEachOutage, readinessProbe, TcpProxy, testRedisUrl } from '@hush/testing';
+import { itIsNotReadyDuringEachOutage, proxiedDependencies, readinessProbe } from '@hush/testing';
 import { startSecrets, type Harness } from './harness.js';
 
-// PostgreSQL and Redis are reached through proxies this file cuts and stalls; the real servers
-// keep running for the other test files.
-const postgres = new TcpProxy(adminDatabaseUrl);
-const redis = new TcpProxy(testRedisUrl);
+const proxies = proxiedDependencies();
+const { postgres, redis } = proxies;
 let h: Harness;
 
 beforeAll(async () => {
-  await Promise.all([postgres.start(), redis.start()]);
+  await proxies.start();
   h = await startSecrets({}, { postgres, redis });
 });
 afterAll(async () => {
@@ -17,14 +15,12 @@ afterAll(async () => {
   await ready();
   await new Promise((r) => setTimeout(r, 2000));
   await h.close();
-  await Promise.all([postgres.stop(), redis.stop()]);
+  await proxies.stop();
 });
 
 const { readyz, ready } = readinessProbe(() => h.url);
 
-beforeEach(async () => {
-  await ready();
-});
+beforeEach(ready);
 
 describe('readiness', () => {
   it('is ready when the database and Redis are there', async () => {
