@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { createLogger, type CliResult, type Logger } from '@hush/common';
 
-/** Where tests create their throw-away databases; CI and the dev machines use trust auth. */
-export const adminDatabaseUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { adminDatabaseUrl } from './servers.js';
+
+export * from './servers.js';
 
 export interface TestDatabase {
   url: string;
@@ -97,14 +97,4 @@ export * from './smtp.js';
 export * from './tcp-proxy.js';
 export * from './readiness.js';
 
-/** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
 export * from './env-example.js';

@@ -1,4 +1,4 @@
-import { adminDatabaseUrl, eventually, testRedisUrl } from './index.js';
+import { adminDatabaseUrl, eventually, testRedisUrl } from './servers.js';
 import { dependencyOutages, duringOutage, probeReadiness, TcpProxy } from './tcp-proxy.js';
 
 /**
