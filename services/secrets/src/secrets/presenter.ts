@@ -24,7 +24,7 @@ export const secretResponse = z.strictObject({
   metadata_key: key,
   secret_key: key,
   ttl: seconds.describe('The requested TTL'),
-  metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation)'),
+  metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation); the receipt may be kept longer (RECEIPT_RETENTION)'),
   secret_ttl: seconds.describe('Seconds the secret has left'),
   recipient: z
     .string()
@@ -53,6 +53,9 @@ export const metadataResponse = z.strictObject({
   created: unixTime,
   updated: unixTime,
   received: unixTime.describe('When the secret was read; 0 until then'),
+  received_by: z.string().optional().describe('The account that read it, when the reader was known (a requested secret, which only its owner can read)'),
+  burned: unixTime.optional().describe('When the secret was burned'),
+  request_label: z.string().optional().describe('The label of the request this secret answered; only the owner’s account can read it'),
   passphrase_required: z.boolean(),
   state: z.enum(METADATA_STATES),
   share_domain: shareDomainField,
@@ -120,6 +123,9 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
     created: unix(m.createdAt),
     updated: unix(m.updatedAt),
     received: m.receivedAt ? unix(m.receivedAt) : 0,
+    ...(m.receivedBy !== null ? { received_by: m.receivedBy } : {}),
+    ...(m.burnedAt ? { burned: unix(m.burnedAt) } : {}),
+    ...(m.requestLabel !== null ? { request_label: m.requestLabel } : {}),
     passphrase_required: m.passphraseRequired,
     state,
     share_domain: m.shareDomain ?? '',
