@@ -128,7 +128,12 @@ describe('the page behind a request link (no JavaScript, no account)', () => {
     const cookie = (page.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
     return { csrf, cookie };
   };
-  const submit = (path: string, form: Form, fields: Record<string, string>) => h.http.post(path).set('Cookie', form.cookie).type('form').send({ csrf: form.csrf, ...fields });
+  const submit = (path: string, form: Form, fields: Record<string, string>) =>
+    h.http
+      .post(path)
+      .set('Cookie', form.cookie)
+      .type('form')
+      .send({ csrf: form.csrf, ...fields });
 
   it('GET spends nothing; the form sends the secret once; then the link says it is closed; key never logged', async () => {
     const request = await createRequest({ label: 'Database password', passphrase_policy: 'none' });

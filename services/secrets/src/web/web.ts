@@ -88,7 +88,7 @@ function signedInApp(config: Config, ctx: PageContext, context: Context, clientS
   const gate = pageSessions({ sessions, cookies, forms: ctx.forms, logger: ctx.logger });
 
   const router = express.Router();
-  router.use(['/', '/secrets', '/requests', '/tokens', '/auth'], pageSecurity(), (req, res, next) => {
+  router.use(['/', '/secrets', '/ask', '/tokens', '/auth'], pageSecurity(), (req, res, next) => {
     // The sign-out form is answered by a redirect to identity: Chromium applies form-action to it.
     allowFormTarget(req, res, config.IDENTITY_ISSUER);
     next();

@@ -34,15 +34,15 @@ export function receiptSection(m: MetadataResponse, o: { baseUrl: string; burn?:
     ]);
   }
   return html`${
-    link
-      ? html`${copyField('link', 'Secret link: send this to the recipient', link)}
+    link && m.request_label
+      ? html`<p><a href="${link}" id="read">Read the secret</a> <span class="note">(once: it is deleted as you read it)</span></p>
+${copyField('link', 'Its link: only your account can open it', link)}
+<p class="note">Sent to you through your request. Whoever else opens the link is asked to sign in as you and sees nothing.</p>`
+      : link
+        ? html`${copyField('link', 'Secret link: send this to the recipient', link)}
 <figure class="qr">${qrSvg(link, 'QR code of the secret link')}<figcaption class="note">Or scan it with a phone.</figcaption></figure>
-<p class="note">${
-          m.request_label
-            ? 'Sent to you through your request: only your account can read it, once. Open the link while signed in.'
-            : 'You can see this link until the secret is viewed. Whoever opens it first can view the secret, once.'
-        }</p>`
-      : html`<p class="note" id="link-gone">The secret link is no longer shown: the secret has been ${m.state === 'received' ? 'viewed' : m.state}.</p>`
+<p class="note">You can see this link until the secret is viewed. Whoever opens it first can view the secret, once.</p>`
+        : html`<p class="note" id="link-gone">The secret link is no longer shown: the secret has been ${m.state === 'received' ? 'viewed' : m.state}.</p>`
   }
 <dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 ${m.metadata_key && copyField('receipt', 'Receipt link: keep it to yourself (it can burn the secret)', `${o.baseUrl}/private/${m.metadata_key}`)}

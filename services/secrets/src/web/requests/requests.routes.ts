@@ -35,12 +35,12 @@ export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'l
     );
   };
 
-  router.get('/requests', sessions.signedIn, async (req, res) => {
+  router.get('/ask', sessions.signedIn, async (req, res) => {
     const created = typeof req.query['created'] === 'string' ? req.query['created'] : undefined;
     await render(res, { created, notice: req.query['cancelled'] === '1' ? 'The request was cancelled: its link no longer takes a secret.' : undefined });
   });
 
-  router.post('/requests', ...sessions.post('request', REQUEST_FORM_CHARACTERS), ctx.limiter.byAccount(), async (req, res) => {
+  router.post('/ask', ...sessions.post('request', REQUEST_FORM_CHARACTERS), ctx.limiter.byAccount(), async (req, res) => {
     const fields = {
       label: formField(req, 'label'),
       ttl: formField(req, 'ttl'),
@@ -51,7 +51,7 @@ export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'l
     try {
       const { record } = await createRequest(secrets, sessions.principalOf(res), parser.parse(fields));
       // Post/Redirect/Get: the list shows the new request's link at the top.
-      res.redirect(303, `/requests?created=${record.id}`);
+      res.redirect(303, `/ask?created=${record.id}`);
     } catch (err) {
       const known = toDomainError(err);
       if (!known || known.status >= 500 || known.status === 429) throw err;
@@ -69,13 +69,13 @@ export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'l
     }
   });
 
-  router.post('/requests/cancel', ...sessions.post('cancel-request'), async (req, res) => {
+  router.post('/ask/cancel', ...sessions.post('cancel-request'), async (req, res) => {
     try {
       await cancelRequest(secrets, sessions.principalOf(res), formField(req, 'id') ?? '');
     } catch (err) {
       if (!(err instanceof UnknownRequestError)) throw err;
     }
-    res.redirect(303, '/requests?cancelled=1');
+    res.redirect(303, '/ask?cancelled=1');
   });
   return router;
 }

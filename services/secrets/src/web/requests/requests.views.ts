@@ -6,6 +6,8 @@ import type { TtlOption } from '../share/index.js';
 
 export interface RequestForm {
   csrf: string;
+  /** Focus the label field (not when a new link or an error is shown above the form). */
+  autofocus?: boolean;
   ttlOptions: TtlOption[];
   values: { label?: string | undefined; ttl: number; secretTtl: number; passphrasePolicy?: string | undefined; recipient?: string | undefined };
   error?: string | undefined;
@@ -30,10 +32,10 @@ const ttlSelect = (id: string, options: TtlOption[], selected: number) =>
 function requestForm(f: RequestForm): Html {
   const policy = f.values.passphrasePolicy ?? 'optional';
   return postForm(
-    '/requests',
+    '/ask',
     f.csrf,
     html`<label for="label">What do you need?</label>
-<input id="label" name="label" type="text" required maxlength="200" autocomplete="off" value="${f.values.label ?? ''}" aria-describedby="label-note"${f.error ? '' : html` autofocus`}>
+<input id="label" name="label" type="text" required maxlength="200" autocomplete="off" value="${f.values.label ?? ''}" aria-describedby="label-note"${f.autofocus ? html` autofocus` : ''}>
 <p class="note" id="label-note">Shown to the person you ask, e.g. “VPN password for the build server”. Never put a secret here.</p>
 <label for="ttl">The link stays open for</label>
 ${ttlSelect('ttl', f.ttlOptions, f.values.ttl)}
@@ -61,7 +63,7 @@ ${r.recipient ? html`<dt>Asked</dt><dd>${r.recipient}</dd>` : ''}
 </dl>${
     r.state === 'open' &&
     html`${r.link && copyField(`link-${r.id}`, `Link of request “${r.label}”`, r.link)}
-${postForm('/requests/cancel', cancelCsrf, html`<input type="hidden" name="id" value="${r.id}"><button type="submit" class="secondary" aria-label="Cancel request ${r.label}">Cancel</button>`)}`
+${postForm('/ask/cancel', cancelCsrf, html`<input type="hidden" name="id" value="${r.id}"><button type="submit" class="secondary" aria-label="Cancel request ${r.label}">Cancel</button>`)}`
   }</li>`;
 }
 
@@ -82,8 +84,9 @@ ${copyField('request-link', `Request link for “${created.label}”`, created.l
 <p class="note">Whoever opens it can send you one secret, once. Only you can read it: it appears in <a href="/secrets">My secrets</a>.</p></section>`
 }
 ${o.form.error && html`<p class="error" role="alert" id="error">${o.form.error}</p>`}
+${created && html`<h2>Ask for another secret</h2>`}
 <p class="note">A request link lets someone send you a secret, such as a password, without an account. Only you can read what they send.</p>
-${requestForm(o.form)}
+${requestForm({ ...o.form, autofocus: !created && !o.form.error })}
 <h2>Your requests</h2>
 ${o.requests.length === 0 ? html`<p>No requests yet.</p>` : html`<ul class="items" id="requests">${o.requests.map((r) => requestItem(r, o.cancelCsrf))}</ul>`}`,
     COPY_SCRIPT,
