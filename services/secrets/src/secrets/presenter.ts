@@ -4,6 +4,7 @@ import type { BurnedView, MetadataView } from './metadata.js';
 import { METADATA_STATES, stateOf, type MetadataState } from './metadata-state.js';
 import type { RevealedSecret } from './reveal.js';
 import type { CreatedSecret } from './share.js';
+import type { MetadataRecord } from './secrets.repository.js';
 
 /**
  * The `spec` dialect (API_DIALECT=spec): response shapes of docs/api.md, with Onetime Secret
@@ -24,7 +25,7 @@ export const secretResponse = z.strictObject({
   metadata_key: key,
   secret_key: key,
   ttl: seconds.describe('The requested TTL'),
-  metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation); the receipt may be kept longer (RECEIPT_RETENTION)'),
+  metadata_ttl: seconds.describe('Seconds the metadata has left (2 x ttl at creation)'),
   secret_ttl: seconds.describe('Seconds the secret has left'),
   recipient: z
     .string()
@@ -84,6 +85,13 @@ export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
 export const remaining = (until: Date, now: number, cap: number, round: (x: number) => number = Math.ceil): number =>
   Math.max(0, Math.min(cap, round((until.getTime() - now) / 1000)));
 
+/**
+ * The end of the metadata's lifetime as Onetime Secret counts it, 2 x ttl after creation, which
+ * `metadata_ttl` counts down to (its clients check it); the receipt itself may be kept longer
+ * (RECEIPT_RETENTION) and then answers 0.
+ */
+export const metadataTtlEnd = (m: MetadataRecord): Date => new Date(Math.min(m.expiresAt.getTime(), m.createdAt.getTime() + 2 * m.ttl * 1000));
+
 /** The keys and times both dialects open a created secret's answer with, in this order. */
 export const createdKeys = (c: CreatedSecret) => ({
   custid: c.custid,
@@ -117,7 +125,7 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
     metadata_key: metadataKey,
     secret_key: live ? secretKey : null,
     ttl: m.ttl,
-    metadata_ttl: remaining(m.expiresAt, now, 2 * m.ttl),
+    metadata_ttl: remaining(metadataTtlEnd(m), now, 2 * m.ttl),
     secret_ttl: live ? remaining(m.secretExpiresAt, now, m.ttl) : 0,
     ...(m.recipient !== null ? { recipient: m.recipient } : {}),
     created: unix(m.createdAt),
