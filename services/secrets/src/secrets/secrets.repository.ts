@@ -167,6 +167,8 @@ const INSERT = (gate?: string) => `
  * commits; docs/performance.md has the figures.
  */
 const ONE_AT_A_TIME = { maxInFlight: 1 };
+const INSERT_SHARES = INSERT();
+
 /** The bindings of INSERT for `items`, in its placeholders' order (after the gate's, if any). */
 function insertBindings(items: readonly NewSecret[], receiptRetention: number): readonly Knex.RawBinding[] {
   return [
@@ -209,7 +211,7 @@ export class SecretsRepository {
   }
 
   private readonly insertBatched = batchedPerItem(async (items: NewSecret[]): Promise<{ createdAt: Date }[]> => {
-    const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; created_at: Date }[] }>(INSERT(), insertBindings(items, this.settings.receiptRetention));
+    const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; created_at: Date }[] }>(INSERT_SHARES, insertBindings(items, this.settings.receiptRetention));
     const created = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r.created_at]));
     return items.map((s) => {
       const createdAt = created.get(s.secretHash.toString('hex'));
