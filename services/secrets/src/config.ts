@@ -1,6 +1,6 @@
 import { bool, ConfigError, httpServiceKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
 import { z } from 'zod';
-import { PLAN_NAMES } from './accounts/plans.js';
+import { PLAN_NAMES, type PlanName } from './accounts/plans.js';
 import { API_MOUNT } from './http/api.routes.js';
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
@@ -25,8 +25,19 @@ export const configSchema = z.object({
   TTL_DEFAULT: seconds(7 * 24 * 3600),
   TTL_MIN: seconds(60),
   TTL_MAX: seconds(30 * 24 * 3600),
-  /** Plan of accounts that have none set (see src/accounts/plans.ts). */
-  DEFAULT_PLAN: z.enum(PLAN_NAMES).default('basic'),
+  /**
+   * Seconds a secret's receipt (its lifecycle: created, delivered, read, burned or expired, by
+   * whom when known) is kept at least after the secret's lifetime ends, and a secret request
+   * after its link closed. The content itself is destroyed when the secret is read, burned or
+   * expires, whatever this says. 0: the receipt lives 2 x ttl, as in Onetime Secret.
+   */
+  RECEIPT_RETENTION: seconds(30 * 24 * 3600, 0),
+  /**
+   * Plan of accounts that have none set (see src/accounts/plans.ts). Unset: `basic`, or `pro`
+   * under API_DIALECT=onetimesecret, whose clients expect onetimesecret.com's 10,000 characters
+   * for an account.
+   */
+  DEFAULT_PLAN: z.enum(PLAN_NAMES).optional(),
   /**
    * Shapes of /api/v1 (docs/api-dialects.md): `spec` (default) answers as docs/api.md describes;
    * `onetimesecret` answers as Onetime Secret v1 does, so its existing clients work unchanged
@@ -113,7 +124,8 @@ export interface AnonymousSharesConfig {
   rateLimit: { max: number; windowSeconds: number };
 }
 
-export type Config = Omit<Raw, 'IDENTITY_JWKS_URL' | 'API_AUDIENCE'> & {
+export type Config = Omit<Raw, 'IDENTITY_JWKS_URL' | 'API_AUDIENCE' | 'DEFAULT_PLAN'> & {
+  DEFAULT_PLAN: PlanName;
   IDENTITY_JWKS_URL: string;
   API_AUDIENCE: string;
   anonymousShares: AnonymousSharesConfig;
@@ -126,6 +138,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     ...raw,
+    DEFAULT_PLAN: raw.DEFAULT_PLAN ?? (raw.API_DIALECT === 'onetimesecret' ? 'pro' : 'basic'),
     IDENTITY_JWKS_URL: raw.IDENTITY_JWKS_URL ?? `${raw.IDENTITY_ISSUER}/protocol/openid-connect/certs`,
     API_AUDIENCE: raw.API_AUDIENCE ?? `${raw.BASE_URL}${API_MOUNT}`,
     anonymousShares: {

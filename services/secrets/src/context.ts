@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { SecretCrypto } from './secrets/secret-crypto.js';
+import { RequestsRepository } from './secrets/requests.repository.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
 
 /**
@@ -19,7 +20,8 @@ export function createContext(config: Config, db: Db) {
     tokens: new ApiTokensRepository(db),
     tokenCache: new TokenCache(config.API_TOKEN_CACHE_SECONDS),
     defaultPlan: config.DEFAULT_PLAN,
-    secrets: new SecretsRepository(db),
+    secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),
+    requests: new RequestsRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
   };
 }
@@ -32,6 +34,7 @@ export function createSecretsDeps(context: Context, extras: Pick<SecretsDeps, 'p
   const { config } = context;
   return {
     secrets: context.secrets,
+    requests: context.requests,
     accounts: context.accounts,
     crypto: context.crypto,
     settings: {

@@ -66,9 +66,18 @@ export class UserTokenRequiredError extends fixedError(
   "Forbidden: API tokens are minted with a user's Bearer access token (authorization code flow)",
 ) {}
 
+/** A secret only one account may read (the answer to its request), asked for by anyone else; the secret stays. */
+export class SecretForAnotherAccountError extends fixedError(
+  403,
+  'secret_for_another_account',
+  'This secret can be read only by the account that requested it: sign in as that account',
+) {}
+
 // 404: unknown, already read, burned and expired are deliberately indistinguishable.
 export class UnknownSecretError extends fixedError(404, 'unknown_secret', 'Unknown secret') {}
 export class UnknownTokenError extends fixedError(404, 'unknown_token', 'Unknown API token') {}
+/** Unknown, answered, cancelled and expired requests alike. */
+export class UnknownRequestError extends fixedError(404, 'unknown_request', 'This request is not open: it was answered, cancelled or has expired') {}
 
 // 413
 export class SecretTooLongError extends DomainError {

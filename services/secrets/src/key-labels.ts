@@ -10,6 +10,8 @@ export const KEY_LABELS = {
   metadataSecretKey: 'hush:metadata:secret-key:v1',
   metadataOwnerKey: 'hush:metadata:owner-key:v1',
   outbox: 'hush:outbox:v1',
+  requestOwnerKey: 'hush:request:owner-key:v1',
+  requestRecipient: 'hush:request:recipient:v1',
   webSession: 'hush:secrets:web-session:v1',
   webSignIn: 'hush:secrets:web-sign-in:v1',
   csrf: 'hush:secrets:web-csrf:v1',

@@ -116,6 +116,36 @@ describe.each([
     expectConforms('/account/api-tokens', 'get', await h.http.get('/api/v1/account/api-tokens').set('Authorization', auth));
   });
 
+  it('real responses of the secret request routes, and of a requested secret, match their schemas', async () => {
+    const auth = alice.auth;
+    const created = await h.http.post('/api/v1/requests').set('Authorization', auth).send({ label: 'API key', recipient: 'bob@example.com' });
+    expect(created.status).toBe(201);
+    expectConforms('/requests', 'post', created);
+    expectConforms('/requests', 'post', await h.http.post('/api/v1/requests').set('Authorization', auth).send({}));
+    expectConforms('/requests', 'post', await h.http.post('/api/v1/requests').send({ label: 'x' }));
+    const key = String(created.body.link).split('/request/')[1];
+    expectConforms('/request/{request_key}', 'post', await h.http.post(`/api/v1/request/${key}`).send({}));
+    const answered = await h.http.post(`/api/v1/request/${key}`).send({ secret: 'sk-123' });
+    expect(answered.status).toBe(201);
+    expectConforms('/request/{request_key}', 'post', answered);
+    expectConforms('/request/{request_key}', 'post', await h.http.post(`/api/v1/request/${key}`).send({ secret: 'again' }));
+    expectConforms('/requests', 'get', await h.http.get('/api/v1/requests').set('Authorization', auth));
+    const open = await h.http.post('/api/v1/requests').set('Authorization', auth).send({ label: 'to cancel' });
+    expectConforms('/requests/{id}', 'delete', await h.http.delete(`/api/v1/requests/${open.body.id}`).set('Authorization', auth));
+    expectConforms('/requests/{id}', 'delete', await h.http.delete(`/api/v1/requests/${open.body.id}`).set('Authorization', auth));
+
+    const recent = await h.http.get('/api/v1/private/recent').set('Authorization', auth);
+    const item = (recent.body as { metadata_key: string }[])[0];
+    const meta = await h.http.get(`/api/v1/private/${item?.metadata_key}`).set('Authorization', auth);
+    expectConforms('/private/{metadata_key}', 'get', meta);
+    const secretKey = String(meta.body.secret_key);
+    expectConforms('/secret/{secret_key}', 'post', await h.http.post(`/api/v1/secret/${secretKey}`));
+    const read = await h.http.post(`/api/v1/secret/${secretKey}`).set('Authorization', auth);
+    expect(read.status).toBe(200);
+    expectConforms('/secret/{secret_key}', 'post', read);
+    expectConforms('/private/{metadata_key}', 'get', await h.http.get(`/api/v1/private/${item?.metadata_key}`).set('Authorization', auth));
+  });
+
   it('the schemas are strict: an extra or mistyped field fails', () => {
     const validate = ajv.getSchema(`openapi.json#/${pointer('components', 'schemas', 'Secret')}`);
     const good = {

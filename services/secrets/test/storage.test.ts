@@ -3,7 +3,7 @@ import { startSecrets, startSecretsWithAccount, type Account, type Harness } fro
 
 let h: Harness;
 let alice: Account;
-beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ TTL_MIN: '1', SWEEP_INTERVAL: '3600' })));
+beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ TTL_MIN: '1', SWEEP_INTERVAL: '3600', RECEIPT_RETENTION: '0' })));
 afterAll(() => h.close());
 
 const share = (fields: Record<string, unknown>) => h.http.post('/api/v1/share').set('Authorization', alice.auth).send(fields);

@@ -3,6 +3,7 @@ import * as initial from '../../migrations/20261201000000_initial.js';
 import * as outboxUntilOutcome from '../../migrations/20261215000000_outbox_until_outcome.js';
 import * as metadataDialectFields from '../../migrations/20261220000000_metadata_dialect_fields.js';
 import * as webSessions from '../../migrations/20261230000000_web_sessions.js';
+import * as secretRequestsAndReceipts from '../../migrations/20270105000000_secret_requests_and_receipts.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -10,4 +11,5 @@ export const migrationSource = staticMigrations({
   '20261215000000_outbox_until_outcome': outboxUntilOutcome,
   '20261220000000_metadata_dialect_fields': metadataDialectFields,
   '20261230000000_web_sessions': webSessions,
+  '20270105000000_secret_requests_and_receipts': secretRequestsAndReceipts,
 });

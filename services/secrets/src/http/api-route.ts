@@ -27,7 +27,7 @@ export type Method = 'get' | 'post' | 'delete';
 export type RateLimitKind = 'account' | 'accountOrIp' | 'ip' | 'none';
 
 /** Response schemas by component name (openapi.ts holds each dialect's). */
-export type SchemaName = 'Status' | 'Secret' | 'GeneratedSecret' | 'RevealResult' | 'Metadata' | 'BurnResult' | 'RecentItem' | 'MintedToken' | 'TokenInfo';
+export type SchemaName = 'Status' | 'Secret' | 'GeneratedSecret' | 'RevealResult' | 'Metadata' | 'BurnResult' | 'RecentItem' | 'MintedToken' | 'TokenInfo' | 'SecretRequest';
 export type ResponseSchema = SchemaName | { listOf: SchemaName } | { inline: z.ZodType };
 
 /** What the handlers reach. */

@@ -3,7 +3,7 @@ import { listApiTokens, mintApiToken, revokeApiToken } from '../accounts/account
 import { mintTokenInput, revokedTokenResponse } from '../accounts/api-tokens.schemas.js';
 import { PLANS } from '../accounts/plans.js';
 import { principalOf } from '../auth/authenticate.js';
-import { SCOPES } from '../auth/principal.js';
+import { isAnonymous, SCOPES, type Principal } from '../auth/principal.js';
 import { UnknownTokenError } from '../errors.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from '../secrets/generate-value.js';
 import { burnSecret, recentMetadata, showMetadata } from '../secrets/metadata.js';
@@ -11,6 +11,8 @@ import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from '../secrets/
 import { presentReveal } from '../secrets/presenter.js';
 import { revealSecret } from '../secrets/reveal.js';
 import { generateSecret, shareSecret } from '../secrets/share.js';
+import { answerRequest, cancelRequest, createRequest, listRequests } from '../secrets/requests.js';
+import { presentRequest } from '../secrets/requests.presenter.js';
 import { capabilityTemplates, defineRoute, type ApiRoute } from './api-route.js';
 
 /**
@@ -29,6 +31,9 @@ import { capabilityTemplates, defineRoute, type ApiRoute } from './api-route.js'
 export const API_MOUNT = '/api/v1';
 
 const NOMINAL = Object.freeze({ status: 'nominal', locale: 'en' });
+const answeredRequestResponse = z.strictObject({ status: z.literal('sent'), requester: z.string(), label: z.string() });
+/** The account reading a secret, when the caller sent credentials (an `optional` route has no principal without them). */
+const readerOf = (p: Principal | undefined): string | undefined => (p === undefined || isAnonymous(p) ? undefined : p.custid);
 const METADATA_KEY = { key: { name: 'metadata_key', description: 'The metadata key returned at creation', subject: true } } as const;
 const METADATA_ALIASES = (suffix: string) => [`/metadata${suffix}`, `/receipt${suffix}`];
 const planLimits = Object.values(PLANS)
@@ -75,9 +80,11 @@ const reveal = defineRoute({
   ok: { schema: 'RevealResult', description: 'The value' },
   errors: {
     '401': 'passphrase_required or passphrase_incorrect (the attempt that reaches the limit destroys the secret); wrong credentials',
+    '403': 'secret_for_another_account: a requested secret, and the credentials are not its owner’s (nothing is consumed)',
     '404': 'Unknown, read, burned or expired',
   },
-  handle: async ({ secrets }, input, req) => presentReveal(await revealSecret(secrets, String(req.params['key']), input)),
+  // A secret that answered a request is read only with its owner's credentials (403 for anyone else; it stays).
+  handle: async ({ secrets }, input, req, res) => presentReveal(await revealSecret(secrets, String(req.params['key']), input, readerOf(principalOf(res)))),
 });
 
 const recent = defineRoute({
@@ -209,6 +216,65 @@ const revokeToken = defineRoute({
   },
 });
 
+// Secret requests ("send me your secret"): an account makes a link; whoever opens it may send that
+// account one secret, once, which only that account can then read (through reveal, with its credentials).
+const createRequestRoute = defineRoute({
+  operationId: 'createRequest',
+  summary: 'Make a secret request: a link with which anyone can send the caller one secret, once. The person asked is not e-mailed (yet).',
+  methods: ['post'],
+  path: '/requests',
+  credentials: { accept: 'required', scopes: [SCOPES.write] },
+  rateLimit: 'account',
+  input: (inputs) => inputs.createRequest,
+  ok: { status: 201, schema: 'SecretRequest', description: 'The request, with its link' },
+  errors: { '400': 'Bad input (label, ttl, secret_ttl, passphrase_policy, recipient)' },
+  handle: async ({ secrets }, input, _req, res) => presentRequest(await createRequest(secrets, principalOf(res), input), secrets.settings.baseUrl),
+});
+
+const listRequestsRoute = defineRoute({
+  operationId: 'listRequests',
+  summary: 'The caller’s secret requests, newest first; closed ones are kept RECEIPT_RETENTION.',
+  methods: ['get'],
+  path: '/requests',
+  credentials: { accept: 'required', scopes: [SCOPES.read] },
+  rateLimit: 'account',
+  ok: { schema: { listOf: 'SecretRequest' }, description: 'Requests of the account' },
+  async handle({ secrets }, _input, _req, res) {
+    return (await listRequests(secrets, principalOf(res))).map((view) => presentRequest(view, secrets.settings.baseUrl));
+  },
+});
+
+const cancelRequestRoute = defineRoute({
+  operationId: 'cancelRequest',
+  summary: 'Closes one of the caller’s open requests: its link no longer takes a secret.',
+  methods: ['delete'],
+  path: '/requests/:id',
+  params: { id: { name: 'id', description: 'Request id' } },
+  credentials: { accept: 'required', scopes: [SCOPES.write] },
+  rateLimit: 'account',
+  ok: { schema: 'SecretRequest', description: 'The cancelled request' },
+  errors: { '404': 'No such open request of this account' },
+  handle: async ({ secrets }, _input, req, res) => presentRequest(await cancelRequest(secrets, principalOf(res), String(req.params['id'])), secrets.settings.baseUrl),
+});
+
+const answerRequestRoute = defineRoute({
+  operationId: 'answerRequest',
+  summary: 'Send the one secret a request asks for (as its page does). The request key is the credential; the link is then spent.',
+  methods: ['post'],
+  path: '/request/:key',
+  params: { key: { name: 'request_key', description: 'The key of the request link', subject: true } },
+  credentials: { accept: 'optional', scopes: [] },
+  rateLimit: 'ip',
+  input: (inputs) => inputs.answerRequest,
+  ok: { status: 201, schema: { inline: answeredRequestResponse }, description: 'Stored for the requester, who alone can read it' },
+  errors: {
+    '400': 'Missing secret; a passphrase the request requires or refuses',
+    '404': 'Unknown, answered, cancelled or expired request',
+    '413': 'Longer than the requester’s plan allows',
+  },
+  handle: async ({ secrets }, input, req) => ({ status: 'sent', ...(await answerRequest(secrets, String(req.params['key']), input)) }),
+});
+
 const openapi = defineRoute({
   operationId: 'openapi',
   summary: 'This document.',
@@ -222,7 +288,24 @@ const openapi = defineRoute({
   handle: (ctx) => ctx.openapi,
 });
 
-export const API_ROUTES: readonly ApiRoute[] = [openapi, status, authcheck, share, generate, reveal, recent, metadata, burn, mintToken, listTokens, revokeToken];
+export const API_ROUTES: readonly ApiRoute[] = [
+  openapi,
+  status,
+  authcheck,
+  share,
+  generate,
+  reveal,
+  recent,
+  metadata,
+  burn,
+  mintToken,
+  listTokens,
+  revokeToken,
+  createRequestRoute,
+  listRequestsRoute,
+  cancelRequestRoute,
+  answerRequestRoute,
+];
 
 /** The full path of an operation (its first path), for links to the API outside it (the tokens page's curl example). */
 export function apiPathOf(operationId: string): string {

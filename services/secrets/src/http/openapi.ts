@@ -1,3 +1,4 @@
+import { secretRequestResponse } from '../secrets/requests.presenter.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { mintedTokenResponse, tokenInfoResponse } from '../accounts/api-tokens.schemas.js';
@@ -105,6 +106,7 @@ export function openApiDocument(
     RevealResult: revealResponse,
     MintedToken: mintedTokenResponse,
     TokenInfo: tokenInfoResponse,
+    SecretRequest: secretRequestResponse,
   };
   // Lists and one-off shapes are generated with the components, as inline schemas named `~<operation>`.
   const inlines: Record<string, z.ZodType> = {};

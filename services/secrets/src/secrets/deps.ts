@@ -2,11 +2,13 @@ import type { AccountsRepository } from '../accounts/accounts.repository.js';
 import type { PlanName } from '../accounts/plans.js';
 import type { Passphrases } from '../passphrase/passphrases.js';
 import type { SecretCrypto } from './secret-crypto.js';
+import type { RequestsRepository } from './requests.repository.js';
 import type { SecretsRepository } from './secrets.repository.js';
 
 /** What the secret use-cases may reach; each takes the narrowest Pick of it. Wired once in app.ts (createSecretsApp). */
 export interface SecretsDeps {
   secrets: SecretsRepository;
+  requests: RequestsRepository;
   accounts: AccountsRepository;
   crypto: SecretCrypto;
   passphrases: Passphrases;

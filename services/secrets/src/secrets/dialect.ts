@@ -52,7 +52,7 @@ const SPEC: Omit<ApiDialect, 'inputs'> = {
 };
 
 /** Codes whose Onetime Secret answer is "Unknown secret": its clients cannot tell them apart, by design. */
-const UNKNOWN_SECRET = new Set(['unknown_secret', 'passphrase_required', 'passphrase_incorrect']);
+const UNKNOWN_SECRET = new Set(['unknown_secret', 'passphrase_required', 'passphrase_incorrect', 'secret_for_another_account']);
 const NOT_AUTHORIZED = new Set(['credentials_required', 'invalid_credentials', 'invalid_token', 'insufficient_scope', 'user_token_required']);
 
 const ONETIMESECRET: Omit<ApiDialect, 'inputs'> = {

@@ -149,6 +149,31 @@ function otsGenerateSchema(bounds: TtlBounds) {
 
 const revealSchema = z.object({ passphrase });
 
+/** Whether the person answering a request may (`optional`), must or must not protect the secret with a passphrase. */
+export const PASSPHRASE_POLICIES = ['none', 'optional', 'required'] as const;
+export type PassphrasePolicy = (typeof PASSPHRASE_POLICIES)[number];
+export const REQUEST_LABEL_MAX_LENGTH = 200;
+
+/** A secret request: what it is for, how long its link stays open, and the secret's own terms. */
+function createRequestSchema(bounds: TtlBounds) {
+  return z.object({
+    label: text(z.string().trim().min(1).max(REQUEST_LABEL_MAX_LENGTH).describe('What the secret is for, shown to the person asked (never a secret itself)')),
+    ttl: ttl(bounds).describe('Seconds the request link stays open; 0 or absent: the default.'),
+    secret_ttl: ttl(bounds).describe('Lifetime in seconds of the secret sent through it; 0 or absent: the default.'),
+    passphrase_policy: blankable(z.enum(PASSPHRASE_POLICIES).default('optional').describe('Whether the person answering may, must or must not set a passphrase.')),
+    recipient: blankable(
+      z
+        .string()
+        .refine(isValidAddress, { error: 'recipient is not a valid e-mail address' })
+        .optional()
+        .meta({ format: 'email', description: 'The address of the person asked (stored sealed; no e-mail is sent yet).' }),
+      { trim: true },
+    ),
+  });
+}
+
+const answerRequestSchema = z.object({ secret: text(z.string().min(1)), passphrase });
+
 const recentSchema = z.object({
   limit: wholeNumber(3, z.int().min(1).max(RECENT_MAX_LIMIT).default(RECENT_DEFAULT_LIMIT)),
   before: blankable(z.string().optional().describe('Cursor of the next page (from X-Next-Cursor or the Link header).')),
@@ -159,16 +184,21 @@ export type GenerateInput = z.output<ReturnType<typeof generateSchema>>;
 export type ApiDialectInputs = 'spec' | 'onetimesecret';
 export type RevealInput = z.output<typeof revealSchema>;
 export type RecentInput = z.output<typeof recentSchema>;
+export type CreateRequestInput = z.output<ReturnType<typeof createRequestSchema>>;
+export type AnswerRequestInput = z.output<typeof answerRequestSchema>;
 
 export interface SecretsInputs {
   share: ParamsParser<z.ZodType<ShareInput>>;
   generate: ParamsParser<z.ZodType<GenerateInput>>;
   reveal: ParamsParser<typeof revealSchema>;
   recent: ParamsParser<typeof recentSchema>;
+  createRequest: ParamsParser<z.ZodType<CreateRequestInput>>;
+  answerRequest: ParamsParser<typeof answerRequestSchema>;
 }
 
 /** Reveal and recent do not depend on configuration: built once, at module load. */
 export const revealInput = paramsParser(revealSchema);
+export const answerRequestInput = paramsParser(answerRequestSchema, { secret: { invalid: () => new SecretRequiredError() } });
 export const recentInput = paramsParser(recentSchema, {
   limit: { invalid: () => new InvalidParameterError(`limit must be a whole number from 1 to ${RECENT_MAX_LIMIT}`) },
 });
@@ -193,7 +223,21 @@ export function secretsInputs(bounds: TtlBounds, dialect: ApiDialectInputs = 'sp
     generate: paramsParser(ots ? otsGenerateSchema(bounds) : generateSchema(bounds), { ...common, length }),
     reveal: revealInput,
     recent: recentInput,
+    // The same in both dialects: Onetime Secret has no requests.
+    createRequest: createRequestParser(bounds),
+    answerRequest: answerRequestInput,
   };
+}
+
+/** Request creation carries the configured TTL bounds (the web form's as the API's). */
+export function createRequestParser(bounds: TtlBounds): ParamsParser<z.ZodType<CreateRequestInput>> {
+  return paramsParser(createRequestSchema(bounds), {
+    ...optionErrors,
+    ttl: { invalid: () => new InvalidTtlError(bounds.min, bounds.max) },
+    secret_ttl: { invalid: () => new InvalidParameterError(`secret_ttl must be a whole number of seconds from ${bounds.min} to ${bounds.max}`) },
+    label: { invalid: () => new InvalidParameterError(`label must be 1 to ${REQUEST_LABEL_MAX_LENGTH} characters`) },
+    passphrase_policy: { invalid: () => new InvalidParameterError(`passphrase_policy must be one of ${PASSPHRASE_POLICIES.join(', ')}`) },
+  });
 }
 
 /** Length in characters (Unicode code points), the unit of the plans' limits. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import type { BurnedView, MetadataView } from './metadata.js';
 import { METADATA_STATES, stateOf } from './metadata-state.js';
-import { createdKeys, key, remaining, seconds, shareDomainField, unix, unixTime } from './presenter.js';
+import { createdKeys, key, metadataTtlEnd, remaining, seconds, shareDomainField, unix, unixTime } from './presenter.js';
 import type { CreatedSecret } from './share.js';
 
 /**
@@ -109,7 +109,7 @@ function metadataHash({ record: m, metadataKey, secretKey }: MetadataView, shown
     metadata_key: metadataKey ?? '',
     ...(shown === 'recent' || received ? {} : { secret_key: live && secretKey ? secretKey : '' }),
     ttl: 2 * m.ttl,
-    metadata_ttl: remaining(m.expiresAt, now, 2 * m.ttl, Math.floor),
+    metadata_ttl: remaining(metadataTtlEnd(m), now, 2 * m.ttl, Math.floor),
     ...(received ? {} : { secret_ttl: live ? remaining(m.secretExpiresAt, now, m.ttl, Math.floor) : null }),
     state,
     updated: unix(m.updatedAt),

@@ -4,6 +4,7 @@ import type { BurnedView, MetadataView } from './metadata.js';
 import { METADATA_STATES, stateOf, type MetadataState } from './metadata-state.js';
 import type { RevealedSecret } from './reveal.js';
 import type { CreatedSecret } from './share.js';
+import type { MetadataRecord } from './secrets.repository.js';
 
 /**
  * The `spec` dialect (API_DIALECT=spec): response shapes of docs/api.md, with Onetime Secret
@@ -53,6 +54,9 @@ export const metadataResponse = z.strictObject({
   created: unixTime,
   updated: unixTime,
   received: unixTime.describe('When the secret was read; 0 until then'),
+  received_by: z.string().optional().describe('The account that read it, when the reader was known (a requested secret, which only its owner can read)'),
+  burned: unixTime.optional().describe('When the secret was burned'),
+  request_label: z.string().optional().describe('The label of the request this secret answered; only the owner’s account can read it'),
   passphrase_required: z.boolean(),
   state: z.enum(METADATA_STATES),
   share_domain: shareDomainField,
@@ -80,6 +84,13 @@ export type RecentItem = MetadataResponse & { metadata_shortkey: string };
 export const unix = (d: Date): number => Math.floor(d.getTime() / 1000);
 export const remaining = (until: Date, now: number, cap: number, round: (x: number) => number = Math.ceil): number =>
   Math.max(0, Math.min(cap, round((until.getTime() - now) / 1000)));
+
+/**
+ * The end of the metadata's lifetime as Onetime Secret counts it, 2 x ttl after creation, which
+ * `metadata_ttl` counts down to (its clients check it); the receipt itself may be kept longer
+ * (RECEIPT_RETENTION) and then answers 0.
+ */
+export const metadataTtlEnd = (m: MetadataRecord): Date => new Date(Math.min(m.expiresAt.getTime(), m.createdAt.getTime() + 2 * m.ttl * 1000));
 
 /** The keys and times both dialects open a created secret's answer with, in this order. */
 export const createdKeys = (c: CreatedSecret) => ({
@@ -114,12 +125,15 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
     metadata_key: metadataKey,
     secret_key: live ? secretKey : null,
     ttl: m.ttl,
-    metadata_ttl: remaining(m.expiresAt, now, 2 * m.ttl),
+    metadata_ttl: remaining(metadataTtlEnd(m), now, 2 * m.ttl),
     secret_ttl: live ? remaining(m.secretExpiresAt, now, m.ttl) : 0,
     ...(m.recipient !== null ? { recipient: m.recipient } : {}),
     created: unix(m.createdAt),
     updated: unix(m.updatedAt),
     received: m.receivedAt ? unix(m.receivedAt) : 0,
+    ...(m.receivedBy !== null ? { received_by: m.receivedBy } : {}),
+    ...(m.burnedAt ? { burned: unix(m.burnedAt) } : {}),
+    ...(m.requestLabel !== null ? { request_label: m.requestLabel } : {}),
     passphrase_required: m.passphraseRequired,
     state,
     share_domain: m.shareDomain ?? '',

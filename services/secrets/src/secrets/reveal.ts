@@ -1,4 +1,4 @@
-import { PassphraseIncorrectError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
+import { PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, UnknownSecretError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
 import type { RevealInput } from './params.js';
@@ -15,28 +15,43 @@ export interface RevealedSecret {
  * Without a passphrase the read is one statement (DELETE ... RETURNING). With one, an attempt is
  * first reserved (see `checkPassphrase`), and only a correct passphrase goes on to the same
  * one-statement claim. Unknown, read, burned and expired keys are one indistinguishable 404.
+ * A secret bound to one account (the answer to its request) is read only by `reader`, that
+ * account, and the read is recorded on its receipt.
  */
 export async function revealSecret(
   deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
   secretKey: string,
   { passphrase }: RevealInput,
+  reader?: string,
 ): Promise<RevealedSecret> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
   const secretHash = hashKey(secretKey);
 
+  // The common case first, in one statement: a secret for whoever holds the link, without passphrase.
   const plain = await deps.secrets.claim(secretHash, true);
   if (plain) {
     deps.events.read();
     return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, plain) };
   }
 
-  if (passphrase === undefined) {
-    if (await deps.secrets.needsPassphrase(secretHash)) throw new PassphraseRequiredError();
-    throw new UnknownSecretError();
+  const live = await deps.secrets.peek(secretHash);
+  if (!live) throw new UnknownSecretError();
+  // A secret for one account: anyone else learns only that, and it stays (its reader never changes,
+  // so checking before the claim cannot race with it).
+  if (live.reader !== null && live.reader !== reader) throw new SecretForAnotherAccountError();
+  const claim = (withoutPassphrase: boolean) =>
+    live.reader !== null ? deps.secrets.claimAsReader(secretHash, live.reader, withoutPassphrase) : deps.secrets.claim(secretHash, withoutPassphrase);
+
+  if (!live.passphraseRequired) {
+    const sealed = live.reader !== null ? await claim(true) : undefined;
+    if (!sealed) throw new UnknownSecretError();
+    deps.events.read();
+    return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, undefined, sealed) };
   }
+  if (passphrase === undefined) throw new PassphraseRequiredError();
 
   await checkPassphrase(deps, secretHash, passphrase);
-  const sealed = await deps.secrets.claim(secretHash, false);
+  const sealed = await claim(false);
   if (!sealed) throw new UnknownSecretError();
   deps.events.read();
   return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };

@@ -12,6 +12,8 @@ import { KEY_LABELS } from '../key-labels.js';
  *   custid in the AAD, so it opens only for the account whose list it is in.
  * - an outbox row (recipient address and link): HKDF(MASTER_KEY) alone, as the relay must read it
  *   without any key; the row is deleted as soon as the job is queued.
+ * - a request's key, for its owner's list, as the metadata key; the address of the person asked,
+ *   as an outbox row.
  * The AAD binds each ciphertext to its row (the hash of its key), so rows cannot be swapped.
  */
 export class SecretCrypto {
@@ -65,4 +67,28 @@ export class SecretCrypto {
   }
 
   private outboxKeyCache: Buffer | undefined;
+
+  /** A request's key for its owner's list (as the metadata key for `recent`): the owner's custid in the AAD. */
+  sealRequestKey(custid: string, requestHash: Buffer, requestKey: string): Buffer {
+    return seal(this.requestOwnerKey, requestKey, `request:${custid}:${requestHash.toString('hex')}`);
+  }
+
+  openRequestKey(custid: string, requestHash: Buffer, sealed: Buffer): string {
+    return open(this.requestOwnerKey, sealed, `request:${custid}:${requestHash.toString('hex')}`).toString('utf8');
+  }
+
+  private get requestOwnerKey(): Buffer {
+    return (this.requestOwnerKeyCache ??= deriveKey(this.masterKey, KEY_LABELS.requestOwnerKey));
+  }
+
+  private requestOwnerKeyCache: Buffer | undefined;
+
+  /** The address of the person asked (for the request e-mail), bound to the request's id. */
+  sealRequestRecipient(id: string, address: string): Buffer {
+    return seal(deriveKey(this.masterKey, KEY_LABELS.requestRecipient), address, `request-recipient:${id}`);
+  }
+
+  openRequestRecipient(id: string, sealed: Buffer): string {
+    return open(deriveKey(this.masterKey, KEY_LABELS.requestRecipient), sealed, `request-recipient:${id}`).toString('utf8');
+  }
 }

@@ -20,6 +20,11 @@ export interface MetadataRecord {
   createdAt: Date;
   updatedAt: Date;
   receivedAt: Date | null;
+  /** The account that read the secret, when the reader was known (a secret only one account may read). */
+  receivedBy: string | null;
+  burnedAt: Date | null;
+  /** The label of the request this secret answered (null: shared, not requested). */
+  requestLabel: string | null;
   secretExpiresAt: Date;
   expiresAt: Date;
   delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
@@ -42,6 +47,9 @@ export interface NewSecret {
   anonymous: boolean;
   shareDomain: string | null;
   ciphertext: Buffer;
+  /** Only this account may read the secret (an answer to its request); null: whoever holds the link. */
+  readerCustid?: string | null;
+  requestLabel?: string | null;
 }
 
 type MetadataRow = {
@@ -60,6 +68,9 @@ type MetadataRow = {
   created_at: Date;
   updated_at: Date;
   received_at: Date | null;
+  received_by: string | null;
+  burned_at: Date | null;
+  request_label: string | null;
   secret_expires_at: Date;
   expires_at: Date;
   delivery_status: 'queued' | 'sent' | 'failed' | null;
@@ -68,7 +79,7 @@ type MetadataRow = {
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -86,6 +97,9 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   receivedAt: r.received_at,
+  receivedBy: r.received_by,
+  burnedAt: r.burned_at,
+  requestLabel: r.request_label,
   secretExpiresAt: r.secret_expires_at,
   expiresAt: r.expires_at,
   delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
@@ -96,38 +110,45 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
  * also marks the metadata received. A row is deleted (and returned) by one statement only, so a
  * key is revealed at most once whatever the concurrency; an expired row is never returned.
  */
-const CLAIM = (extraCondition: string) => `
+const CLAIM = (condition: string, receivedBy = 'NULL') => `
   WITH s AS (
-    DELETE FROM secrets WHERE secret_hash = ANY(?::bytea[]) AND expires_at > now() ${extraCondition}
+    DELETE FROM secrets WHERE ${condition} AND expires_at > now()
     RETURNING secret_hash, metadata_hash, ciphertext
   ), m AS (
-    UPDATE metadata SET state = 'received', received_at = now(), updated_at = now(), secret_key_sealed = NULL
+    UPDATE metadata SET state = 'received', received_at = now(), received_by = ${receivedBy}, updated_at = now(), secret_key_sealed = NULL
     FROM s WHERE metadata.metadata_hash = s.metadata_hash
     RETURNING metadata.metadata_hash
   )
   SELECT s.secret_hash, s.ciphertext FROM s`;
-const CLAIM_PLAIN = CLAIM('AND passphrase_hash IS NULL');
-const CLAIM_ANY = CLAIM('');
+// A secret bound to one reader is never claimed by the batched, anonymous path.
+const CLAIM_PLAIN = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND passphrase_hash IS NULL');
+const CLAIM_ANY = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL');
+// ...but by its reader alone, who is recorded on the metadata (bindings: hash, reader, reader).
+const CLAIM_AS_READER_PLAIN = CLAIM('secret_hash = ? AND reader_custid = ? AND passphrase_hash IS NULL', '?::text');
+const CLAIM_AS_READER_ANY = CLAIM('secret_hash = ? AND reader_custid = ?', '?::text');
 
 /**
  * Metadata, secret and (with a recipient) outbox row of every share of one event-loop turn, in
  * ONE statement: all the rows of a share exist, or none (and when the statement fails, each share
  * is retried alone, see db/batch.ts). Times come from the database clock.
  */
-const INSERT = `
-  WITH input AS (
+const INSERT = (gate?: string) => `
+  WITH ${gate ? `gate AS (${gate}), ` : ''}input AS (
     SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
-                         ?::bytea[], ?::text[], ?::bool[], ?::text[])
+                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-           outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain)
+           outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain,
+           reader_custid, request_label)
+    ${gate ? 'WHERE EXISTS (SELECT 1 FROM gate)' : ''}
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-                          metadata_key_sealed, state, anonymous, share_domain,
+                          metadata_key_sealed, state, anonymous, share_domain, request_label,
                           delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
     SELECT metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-           metadata_key_sealed, state, anonymous, share_domain,
+           metadata_key_sealed, state, anonymous, share_domain, request_label,
            outbox_id, CASE WHEN outbox_id IS NULL THEN NULL ELSE 'queued' END, CASE WHEN outbox_id IS NULL THEN NULL ELSE now() END,
-           now() + make_interval(secs => ttl), now() + make_interval(secs => 2 * ttl)
+           -- The receipt outlives the secret by its ttl (Onetime Secret's 2 x ttl) or RECEIPT_RETENTION, whichever is longer.
+           now() + make_interval(secs => ttl), now() + make_interval(secs => ttl + GREATEST(ttl, ?::int))
     FROM input
     RETURNING metadata_hash, secret_expires_at
   ), o AS (
@@ -135,8 +156,8 @@ const INSERT = `
     SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at
     FROM input JOIN m ON m.metadata_hash = input.metadata_hash WHERE input.outbox_id IS NOT NULL
   )
-  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, expires_at)
-  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, m.secret_expires_at
+  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, expires_at)
+  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, input.reader_custid, m.secret_expires_at
   FROM input JOIN m ON m.metadata_hash = input.metadata_hash
   RETURNING secret_hash, created_at`;
 
@@ -146,8 +167,43 @@ const INSERT = `
  * commits; docs/performance.md has the figures.
  */
 const ONE_AT_A_TIME = { maxInFlight: 1 };
+const INSERT_SHARES = INSERT();
+
+/** The bindings of INSERT for `items`, in its placeholders' order (after the gate's, if any). */
+function insertBindings(items: readonly NewSecret[], receiptRetention: number): readonly Knex.RawBinding[] {
+  return [
+    items.map((s) => s.metadataHash),
+    items.map((s) => s.metadataShortkey),
+    items.map((s) => s.custid),
+    items.map((s) => s.ttl),
+    items.map((s) => s.passphraseHash !== null),
+    items.map((s) => s.recipientObfuscated),
+    items.map((s) => s.secretKeySealed),
+    items.map((s) => s.outbox?.id ?? null),
+    items.map((s) => s.outbox?.payloadSealed ?? null),
+    items.map((s) => s.secretHash),
+    items.map((s) => s.ciphertext),
+    items.map((s) => s.passphraseHash),
+    items.map((s) => s.metadataKeySealed),
+    items.map((s) => s.state),
+    items.map((s) => s.anonymous),
+    items.map((s) => s.shareDomain),
+    items.map((s) => s.readerCustid ?? null),
+    items.map((s) => s.requestLabel ?? null),
+    receiptRetention,
+  ] as unknown as readonly Knex.RawBinding[];
+}
+
+export interface SecretsStorageSettings {
+  /** Seconds a receipt (metadata) is kept at least after its secret's lifetime ends (RECEIPT_RETENTION). */
+  receiptRetention: number;
+}
+
 export class SecretsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SecretsStorageSettings,
+  ) {}
 
   /** Metadata and secret in one statement: both rows exist, or neither. Times come from the database clock. */
   insert(s: NewSecret): Promise<{ createdAt: Date }> {
@@ -155,24 +211,7 @@ export class SecretsRepository {
   }
 
   private readonly insertBatched = batchedPerItem(async (items: NewSecret[]): Promise<{ createdAt: Date }[]> => {
-    const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; created_at: Date }[] }>(INSERT, [
-      items.map((s) => s.metadataHash),
-      items.map((s) => s.metadataShortkey),
-      items.map((s) => s.custid),
-      items.map((s) => s.ttl),
-      items.map((s) => s.passphraseHash !== null),
-      items.map((s) => s.recipientObfuscated),
-      items.map((s) => s.secretKeySealed),
-      items.map((s) => s.outbox?.id ?? null),
-      items.map((s) => s.outbox?.payloadSealed ?? null),
-      items.map((s) => s.secretHash),
-      items.map((s) => s.ciphertext),
-      items.map((s) => s.passphraseHash),
-      items.map((s) => s.metadataKeySealed),
-      items.map((s) => s.state),
-      items.map((s) => s.anonymous),
-      items.map((s) => s.shareDomain),
-    ] as unknown as readonly Knex.RawBinding[]);
+    const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; created_at: Date }[] }>(INSERT_SHARES, insertBindings(items, this.settings.receiptRetention));
     const created = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r.created_at]));
     return items.map((s) => {
       const createdAt = created.get(s.secretHash.toString('hex'));
@@ -211,14 +250,42 @@ export class SecretsRepository {
   private readonly claimPlain = batchedPerItem(this.claimMany(CLAIM_PLAIN), ONE_AT_A_TIME);
   private readonly claimAny = batchedPerItem(this.claimMany(CLAIM_ANY), ONE_AT_A_TIME);
 
-  /** Whether a live secret with this hash exists and needs a passphrase (undefined: no live secret). */
-  async needsPassphrase(secretHash: Buffer): Promise<boolean | undefined> {
+  /**
+   * The one-time read of a secret only `reader` may read, as `claim` (one DELETE ... RETURNING),
+   * recording the reader on the metadata. Anyone else gets nothing and the secret stays.
+   */
+  async claimAsReader(secretHash: Buffer, reader: string, withoutPassphrase: boolean): Promise<Buffer | undefined> {
+    const { rows } = await this.db.raw<{ rows: { ciphertext: Buffer }[] }>(withoutPassphrase ? CLAIM_AS_READER_PLAIN : CLAIM_AS_READER_ANY, [secretHash, reader, reader]);
+    return rows[0]?.ciphertext;
+  }
+
+  /** A live secret with this hash, if any: whether it needs a passphrase, and the one account that may read it (null: anyone with the link). */
+  async peek(secretHash: Buffer): Promise<{ passphraseRequired: boolean; reader: string | null } | undefined> {
     const row = await this.db('secrets')
-      .select<{ locked: boolean }[]>(this.db.raw('passphrase_hash IS NOT NULL AS locked'))
+      .select<{ locked: boolean; reader_custid: string | null }[]>(this.db.raw('passphrase_hash IS NOT NULL AS locked'), 'reader_custid')
       .where('secret_hash', secretHash)
       .andWhereRaw('expires_at > now()')
       .first();
-    return row ? Boolean(row.locked) : undefined;
+    return row ? { passphraseRequired: Boolean(row.locked), reader: row.reader_custid } : undefined;
+  }
+
+  /**
+   * A secret that answers an open request, in ONE statement with the request's closing: the
+   * request row is updated only while `open` and unexpired, and the metadata and secret are
+   * inserted only when it was. Of two concurrent answers, the second waits for the first's row
+   * lock, then finds the request no longer open and stores nothing. Undefined: the request was
+   * not open.
+   */
+  async insertAnswer(requestHash: Buffer, s: NewSecret): Promise<{ createdAt: Date } | undefined> {
+    const gate = `UPDATE secret_requests SET state = 'fulfilled', fulfilled_at = now(), metadata_hash = ?
+      WHERE request_hash = ? AND custid = ? AND state = 'open' AND expires_at > now() RETURNING id`;
+    const { rows } = await this.db.raw<{ rows: { created_at: Date }[] }>(INSERT(gate), [
+      s.metadataHash,
+      requestHash,
+      s.custid,
+      ...insertBindings([s], this.settings.receiptRetention),
+    ] as unknown as readonly Knex.RawBinding[]);
+    return rows[0] ? { createdAt: rows[0].created_at } : undefined;
   }
 
   /**
@@ -286,7 +353,8 @@ export class SecretsRepository {
   }
 
   /**
-   * Physical deletion of what has expired; idempotent, safe to run from every instance at once.
+   * Physical deletion of what has expired (a secret's content at the end of its ttl, its receipt
+   * later); idempotent, safe to run from every instance at once.
    * Reads never depend on it (they check expires_at themselves).
    */
   async sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }> {
@@ -302,6 +370,10 @@ export class SecretsRepository {
       );
       await trx('outbox').whereRaw('expires_at <= now()').delete();
       const metadata = await trx('metadata').whereRaw('expires_at <= now()').delete();
+      // A request is listed to its owner, like a receipt, until RECEIPT_RETENTION after its link closed.
+      await trx.raw(`DELETE FROM secret_requests WHERE LEAST(expires_at, COALESCE(fulfilled_at, cancelled_at, expires_at)) + make_interval(secs => ?) <= now()`, [
+        this.settings.receiptRetention,
+      ]);
       return { secrets, metadata, sealedKeys };
     });
   }

@@ -7,6 +7,7 @@ import { hashKey, newKey } from './keys.js';
 import { characterCount, type GenerateInput, type ShareInput } from './params.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
+import type { NewSecret } from './secrets.repository.js';
 
 /** What share and generate created, for the dialect's presenter (secrets/dialect.ts). */
 export interface CreatedSecret {
@@ -77,55 +78,66 @@ async function store(
   options: Options,
   state: 'new' | 'viewed',
 ): Promise<CreatedSecret> {
-  const { ttl, passphrase, recipient } = options;
-  const shareDomain = options.share_domain ?? null;
   const anonymous = isAnonymous(principal);
   // Without an account nobody answers for the e-mail: an open relay otherwise.
-  if (anonymous && recipient !== undefined) throw new AnonymousRecipientError();
+  if (anonymous && options.recipient !== undefined) throw new AnonymousRecipientError();
+  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state);
+  const { createdAt } = await deps.secrets.insert(row);
+  if (row.outbox) deps.outboxWritten();
+  return { ...created, createdAt };
+}
+
+/**
+ * The rows of a new secret (keys, hashes, ciphertext, the owner's sealed metadata key, the outbox
+ * entry for a recipient) and what its creation answers, before anything is written: share and
+ * generate insert them as they are, an answer to a request with the request's closing.
+ */
+export async function prepareSecret(
+  deps: Pick<SecretsDeps, 'crypto' | 'passphrases' | 'settings'>,
+  owner: { custid: string; anonymous: boolean },
+  value: string,
+  options: Options,
+  state: 'new' | 'viewed',
+): Promise<{ row: NewSecret; created: Omit<CreatedSecret, 'createdAt'> }> {
+  const { ttl, passphrase, recipient } = options;
+  const shareDomain = options.share_domain ?? null;
   const secretKey = newKey();
   const metadataKey = newKey();
   const secretHash = hashKey(secretKey);
   const metadataHash = hashKey(metadataKey);
   const passphraseHash = passphrase === undefined ? null : await deps.passphrases.hash(passphrase);
   const recipientObfuscated = recipient === undefined ? null : obfuscateEmail(recipient);
-  const outbox = recipient === undefined ? null : outboxEntry(deps, principal, recipient, secretKey, ttl, passphraseHash !== null);
-  const { createdAt } = await deps.secrets.insert({
+  const outbox = recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, passphraseHash !== null);
+  const row: NewSecret = {
     metadataHash,
     metadataShortkey: metadataKey.slice(0, 6),
     secretHash,
-    custid: principal.custid,
+    custid: owner.custid,
     ttl,
     passphraseHash,
     recipientObfuscated,
     outbox,
     secretKeySealed: deps.crypto.sealSecretKey(metadataKey, metadataHash, secretKey),
-    metadataKeySealed: anonymous ? null : deps.crypto.sealMetadataKey(principal.custid, metadataHash, metadataKey),
+    metadataKeySealed: owner.anonymous ? null : deps.crypto.sealMetadataKey(owner.custid, metadataHash, metadataKey),
     state,
-    anonymous,
+    anonymous: owner.anonymous,
     shareDomain,
     ciphertext: deps.crypto.sealValue(secretKey, secretHash, passphrase, value),
-  });
-  if (outbox) deps.outboxWritten();
+  };
   return {
-    custid: principal.custid,
-    metadataKey,
-    secretKey,
-    ttl,
-    recipient: recipientObfuscated,
-    createdAt,
-    passphraseRequired: passphraseHash !== null,
-    shareDomain,
+    row,
+    created: { custid: owner.custid, metadataKey, secretKey, ttl, recipient: recipientObfuscated, passphraseRequired: passphraseHash !== null, shareDomain },
   };
 }
 
 /** The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase. */
-function outboxEntry(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, principal: Principal, to: string, secretKey: string, ttl: number, passphraseRequired: boolean) {
+function outboxEntry(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, sender: string, to: string, secretKey: string, ttl: number, passphraseRequired: boolean) {
   const id = randomUUID();
   const job: SecretLinkJob = {
     version: 1,
     deliveryId: id,
     to,
-    sender: principal.custid,
+    sender,
     link: `${deps.settings.baseUrl}/secret/${secretKey}`,
     passphraseRequired,
     expiresAt: Math.floor(Date.now() / 1000) + ttl,

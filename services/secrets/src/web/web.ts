@@ -8,6 +8,7 @@ import type { SecretsDeps } from '../secrets/deps.js';
 import { apiTokenRoutes } from './api-tokens/index.js';
 import { mySecretsRoutes } from './my-secrets/index.js';
 import { receiptRoutes, revealRoutes } from './receipt/index.js';
+import { answerRoutes, requestsRoutes } from './requests/index.js';
 import { shareRoutes, type ShareOptions } from './share/index.js';
 import { IdentityClient, nobodySignedIn, pageSessions, webCookies, WebSessions, WebSessionsRepository, type PageContext, type Viewer } from './shared/index.js';
 import { signInRoutes } from './sign-in/index.js';
@@ -36,7 +37,8 @@ export function createWebApp(config: Config, deps: SecretsDeps, context: Context
   const viewer = signedIn?.viewer ?? nobodySignedIn;
 
   const router = express.Router();
-  router.use(revealRoutes(ctx));
+  router.use(revealRoutes(ctx, viewer));
+  router.use(answerRoutes(ctx));
   router.use(receiptRoutes(ctx, viewer));
   if (signedIn) router.use(signedIn.router);
   else router.get('/', pageSecurity(), webOff);
@@ -86,7 +88,7 @@ function signedInApp(config: Config, ctx: PageContext, context: Context, clientS
   const gate = pageSessions({ sessions, cookies, forms: ctx.forms, logger: ctx.logger });
 
   const router = express.Router();
-  router.use(['/', '/secrets', '/tokens', '/auth'], pageSecurity(), (req, res, next) => {
+  router.use(['/', '/secrets', '/ask', '/tokens', '/auth'], pageSecurity(), (req, res, next) => {
     // The sign-out form is answered by a redirect to identity: Chromium applies form-action to it.
     allowFormTarget(req, res, config.IDENTITY_ISSUER);
     next();
@@ -94,6 +96,7 @@ function signedInApp(config: Config, ctx: PageContext, context: Context, clientS
   router.use(signInRoutes(ctx, { sessions, identity, cookies, masterKey: config.MASTER_KEY }, gate));
   router.use(shareRoutes(ctx, gate, options));
   router.use(mySecretsRoutes(ctx, gate));
+  router.use(requestsRoutes(ctx, gate));
   router.use(apiTokenRoutes(ctx, context, gate));
   return { router, sessions, viewer: gate.viewer };
 }

@@ -7,6 +7,7 @@ export function mySecretsPage(c: Chrome, o: { items: MySecret[]; next: string | 
     const unread = s.state === 'new' || s.state === 'viewed';
     return html`<li data-shortkey="${s.metadata_shortkey}"><dl>
 <dt>Secret</dt><dd><code>${s.metadata_shortkey}</code>${s.metadata_key && html` · <a href="/private/${s.metadata_key}" aria-label="Receipt of secret ${s.metadata_shortkey}">receipt</a>`}</dd>
+${s.request_label && html`<dt>Requested</dt><dd class="request-label">${s.request_label}</dd>`}
 <dt>State</dt><dd class="state" data-state="${s.state}">${STATE_TEXT[s.state]}</dd>
 <dt>Created</dt><dd>${when(s.created)}</dd>
 <dt>Expires</dt><dd>${unread ? html`${when(s.created + s.ttl)} <span class="note">(in ${duration(s.secret_ttl)})</span>` : '—'}</dd>

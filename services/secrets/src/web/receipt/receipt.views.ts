@@ -11,12 +11,19 @@ import { qrSvg } from './qr.js';
 export function receiptSection(m: MetadataResponse, o: { baseUrl: string; burn?: { action: string; csrf: string } | undefined }): Html {
   const unread = m.state === 'new' || m.state === 'viewed';
   const link = unread && m.secret_key ? `${o.baseUrl}/secret/${m.secret_key}` : undefined;
+  // The lifecycle stays readable after the secret is gone, for as long as the receipt is kept.
+  const ended: Record<Exclude<MetadataResponse['state'], 'new' | 'viewed'>, [string, Html | string]> = {
+    received: ['Viewed', html`<span id="viewed">${when(m.received)}${m.received_by ? ` by ${m.received_by}` : ''}</span>`],
+    burned: ['Burned', html`<span id="burned">${m.burned ? when(m.burned) : '—'}</span>`],
+    expired: ['Expired', html`<span id="expired">${when(m.created + m.ttl)}</span>`],
+  };
   const rows: [string, Html | string][] = [
     ['State', html`<span id="state" data-state="${m.state}">${STATE_TEXT[m.state]}</span>`],
     ['Created', when(m.created)],
-    unread ? ['Expires', html`${when(m.created + m.ttl)} <span class="note">(in ${duration(m.secret_ttl)})</span>`] : ['Viewed', when(m.received)],
+    unread ? ['Expires', html`${when(m.created + m.ttl)} <span class="note">(in ${duration(m.secret_ttl)})</span>`] : ended[m.state as keyof typeof ended],
     ['Passphrase', m.passphrase_required ? 'Required' : 'None'],
   ];
+  if (m.request_label) rows.unshift(['Requested', html`<span id="request-label">${m.request_label}</span>`]);
   if (m.recipient) {
     rows.push(['Recipient', m.recipient]);
     rows.push([
@@ -27,11 +34,15 @@ export function receiptSection(m: MetadataResponse, o: { baseUrl: string; burn?:
     ]);
   }
   return html`${
-    link
-      ? html`${copyField('link', 'Secret link: send this to the recipient', link)}
+    link && m.request_label
+      ? html`<p><a href="${link}" id="read">Read the secret</a> <span class="note">(once: it is deleted as you read it)</span></p>
+${copyField('link', 'Its link: only your account can open it', link)}
+<p class="note">Sent to you through your request. Whoever else opens the link is asked to sign in as you and sees nothing.</p>`
+      : link
+        ? html`${copyField('link', 'Secret link: send this to the recipient', link)}
 <figure class="qr">${qrSvg(link, 'QR code of the secret link')}<figcaption class="note">Or scan it with a phone.</figcaption></figure>
 <p class="note">You can see this link until the secret is viewed. Whoever opens it first can view the secret, once.</p>`
-      : html`<p class="note" id="link-gone">The secret link is no longer shown: the secret has been ${m.state === 'received' ? 'viewed' : m.state}.</p>`
+        : html`<p class="note" id="link-gone">The secret link is no longer shown: the secret has been ${m.state === 'received' ? 'viewed' : m.state}.</p>`
   }
 <dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
 ${m.metadata_key && copyField('receipt', 'Receipt link: keep it to yourself (it can burn the secret)', `${o.baseUrl}/private/${m.metadata_key}`)}

@@ -52,3 +52,18 @@ export function gonePage(nonce: string): string {
 <p class="note">If you did not view it yourself, tell the sender: someone else may have.</p>`,
   });
 }
+
+/** A secret only one account may read, opened by anyone else: it says so, reveals nothing, and the secret stays. */
+export function notYoursPage(o: { signedInAs: string | undefined; signIn: string; nonce: string }): string {
+  return layout({
+    title: 'Sign in to read this secret',
+    nonce: o.nonce,
+    body: html`<h1>This secret is for one account only</h1>
+<p>It was sent through a secret request, and only the account that made the request can read it.</p>
+${
+  o.signedInAs === undefined
+    ? html`<p><a href="${o.signIn}" id="sign-in-to-read">Sign in</a> as that account to read it.</p>`
+    : html`<p id="other-account">You are signed in as <strong>${o.signedInAs}</strong>, which is not that account. Nothing was revealed, and the secret is still there for its owner.</p>`
+}`,
+  });
+}

@@ -39,8 +39,8 @@ export interface PageSessions {
   csrfToken(session: WebSession, purpose: string): string;
   /** Throws CsrfRejectedError unless the form carries `session`'s token for `purpose`. */
   checkCsrf(req: Request, session: WebSession, purpose: string): void;
-  /** The chain before a signed-in form's handler: origin, body, session, the session's token for `purpose`. */
-  post(purpose: string): RequestHandler[];
+  /** The chain before a signed-in form's handler: origin, body (at most `characters`), session, the session's token for `purpose`. */
+  post(purpose: string, characters?: number): RequestHandler[];
 }
 
 export function pageSessions(deps: { sessions: WebSessions; cookies: WebCookies; forms: PageForms; logger: Logger }): PageSessions {
@@ -112,7 +112,7 @@ export function pageSessions(deps: { sessions: WebSessions; cookies: WebCookies;
     },
     csrfToken,
     checkCsrf,
-    post: (purpose) => [...forms.read(SIGNED_IN_FORM_CHARACTERS), signedIn, checkPurpose(purpose)],
+    post: (purpose, characters = SIGNED_IN_FORM_CHARACTERS) => [...forms.read(characters), signedIn, checkPurpose(purpose)],
   };
 }
 
