@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
 import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
+import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
+import { adminRolesOf } from './roles/index.js';
 import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
@@ -49,8 +51,24 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
   const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes);
+  const admin = createAdminApi({
+    deps: context,
+    authUrl: config.AUTH_URL,
+    issuer: config.issuer,
+    logger,
+    check: {
+      clientEnabled: async (clientId) => (await clients.find(clientId))?.enabled === true,
+      userEnabled: async (userId) => (await context.users.findById(userId))?.enabled === true,
+    },
+  });
+  // The realm-management roles an admin API token carries: a user's, or its client's service-account user's.
+  const adminRoles = async (who: { userId: string } | { clientId: string }) => {
+    const userId = 'userId' in who ? who.userId : (await context.users.findServiceAccount(who.clientId))?.id;
+    return userId ? adminRolesOf(context, userId) : [];
+  };
   const makeProvider = async () => {
     const jwks = await context.signingKeys.privateJwks();
+    admin.verifier.useKeys(jwks);
     const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
     return buildProvider({
       config,
@@ -65,6 +83,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       cookieKeys,
       logger,
       revocations: context.revocations,
+      adminRoles,
     });
   };
 
@@ -110,6 +129,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     }),
   );
 
+  // Keycloak's admin REST API (its own body parser and error shapes: admin/).
+  app.use(ADMIN_MOUNT, admin.router);
   app.use(
     REALM_PATH,
     interactionRoutes({

@@ -46,6 +46,12 @@ export const configSchema = z.object({
   /** Failed sign-ins allowed per (username, IP) and per IP in one AUTH_FAILURE_WINDOW. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  /**
+   * Keep each client secret also sealed under a key derived from MASTER_KEY, so the admin API's
+   * `GET /clients/{id}/client-secret` can answer it (Keycloak's tools read secrets back). Off:
+   * secrets are shown once, at creation or rotation, and that call answers 404.
+   */
+  CLIENT_SECRET_READBACK: bool(true),
   /** Seconds over which failed client authentications and sign-ins are counted (the limits above). */
   AUTH_FAILURE_WINDOW: seconds(300),
 });
