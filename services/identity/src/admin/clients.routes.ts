@@ -19,7 +19,7 @@ const NOT_FOUND = { '404': 'No such client (or outside the caller’s organizati
 /** The client with this internal id, if the caller may reach it; "not found" otherwise, revealing nothing. */
 export async function reachableClient(deps: Pick<AdminDeps, 'clients'>, caller: AdminCaller, id: string): Promise<Client> {
   const client = await deps.clients.findById(id);
-  if (!client || !withinReach(caller, client.organizationId)) throw new NotFoundError('Could not find client');
+  if (!client || !withinReach(caller, client.organizationId)) throw new NotFoundError('Client');
   return client;
 }
 
@@ -142,7 +142,7 @@ export const clientRoutes = [
     errors: { ...NOT_FOUND, '400': 'The client has no service account (serviceAccountsEnabled is off)' },
     async handle(deps: AdminDeps, { params, caller }) {
       const client = await reachableClient(deps, caller, params.id);
-      if (!client.grantTypes.includes('client_credentials')) throw new NotFoundError('Service account not enabled for the client');
+      if (!client.grantTypes.includes('client_credentials')) throw new NotFoundError('Service account');
       return toUserRepresentation(await serviceAccountUser(deps, client));
     },
   }),

@@ -85,7 +85,7 @@ export const roleRoutes = [
     errors: { '404': 'No such role' },
     async handle(deps: AdminDeps, { params }) {
       const role = await deps.roles.findByName(REALM, params.name);
-      if (!role) throw new NotFoundError('Could not find role');
+      if (!role) throw new NotFoundError('Role');
       return toRoleRepresentation(role);
     },
   }),
@@ -101,7 +101,7 @@ export const roleRoutes = [
     async handle(deps: AdminDeps, { params, caller }) {
       requireRealmWide(caller);
       const role = await deps.roles.findByName(REALM, params.name);
-      if (!role) throw new NotFoundError('Could not find role');
+      if (!role) throw new NotFoundError('Role');
       await deps.roles.delete(role.id);
     },
   }),
@@ -116,7 +116,7 @@ export const roleRoutes = [
     errors: { '404': 'No such role' },
     async handle(deps: AdminDeps, { params }) {
       const role = await deps.roles.findById(params.id);
-      if (!role) throw new NotFoundError('Could not find role');
+      if (!role) throw new NotFoundError('Role');
       return toRoleRepresentation(role);
     },
   }),
