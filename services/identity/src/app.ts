@@ -5,6 +5,7 @@ import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
+import { EventRecorder, recordProviderEvents } from './events/index.js';
 import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
@@ -51,8 +52,24 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
   const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes);
+  const events = new EventRecorder(
+    context.eventsRepository,
+    {
+      eventsEnabled: config.EVENTS_ENABLED,
+      adminEventsEnabled: config.ADMIN_EVENTS_ENABLED,
+      adminEventsDetailsEnabled: config.ADMIN_EVENTS_DETAILS_ENABLED,
+      enabledEventTypes: [],
+      eventsExpiration: config.EVENTS_EXPIRATION || null,
+    },
+    logger,
+  );
+  /** Retention: events older than the realm's eventsExpiration go. */
+  const sweepEvents = async () => {
+    const expiration = events.settings().eventsExpiration;
+    if (expiration) await context.eventsRepository.deleteOlderThan(expiration);
+  };
   const admin = createAdminApi({
-    deps: context,
+    deps: { ...context, events },
     authUrl: config.AUTH_URL,
     issuer: config.issuer,
     logger,
@@ -98,6 +115,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   };
   const useKeys = async (current: string) => {
     provider = metrics.observe(await makeProvider());
+    recordProviderEvents(provider, events);
     handler = provider.callback();
     fingerprint = current;
   };
@@ -140,6 +158,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,
+      events,
     }),
   );
   // Keycloak's realm root; oidc-provider needs the raw body, so no body parser before it.
@@ -158,9 +177,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       await context.signingKeys.ensureActive();
       await useKeys(await context.keysRepository.fingerprint());
       await cache?.start();
+      await events.start();
       timers = [
         setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
         setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
+        setInterval(() => void sweepEvents().catch((err) => logger.error({ err }, 'events retention sweep failed')), 60_000),
       ];
       timers.forEach((t) => t.unref());
     },
@@ -168,6 +189,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       timers.forEach(clearInterval);
       timers = [];
       cache?.stop();
+      // Before the caller closes the database: buffered events are written, none lost.
+      await events.close();
     },
     reloadKeys,
     sweep: () => sweepExpired(db),

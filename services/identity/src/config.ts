@@ -52,6 +52,20 @@ export const configSchema = z.object({
    * secrets are shown once, at creation or rotation, and that call answers 404.
    */
   CLIENT_SECRET_READBACK: bool(true),
+  /**
+   * Audit events (Keycloak's), until `PUT /auth/admin/realms/public/events/config` changes them:
+   * record user events (sign-ins, token requests, sign-outs and their failures), admin events
+   * (what the admin API changed), the admin events' representations (secrets always removed), and
+   * keep them this many seconds (0: for ever). Written in batches, off the request's path.
+   */
+  EVENTS_ENABLED: bool(true),
+  ADMIN_EVENTS_ENABLED: bool(true),
+  ADMIN_EVENTS_DETAILS_ENABLED: bool(true),
+  EVENTS_EXPIRATION: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30 * 24 * 3600),
   /** Seconds over which failed client authentications and sign-ins are counted (the limits above). */
   AUTH_FAILURE_WINDOW: seconds(300),
 });

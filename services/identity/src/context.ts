@@ -12,6 +12,7 @@ import { SigningKeys } from './keys/keys.js';
 import { Revocations } from './revocations/revocations.js';
 import { RolesRepository } from './roles/index.js';
 import { SessionsRepository } from './sessions/index.js';
+import { EventsRepository } from './events/index.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -27,6 +28,7 @@ export function createContext(config: Config, db: Db, redis?: Redis) {
     users: new UsersRepository(db),
     roles: new RolesRepository(db),
     sessions: new SessionsRepository(db),
+    eventsRepository: new EventsRepository(db),
     apis: new ApisRepository(db),
     clients: new ClientsRepository(db),
     secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),

@@ -156,6 +156,51 @@ describe('Keycloak’s admin client library as the bootstrap admin client', () =
   });
 });
 
+describe('the audit trail of the above', () => {
+  it('admin events for every change and user events for the logins, none carrying a secret or password', async () => {
+    const kc = await adminClient('hush-admin', adminSecret);
+    // Events are written in batches a fraction of a second apart.
+    let admin: Awaited<ReturnType<typeof kc.realms.findAdminEvents>> = [];
+    for (let i = 0; i < 20 && !admin.some((e) => e.resourceType === 'ORGANIZATION_MEMBERSHIP'); i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      admin = await kc.realms.findAdminEvents({ realm: 'public', max: 1000 });
+    }
+    const seen = new Set(admin.map((e) => `${e.operationType} ${e.resourceType}`));
+    for (const expected of [
+      'CREATE CLIENT',
+      'UPDATE CLIENT',
+      'ACTION CLIENT',
+      'DELETE CLIENT',
+      'CREATE USER',
+      'ACTION USER',
+      'UPDATE USER',
+      'DELETE USER',
+      'CREATE REALM_ROLE',
+      'CREATE REALM_ROLE_MAPPING',
+      'CREATE ORGANIZATION',
+      'CREATE ORGANIZATION_MEMBERSHIP',
+    ]) {
+      expect(seen).toContain(expected);
+    }
+    const created = admin.find((e) => e.operationType === 'CREATE' && e.resourceType === 'CLIENT');
+    expect(created?.resourcePath).toMatch(/^clients\/[0-9a-f-]{36}$/);
+    expect(created?.authDetails).toMatchObject({ realmId: 'public', clientId: 'hush-admin' });
+    expect(typeof created?.representation).toBe('string');
+
+    const events = await kc.realms.findEvents({ realm: 'public', max: 1000 });
+    const types = new Set(events.map((e) => e.type));
+    for (const expected of ['CLIENT_LOGIN', 'CLIENT_LOGIN_ERROR', 'LOGIN', 'LOGIN_ERROR', 'CODE_TO_TOKEN', 'REFRESH_TOKEN_ERROR', 'UPDATE_PASSWORD']) {
+      expect(types).toContain(expected);
+    }
+    expect(events.find((e) => e.type === 'LOGIN')).toMatchObject({ realmId: 'public', details: { username: `erin-${suffix}` } });
+    expect((await kc.realms.findEvents({ realm: 'public', type: 'LOGIN_ERROR', max: 1000 })).every((e) => e.type === 'LOGIN_ERROR')).toBe(true);
+
+    // Every stored event, as stored: no secret or password of this file.
+    const stored = JSON.stringify([...admin, ...events]);
+    for (const s of sensitive) expect(stored).not.toContain(s);
+  });
+});
+
 describe('the same calls without realm-admin, and without a token', () => {
   it('a valid admin token without the roles gets 403 from every call', async () => {
     const weak = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'weak', '--grants', 'client_credentials', '--scopes', 'realm-management');

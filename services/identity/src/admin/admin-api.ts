@@ -3,6 +3,7 @@ import type { Logger } from '@hush/common';
 import { adminAuthenticator } from './admin-auth.js';
 import type { AdminDeps } from './admin-deps.js';
 import { adminErrorHandler } from './admin-errors.js';
+import { recordAdminEvent } from './admin-events.js';
 import { adminOpenApiDocument } from './admin-openapi.js';
 import { adminRouter } from './admin-route.js';
 import { ADMIN_MOUNT, ADMIN_ROUTES } from './admin.routes.js';
@@ -16,7 +17,7 @@ export function createAdminApi(opts: { deps: AdminDeps; authUrl: string; issuer:
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
-  router.use(adminRouter(ADMIN_ROUTES, opts.deps, { publicUrl: opts.authUrl, authorize: adminAuthenticator(verifier) }));
+  router.use(adminRouter(ADMIN_ROUTES, opts.deps, { publicUrl: opts.authUrl, authorize: adminAuthenticator(verifier), after: recordAdminEvent(opts.deps.events) }));
   router.use((_req, res) => {
     res.status(404).json({ error: 'HTTP 404 Not Found' });
   });

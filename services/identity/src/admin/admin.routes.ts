@@ -2,6 +2,7 @@ import type { AdminRoute } from './admin-route.js';
 import type { AdminDeps } from './admin-deps.js';
 import { clientRoutes } from './clients.routes.js';
 import { clientScopeRoutes } from './client-scopes.routes.js';
+import { eventRoutes } from './events.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { organizationRoutes } from './organizations.routes.js';
 import { roleRoutes } from './roles.routes.js';
@@ -22,4 +23,5 @@ export const ADMIN_ROUTES: readonly AdminRoute<unknown, unknown, unknown, AdminD
   ...organizationRoutes,
   ...clientScopeRoutes,
   ...keyRoutes,
+  ...eventRoutes,
 ];

@@ -111,7 +111,10 @@ export const userRoutes = [
         enabled: body.enabled,
       });
       const password = body.credentials?.[0]?.value;
-      if (password !== undefined) await resetUserPassword(deps, user.id, password);
+      if (password !== undefined) {
+        await resetUserPassword(deps, user.id, password);
+        deps.events.user({ type: 'UPDATE_PASSWORD', userId: user.id, clientId: caller.clientId, ipAddress: caller.ipAddress });
+      }
     },
   }),
   defineAdminRoute({
@@ -138,7 +141,9 @@ export const userRoutes = [
     ok: { status: 204, description: 'Set' },
     errors: { ...NOT_FOUND, '400': 'Bad password' },
     async handle(deps: AdminDeps, { params, body, caller }) {
-      await resetUserPassword(deps, (await reachableUser(deps, caller, params.id)).id, body.value);
+      const user = await reachableUser(deps, caller, params.id);
+      await resetUserPassword(deps, user.id, body.value);
+      deps.events.user({ type: 'UPDATE_PASSWORD', userId: user.id, clientId: caller.clientId, ipAddress: caller.ipAddress });
     },
   }),
   defineAdminRoute({

@@ -5,6 +5,7 @@ import * as hashArtifactIds from '../../migrations/20261123000000_hash_artifact_
 import * as rs256KeysClientTokenSettings from '../../migrations/20261124000000_rs256_keys_client_token_settings.js';
 import * as clientsWebOrigins from '../../migrations/20261201000000_clients_web_origins.js';
 import * as adminApi from '../../migrations/20261210000000_admin_api.js';
+import * as events from '../../migrations/20261210010000_events.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -14,4 +15,5 @@ export const migrationSource = staticMigrations({
   '20261124000000_rs256_keys_client_token_settings': rs256KeysClientTokenSettings,
   '20261201000000_clients_web_origins': clientsWebOrigins,
   '20261210000000_admin_api': adminApi,
+  '20261210010000_events': events,
 });
