@@ -30,6 +30,7 @@ export class EventRecorder {
   private config: EventsConfig;
   private timers: NodeJS.Timeout[] = [];
   private flushing: Promise<void> | undefined;
+  private closed = false;
   private readonly flushMs: number;
   private readonly maxBatch: number;
   private readonly settingsMs: number;
@@ -58,6 +59,7 @@ export class EventRecorder {
 
   /** Stops the timers and writes what is buffered (retrying a failed write a few times). */
   async close(): Promise<void> {
+    this.closed = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
     for (let attempt = 0; attempt < 5 && this.buffered() > 0; attempt++) {
@@ -100,6 +102,13 @@ export class EventRecorder {
   }
 
   private afterPush(): void {
+    // After close() the database may be gone: what a late request records is logged as lost.
+    if (this.closed) {
+      this.logger.warn({ events: this.buffered() }, 'events recorded after shutdown were not written');
+      this.userBuffer = [];
+      this.adminBuffer = [];
+      return;
+    }
     if (this.buffered() >= this.maxBatch) void this.flush();
     const excess = this.buffered() - this.maxBuffered;
     if (excess > 0) {
