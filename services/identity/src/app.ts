@@ -36,6 +36,7 @@ export interface IdentityApp extends ServiceApp {
   close(): Promise<void>;
   /** Rebuilds the provider when the published key set changed; true if it did. */
   reloadKeys(): Promise<boolean>;
+  /** Removes expired protocol artifacts and events past their retention; how many rows went. */
   sweep(): Promise<number>;
 }
 
@@ -66,7 +67,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   /** Retention: events older than the realm's eventsExpiration go. */
   const sweepEvents = async () => {
     const expiration = events.settings().eventsExpiration;
-    if (expiration) await context.eventsRepository.deleteOlderThan(expiration);
+    return expiration ? context.eventsRepository.deleteOlderThan(expiration) : 0;
   };
   const admin = createAdminApi({
     deps: { ...context, events },
@@ -193,7 +194,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       await events.close();
     },
     reloadKeys,
-    sweep: () => sweepExpired(db),
+    sweep: async () => (await sweepExpired(db)) + (await sweepEvents()),
   };
 }
 

@@ -212,6 +212,28 @@ describe('the admin REST API', () => {
     expect((await call(alpha, 'DELETE', `/users/${userId}`, {})).status).toBe(204);
   });
 
+  it('ids that are not ids, odd paging and odd bodies are 4xx, never 500', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/organizations/not-a-uuid'],
+      ['PUT', '/organizations/not-a-uuid', { name: 'x' }],
+      ['DELETE', '/organizations/not-a-uuid/members/also-not'],
+      ['POST', '/organizations/not-a-uuid/members', 'x'],
+      ['GET', '/users/not-a-uuid'],
+      ['PUT', '/users/not-a-uuid/reset-password', { value: 'long enough password' }],
+      ['GET', '/clients/not-a-uuid/client-secret'],
+      ['GET', '/roles-by-id/not-a-uuid'],
+      ['POST', '/users/not-a-uuid/role-mappings/realm', [{ id: 'x', name: 'y' }]],
+      ['GET', '/users?first=-1'],
+      ['GET', '/events?dateFrom=yesterday'],
+      ['POST', '/users', [1, 2]],
+      ['POST', '/clients', { clientId: 'x'.repeat(100), serviceAccountsEnabled: true }],
+      ['PUT', '/events/config', { enabledEventTypes: ['NOT_A_TYPE'] }],
+    ] as const) {
+      const res = await call(admin, method, path, body);
+      expect([400, 404]).toContain(res.status);
+    }
+  });
+
   it('answers 401 without a token and with a token for another API', async () => {
     expect(await call(undefined, 'GET', '/users')).toMatchObject({ status: 401 });
     const other = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'other', '--grants', 'client_credentials', '--scopes', 'secrets:read');

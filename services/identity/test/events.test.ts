@@ -102,3 +102,15 @@ it('no stored event carries a client secret or password of the admin calls, sign
     }
   });
 });
+
+it('events past the retention period go at the next sweep', async () => {
+  await withIdentity({}, async (h, admin) => {
+    expect((await admin('PUT', '/events/config', { eventsExpiration: 1 })).status).toBe(204);
+    const c = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'old', '--grants', 'client_credentials', '--scopes', 'openid');
+    await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await storedEvents(h)).events.some((e) => e.client_id === c.client_id)).toBe(true);
+    await h.identity.sweep();
+    expect((await storedEvents(h)).events.some((e) => e.client_id === c.client_id)).toBe(false);
+  });
+});

@@ -52,6 +52,8 @@ export class OrganizationsRepository {
     first?: number | undefined;
     max?: number | undefined;
   }): Promise<Organization[]> {
+    // An id that is no UUID names no organization (and PostgreSQL would refuse the comparison).
+    if (filter.id !== undefined && !isUuid(filter.id)) return [];
     const q = this.db<Row>('organizations').orderBy('name');
     if (filter.id !== undefined) q.where({ id: filter.id });
     if (filter.search !== undefined) {
@@ -73,6 +75,7 @@ export class OrganizationsRepository {
   }
 
   async update(id: string, fields: OrganizationFields): Promise<boolean> {
+    if (!isUuid(id)) return false;
     try {
       return (await this.db('organizations').where({ id }).update(fields)) === 1;
     } catch (err) {
@@ -82,6 +85,7 @@ export class OrganizationsRepository {
   }
 
   async delete(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
     return (await this.db('organizations').where({ id }).delete()) === 1;
   }
 }

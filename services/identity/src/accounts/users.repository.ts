@@ -171,6 +171,7 @@ export class UsersRepository {
   }
 
   async update(id: string, changes: UserChanges): Promise<boolean> {
+    if (!isUuid(id)) return false;
     const columns = columnsOf(changes);
     try {
       if (Object.keys(columns).length === 0) return (await this.findById(id)) !== undefined;
@@ -182,10 +183,12 @@ export class UsersRepository {
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
     return (await this.db('users').where({ id }).update({ password_hash: passwordHash })) === 1;
   }
 
   async delete(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
     return (await this.db('users').where({ id }).delete()) === 1;
   }
 
@@ -196,6 +199,7 @@ export class UsersRepository {
 
   /** Moves the user into the organization (null: out of any) only from `from` (compare-and-set). */
   async setOrganization(id: string, organizationId: string | null, from: string | null): Promise<boolean> {
+    if (!isUuid(id)) return false;
     const q = this.db('users').where({ id });
     if (from === null) q.whereNull('organization_id');
     else q.where({ organization_id: from });
