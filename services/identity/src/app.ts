@@ -7,6 +7,7 @@ import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
 import { EventRecorder, recordProviderEvents } from './events/index.js';
 import { ClientCache } from './clients/client-cache.js';
+import { invalidatingLocally } from './clients/local-invalidation.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
 import { errorHandler, notFound } from './http/error-handler.js';
@@ -70,7 +71,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     return expiration ? context.eventsRepository.deleteOlderThan(expiration) : 0;
   };
   const admin = createAdminApi({
-    deps: { ...context, events },
+    deps: { ...context, clients: invalidatingLocally(context.clients, cache), events },
     authUrl: config.AUTH_URL,
     issuer: config.issuer,
     logger,

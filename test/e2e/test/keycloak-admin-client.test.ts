@@ -156,6 +156,24 @@ describe('Keycloak’s admin client library as the bootstrap admin client', () =
   });
 });
 
+describe('roles granted through the API', () => {
+  it('manage-clients granted to a client’s service account lets it create clients, and nothing else', async () => {
+    const kc = await adminClient('hush-admin', adminSecret);
+    const { id } = await kc.clients.create({ clientId: `ci-${suffix}`, serviceAccountsEnabled: true, standardFlowEnabled: false, defaultClientScopes: ['realm-management'] });
+    const secret = (await kc.clients.getClientSecret({ id })).value as string;
+    sensitive.push(secret);
+    const account = await kc.clients.getServiceAccountUser({ id });
+    const [management] = await kc.clients.find({ clientId: 'realm-management' });
+    const manageClients = (await kc.clients.listRoles({ id: management!.id! })).find((r) => r.name === 'manage-clients')!;
+    await kc.users.addClientRoleMappings({ id: account.id!, clientUniqueId: management!.id!, roles: [{ id: manageClients.id!, name: manageClients.name! }] });
+    expect((await kc.users.listClientRoleMappings({ id: account.id!, clientUniqueId: management!.id! })).map((r) => r.name)).toEqual(['manage-clients']);
+
+    const ci = await adminClient(`ci-${suffix}`, secret);
+    expect((await ci.clients.create({ clientId: `made-by-ci-${suffix}`, serviceAccountsEnabled: true })).id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await statusOf(() => ci.users.find({}))).toBe(403);
+  });
+});
+
 describe('the audit trail of the above', () => {
   it('admin events for every change and user events for the logins, none carrying a secret or password', async () => {
     const kc = await adminClient('hush-admin', adminSecret);
@@ -182,7 +200,7 @@ describe('the audit trail of the above', () => {
     ]) {
       expect(seen).toContain(expected);
     }
-    const created = admin.find((e) => e.operationType === 'CREATE' && e.resourceType === 'CLIENT');
+    const created = admin.find((e) => e.operationType === 'CREATE' && e.resourceType === 'CLIENT' && e.authDetails?.clientId === 'hush-admin');
     expect(created?.resourcePath).toMatch(/^clients\/[0-9a-f-]{36}$/);
     expect(created?.authDetails).toMatchObject({ realmId: 'public', clientId: 'hush-admin' });
     expect(typeof created?.representation).toBe('string');

@@ -7,7 +7,9 @@ import { withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging, queryFlag } from './admin-schemas.js';
-import { clientRepresentation, clientRepresentationInput, toClientInput, toClientRepresentation } from './clients.representation.js';
+import { clientRepresentation, clientRepresentationInput, toClientInput, toClientRepresentation, type ClientRepresentation } from './clients.representation.js';
+import { REALM_MANAGEMENT } from '../roles/index.js';
+import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
 import { toUserRepresentation, userRepresentation } from './users.representation.js';
 
 /** Clients (Keycloak's `/clients`). `:id` is the client's internal id, as Keycloak's. */
@@ -23,6 +25,36 @@ export async function reachableClient(deps: Pick<AdminDeps, 'clients'>, caller: 
   return client;
 }
 
+/**
+ * The `realm-management` client as Keycloak shows it: not an OAuth client of Hush (it cannot get
+ * tokens), only the holder of the admin roles, under a fixed internal id.
+ */
+export const realmManagementClient: ClientRepresentation = {
+  ...toClientRepresentation({
+    id: REALM_MANAGEMENT_CLIENT_ID,
+    clientId: REALM_MANAGEMENT,
+    name: '${client_realm-management}',
+    enabled: true,
+    description: null,
+    secretSealed: null,
+    secretHash: '',
+    grantTypes: [],
+    responseTypes: [],
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    webOrigins: [],
+    scopes: [],
+    organizationId: null,
+    organizationName: null,
+    clientCredentialsRefresh: false,
+    signingAlg: null,
+    pkceMethod: null,
+    createdAt: new Date(0),
+    secretRotatedAt: null,
+  }),
+  bearerOnly: true,
+};
+
 const secretRepresentation = z.object({ type: z.literal('secret'), value: z.string() });
 
 export const clientRoutes = [
@@ -35,6 +67,8 @@ export const clientRoutes = [
     query: z.object({ clientId: z.string().optional(), search: queryFlag.optional(), ...paging(undefined) }),
     ok: { status: 200, schema: z.array(clientRepresentation), description: 'The clients, by clientId' },
     async handle(deps: AdminDeps, { query, caller }) {
+      // Keycloak's tools look the admin roles' client up by its clientId, to map its roles.
+      if (query.clientId === REALM_MANAGEMENT && !query.search) return caller.organizationId === undefined ? [realmManagementClient] : [];
       const clients = await deps.clients.search({
         ...(query.search ? { search: query.clientId } : { clientId: query.clientId }),
         organizationId: caller.organizationId,
@@ -69,7 +103,10 @@ export const clientRoutes = [
     params: idParams,
     ok: { status: 200, schema: clientRepresentation, description: 'The client' },
     errors: NOT_FOUND,
-    handle: async (deps: AdminDeps, { params, caller }) => toClientRepresentation(await reachableClient(deps, caller, params.id)),
+    handle: async (deps: AdminDeps, { params, caller }) =>
+      params.id === REALM_MANAGEMENT_CLIENT_ID && caller.organizationId === undefined
+        ? realmManagementClient
+        : toClientRepresentation(await reachableClient(deps, caller, params.id)),
   }),
   defineAdminRoute({
     operationId: 'updateClient',

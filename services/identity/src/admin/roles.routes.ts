@@ -5,6 +5,8 @@ import { requireRealmWide, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging } from './admin-schemas.js';
+import { reachableClient } from './clients.routes.js';
+import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
 import { reachableUser } from './users.routes.js';
 
 /**
@@ -13,9 +15,6 @@ import { reachableUser } from './users.routes.js';
  * the name `realm-management`). A caller grants or removes only realm-management roles it holds
  * itself, so no one raises anyone above themselves.
  */
-
-/** The internal id the `realm-management` client shows (it is not an OAuth client of Hush). */
-export const REALM_MANAGEMENT_CLIENT_ID = 'a0b1c2d3-0000-4000-8000-7265616c6d6d';
 
 export const roleRepresentation = z.object({
   id: z.string(),
@@ -122,13 +121,18 @@ export const roleRoutes = [
   }),
   defineAdminRoute({
     operationId: 'listRealmManagementRoles',
-    summary: 'The realm-management client’s roles (the admin API’s rights).',
+    summary: 'A client’s roles: the realm-management client’s are the admin API’s rights; other clients have none.',
     method: 'get',
     path: '/clients/:id/roles',
     roles: READ_ROLES,
-    params: z.object({ id: z.string().refine((c) => c === REALM_MANAGEMENT_CLIENT_ID, 'Could not find client') }),
+    params: idParams,
     ok: { status: 200, schema: z.array(roleRepresentation), description: 'Roles' },
-    handle: async (deps: AdminDeps) => (await deps.roles.list(REALM_MANAGEMENT)).map(toRoleRepresentation),
+    errors: { '404': 'No such client' },
+    async handle(deps: AdminDeps, { params, caller }) {
+      if (params.id === REALM_MANAGEMENT_CLIENT_ID) return (await deps.roles.list(REALM_MANAGEMENT)).map(toRoleRepresentation);
+      await reachableClient(deps, caller, params.id);
+      return [];
+    },
   }),
   defineAdminRoute({
     operationId: 'userRoleMappings',
