@@ -129,3 +129,22 @@ it('a secret rotated through one replica is refused at once by another', async (
     redis.disconnect();
   }
 });
+
+it('the CLI updates a client (only what is given changes; disabled: refused at the token endpoint), signs a user out and moves members', async () => {
+  const c = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'upd', '--grants', 'client_credentials', '--scopes', 'openid');
+  const updated = await h.cli<Record<string, unknown>>('clients', 'update', c.client_id, '--name', 'renamed', '--web-origin', 'https://a.example.com');
+  expect(updated).toMatchObject({ client_id: c.client_id, name: 'renamed', grant_types: ['client_credentials'], web_origins: ['https://a.example.com'], enabled: true });
+  await h.cli('clients', 'update', c.client_id, '--disable');
+  const start = Date.now();
+  let status = 200;
+  while (status === 200 && Date.now() - start < 1000)
+    status = (await postForm(tokenUrl, { grant_type: 'client_credentials' }, { authorization: basic(c.client_id, c.client_secret) })).status;
+  expect(status).toBe(401);
+
+  const user = `mover-${randomBytes(3).toString('hex')}`;
+  await h.cli('users', 'create', user, '--password', 'a long enough password');
+  await h.cli('orgs', 'create', `${user}-org`);
+  await h.cli('orgs', 'add-member', `${user}-org`, user);
+  expect(await h.cli('orgs', 'remove-member', `${user}-org`, user)).toEqual({ organization: `${user}-org`, username: user, removed: true });
+  expect(await h.cli('users', 'logout', user)).toEqual({ username: user, grants_ended: 0 });
+});

@@ -100,3 +100,24 @@ export const rolesGrantInput = z
 export const usernameInput = z.object({ username: required('username') });
 
 export const orgsMemberInput = z.object({ org: required('organization'), username: required('username') });
+
+/** `clients update <client_id>`: only what is given changes. */
+export const clientsUpdateInput = z.object({
+  clientId: required('client id'),
+  name: optional,
+  grants: z.union([z.string(), z.array(z.string())]).optional(),
+  scopes: z.union([z.string(), z.array(z.string())]).optional(),
+  'redirect-uri': z.union([z.string(), z.array(z.string())]).optional(),
+  'web-origin': z.union([z.string(), z.array(z.string())]).optional(),
+  enable: flag,
+  disable: flag,
+});
+
+/** Turns a repeatable option into its list (comma- or space-separated too); undefined when not given. */
+export const listOption = (v: string | string[] | undefined): string[] | undefined =>
+  v === undefined
+    ? undefined
+    : [v]
+        .flat()
+        .flatMap((s) => s.split(/[,\s]+/))
+        .filter(Boolean);

@@ -1,10 +1,11 @@
 import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
-import { addMember } from '../accounts/organizations.js';
+import { addMember, removeMember } from '../accounts/organizations.js';
+import { endAccountSessions } from '../sessions/index.js';
 import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../accounts/users.js';
 import { ensureAdminClient } from '../admin/index.js';
 import { createRealmRole, REALM, REALM_MANAGEMENT, REALM_MANAGEMENT_ROLES, resolveRoles } from '../roles/index.js';
 import { createApi } from '../apis/apis.js';
-import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret } from '../clients/clients.js';
+import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
@@ -15,6 +16,8 @@ import {
   bootstrapEnv,
   bootstrapInput,
   clientIdInput,
+  clientsUpdateInput,
+  listOption,
   clientsCreateInput,
   keysRetireInput,
   orgsCreateInput,
@@ -35,7 +38,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             first administrator: client hush-admin, realm-admin
                                             (its secret printed once, or ADMIN_CLIENT_SECRET)
   orgs create <name> | orgs list
-  orgs add-member <org> <username>
+  orgs add-member <org> <username> | orgs remove-member <org> <username>
   users create <username> [--password P] [--email E] [--name N] [--org ORG]
                                             (no --password: one is generated and printed once)
   users set-password <username> --password P
@@ -43,6 +46,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   users disable <username> | users enable <username>
                                             disabling ends its sessions and refresh tokens at once
   users delete <username>
+  users logout <username>                   ends its sessions and refresh tokens at once
   roles list                                realm roles and realm-management roles
   roles create <name> [--description D]     a realm role
   roles grant <role,...> --user U | --client C
@@ -67,6 +71,9 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   clients list
   clients rotate-secret <client_id>         prints the new secret; the old one stops working
   clients secret <client_id>                reads the secret back (CLIENT_SECRET_READBACK)
+  clients update <client_id> [--name N] [--grants g1,g2] [--scopes s1,s2] [--redirect-uri U]...
+                 [--web-origin O]... [--enable | --disable]
+                                            only what is given changes
   clients delete <client_id>                its secret and all its tokens stop working at once
                                             (access tokens: announced through Redis, ADR 10)
   keys list
@@ -107,6 +114,16 @@ const commands: Record<string, CliCommand<CliContext>> = {
     await addMember(ctx, organization.id, user.id);
     return { organization: organization.name, username, added: true };
   }),
+  'orgs remove-member': cliCommand(orgsMemberInput, ['org', 'username'], async (ctx: CliContext, { org, username }) => {
+    const organization = await ctx.organizations.find(org);
+    if (!organization) throw new NotFoundError(`organization ${org}`);
+    await removeMember(ctx, organization.id, (await userNamed(ctx, username)).id);
+    return { organization: organization.name, username, removed: true };
+  }),
+  'users logout': cliCommand(usernameInput, ['username'], async (ctx: CliContext, { username }) => ({
+    username,
+    grants_ended: await endAccountSessions(ctx, (await userNamed(ctx, username)).id),
+  })),
   'users disable': cliCommand(usernameInput, ['username'], async (ctx: CliContext, { username }) => {
     await updateUser(ctx, (await userNamed(ctx, username)).id, { enabled: false });
     return { username, enabled: false };
@@ -158,6 +175,26 @@ const commands: Record<string, CliCommand<CliContext>> = {
   'clients rotate-secret': cliCommand(clientIdInput, ['clientId'], async (ctx: CliContext, input) => {
     const { clientId, clientSecret } = await rotateClientSecret(ctx, input.clientId);
     return { client_id: clientId, client_secret: clientSecret };
+  }),
+  'clients update': cliCommand(clientsUpdateInput, ['clientId'], async (ctx: CliContext, input) => {
+    const c = await ctx.clients.find(input.clientId);
+    if (!c) throw new NotFoundError(`client ${input.clientId}`);
+    if (input.enable && input.disable) throw new InvalidInputError('give --enable or --disable, not both');
+    const updated = await updateClient(ctx, c.clientId, {
+      name: input.name ?? c.name,
+      description: c.description,
+      enabled: input.enable ? true : input.disable ? false : c.enabled,
+      public: c.secretHash === null,
+      grantTypes: listOption(input.grants) ?? c.grantTypes,
+      scopes: listOption(input.scopes) ?? c.scopes,
+      redirectUris: listOption(input['redirect-uri']) ?? c.redirectUris,
+      postLogoutRedirectUris: c.postLogoutRedirectUris,
+      webOrigins: listOption(input['web-origin']) ?? c.webOrigins,
+      organization: c.organizationId ?? undefined,
+      signingAlg: c.signingAlg ?? undefined,
+      pkceMethod: c.pkceMethod ?? undefined,
+    });
+    return { ...publicClient(updated), enabled: updated.enabled };
   }),
   'clients secret': cliCommand(clientIdInput, ['clientId'], async (ctx: CliContext, { clientId }) => ({
     client_id: clientId,
@@ -244,6 +281,8 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         'secrets-audience': { type: 'string' },
         'secrets-url': { type: 'string' },
         user: { type: 'string' },
+        enable: { type: 'boolean' },
+        disable: { type: 'boolean' },
         client: { type: 'string' },
         description: { type: 'string' },
       },
