@@ -31,6 +31,8 @@ const DEFAULTS = {
   SECRETS_MASTER_KEY: () => randomBytes(32).toString('hex'),
   // The secrets web app's client secret at identity (bootstrap registers it with this value).
   SECRETS_WEB_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
+  // The first administrator's client secret at identity (bootstrap gives hush-admin this value).
+  ADMIN_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
   // This checkout's own databases (a second clone gets others; its keys could not read these).
   IDENTITY_DATABASE_URL: () => defaultDatabaseUrls(root).identity,
   SECRETS_DATABASE_URL: () => defaultDatabaseUrls(root).secrets,
@@ -244,7 +246,15 @@ async function waitHealthy(url) {
 
 /** Demo organization, user, client and API token: made once, kept in .hush-demo.json (git-ignored). */
 async function demo(envs) {
-  if (existsSync(demoFile)) return JSON.parse(readFileSync(demoFile, 'utf8'));
+  // The admin client's credentials follow .env (bootstrap sets them), also in an older demo file.
+  const admin = { admin_client_id: 'hush-admin', admin_client_secret: envs.identity.ADMIN_CLIENT_SECRET };
+  if (existsSync(demoFile)) {
+    const kept = JSON.parse(readFileSync(demoFile, 'utf8'));
+    if (kept.admin_client_secret === admin.admin_client_secret) return kept;
+    const data = { ...kept, ...admin };
+    writeFileSync(demoFile, JSON.stringify(data, null, 2), { mode: 0o600 });
+    return data;
+  }
   await cli('identity', ENTRY.identityCli, ['orgs', 'create', 'demo'], envs.identity).catch(() => undefined);
   const password = randomBytes(12).toString('base64url');
   // .hush-demo.json lost but the user kept: give it a new password.
@@ -271,7 +281,7 @@ async function demo(envs) {
     envs.identity,
   );
   const token = await cli('secrets', ENTRY.secretsCli, ['tokens', 'create', 'demo', '--label', 'demo'], envs.secrets);
-  const data = { user: 'demo', password, client_id: client.client_id, client_secret: client.client_secret, custid: 'demo', api_token: token.api_token };
+  const data = { user: 'demo', password, client_id: client.client_id, client_secret: client.client_secret, custid: 'demo', api_token: token.api_token, ...admin };
   writeFileSync(demoFile, JSON.stringify(data, null, 2), { mode: 0o600 });
   return data;
 }
@@ -339,6 +349,7 @@ Hush is running.
   secrets    ${env.BASE_URL}/api/v1/status
   e-mail     ${inbox}
   demo user  ${d.user} / ${d.password} (organization demo)
+  admin      client ${d.admin_client_id} / ${d.admin_client_secret} (realm-admin, Keycloak's admin REST API)
 
 Try it (copy-paste into another terminal):
 
@@ -352,6 +363,12 @@ Try it (copy-paste into another terminal):
   curl -s -u ${d.custid}:${d.api_token} ${env.BASE_URL}/api/v1/share -d secret='Onetime Secret style, with an API token' | jq
 
 The e-mail to friend@example.com is in the inbox above; its link opens the reveal page.
+
+The admin REST API (Keycloak's), as the first administrator:
+
+  ADMIN=$(curl -s ${token} -d grant_type=client_credentials \\
+    -d client_id=${d.admin_client_id} -d client_secret=${d.admin_client_secret} | jq -r .access_token)
+  curl -s -H "Authorization: Bearer $ADMIN" ${env.AUTH_URL}/auth/admin/realms/public/clients | jq '.[].clientId'
 
 Stop with Ctrl-C.
 `);

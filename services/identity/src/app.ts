@@ -2,8 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
 import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
+import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
+import { adminRolesOf } from './roles/index.js';
+import { EventRecorder, recordProviderEvents } from './events/index.js';
 import { ClientCache } from './clients/client-cache.js';
+import { invalidatingLocally } from './clients/local-invalidation.js';
 import { REALM_PATH } from './config.js';
 import { createContext, type Context, type Infrastructure } from './context.js';
 import { errorHandler, notFound } from './http/error-handler.js';
@@ -33,6 +37,7 @@ export interface IdentityApp extends ServiceApp {
   close(): Promise<void>;
   /** Rebuilds the provider when the published key set changed; true if it did. */
   reloadKeys(): Promise<boolean>;
+  /** Removes expired protocol artifacts and events past their retention; how many rows went. */
   sweep(): Promise<number>;
 }
 
@@ -49,8 +54,40 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
   const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes);
+  const events = new EventRecorder(
+    context.eventsRepository,
+    {
+      eventsEnabled: config.EVENTS_ENABLED,
+      adminEventsEnabled: config.ADMIN_EVENTS_ENABLED,
+      adminEventsDetailsEnabled: config.ADMIN_EVENTS_DETAILS_ENABLED,
+      enabledEventTypes: [],
+      eventsExpiration: config.EVENTS_EXPIRATION || null,
+    },
+    logger,
+  );
+  /** Retention: events older than the realm's eventsExpiration go. */
+  const sweepEvents = async () => {
+    const expiration = events.settings().eventsExpiration;
+    return expiration ? context.eventsRepository.deleteOlderThan(expiration) : 0;
+  };
+  const admin = createAdminApi({
+    deps: { ...context, clients: invalidatingLocally(context.clients, cache), events },
+    authUrl: config.AUTH_URL,
+    issuer: config.issuer,
+    logger,
+    check: {
+      clientEnabled: async (clientId) => (await clients.find(clientId))?.enabled === true,
+      userEnabled: async (userId) => (await context.users.findById(userId))?.enabled === true,
+    },
+  });
+  // The realm-management roles an admin API token carries: a user's, or its client's service-account user's.
+  const adminRoles = async (who: { userId: string } | { clientId: string }) => {
+    const userId = 'userId' in who ? who.userId : (await context.users.findServiceAccount(who.clientId))?.id;
+    return userId ? adminRolesOf(context, userId) : [];
+  };
   const makeProvider = async () => {
     const jwks = await context.signingKeys.privateJwks();
+    admin.verifier.useKeys(jwks);
     const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
     return buildProvider({
       config,
@@ -65,6 +102,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       cookieKeys,
       logger,
       revocations: context.revocations,
+      adminRoles,
     });
   };
 
@@ -79,6 +117,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   };
   const useKeys = async (current: string) => {
     provider = metrics.observe(await makeProvider());
+    recordProviderEvents(provider, events);
     handler = provider.callback();
     fingerprint = current;
   };
@@ -110,6 +149,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     }),
   );
 
+  // Keycloak's admin REST API (its own body parser and error shapes: admin/).
+  app.use(ADMIN_MOUNT, admin.router);
   app.use(
     REALM_PATH,
     interactionRoutes({
@@ -119,6 +160,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,
+      events,
     }),
   );
   // Keycloak's realm root; oidc-provider needs the raw body, so no body parser before it.
@@ -137,9 +179,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       await context.signingKeys.ensureActive();
       await useKeys(await context.keysRepository.fingerprint());
       await cache?.start();
+      await events.start();
       timers = [
         setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
         setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
+        setInterval(() => void sweepEvents().catch((err) => logger.error({ err }, 'events retention sweep failed')), 60_000),
       ];
       timers.forEach((t) => t.unref());
     },
@@ -147,9 +191,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       timers.forEach(clearInterval);
       timers = [];
       cache?.stop();
+      // Before the caller closes the database: buffered events are written, none lost.
+      await events.close();
     },
     reloadKeys,
-    sweep: () => sweepExpired(db),
+    sweep: async () => (await sweepExpired(db)) + (await sweepEvents()),
   };
 }
 

@@ -46,6 +46,26 @@ export const configSchema = z.object({
   /** Failed sign-ins allowed per (username, IP) and per IP in one AUTH_FAILURE_WINDOW. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  /**
+   * Keep each client secret also sealed under a key derived from MASTER_KEY, so the admin API's
+   * `GET /clients/{id}/client-secret` can answer it (Keycloak's tools read secrets back). Off:
+   * secrets are shown once, at creation or rotation, and that call answers 404.
+   */
+  CLIENT_SECRET_READBACK: bool(true),
+  /**
+   * Audit events (Keycloak's), until `PUT /auth/admin/realms/public/events/config` changes them:
+   * record user events (sign-ins, token requests, sign-outs and their failures), admin events
+   * (what the admin API changed), the admin events' representations (secrets always removed), and
+   * keep them this many seconds (0: for ever). Written in batches, off the request's path.
+   */
+  EVENTS_ENABLED: bool(true),
+  ADMIN_EVENTS_ENABLED: bool(true),
+  ADMIN_EVENTS_DETAILS_ENABLED: bool(true),
+  EVENTS_EXPIRATION: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30 * 24 * 3600),
   /** Seconds over which failed client authentications and sign-ins are counted (the limits above). */
   AUTH_FAILURE_WINDOW: seconds(300),
 });

@@ -3,12 +3,16 @@ import { UsersRepository } from './accounts/users.repository.js';
 import { lazyDummyHash } from './accounts/users.js';
 import { ApisRepository } from './apis/apis.repository.js';
 import { ClientsRepository } from './clients/clients.repository.js';
+import { ClientSecretSeal } from './clients/client-secret-seal.js';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { KeysRepository } from './keys/keys.repository.js';
 import { SigningKeys } from './keys/keys.js';
 import { Revocations } from './revocations/revocations.js';
+import { RolesRepository } from './roles/index.js';
+import { SessionsRepository } from './sessions/index.js';
+import { EventsRepository } from './events/index.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -22,8 +26,12 @@ export function createContext(config: Config, db: Db, redis?: Redis) {
     db,
     organizations: new OrganizationsRepository(db),
     users: new UsersRepository(db),
+    roles: new RolesRepository(db),
+    sessions: new SessionsRepository(db),
+    eventsRepository: new EventsRepository(db),
     apis: new ApisRepository(db),
     clients: new ClientsRepository(db),
+    secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),
     keysRepository,
     signingKeys: new SigningKeys(keysRepository, config.MASTER_KEY),
     passwordCost: config.PASSWORD_HASH_COST,

@@ -1,4 +1,4 @@
-import { fixedError } from '@hush/common';
+import { fixedError, wordedError } from '@hush/common';
 
 /**
  * Identity's failures: common's `DomainError` family (packages/common/src/errors.ts), plus the
@@ -13,3 +13,22 @@ export class InteractionMismatchError extends fixedError(400, 'invalid_request',
 
 /** An Express route no one serves (oidc-provider answers its own unknown paths). */
 export class EndpointNotFoundError extends fixedError(404, 'not_found', 'no such endpoint') {}
+
+/**
+ * A client secret that cannot be read back: read-back is off (CLIENT_SECRET_READBACK), or the
+ * secret was set before it was on, or by the CLI without it. Rotating gives a readable one.
+ */
+export class ClientSecretUnreadableError extends fixedError(
+  404,
+  'secret_not_readable',
+  'the client secret cannot be read back (CLIENT_SECRET_READBACK is off, or it was set without it: rotate it)',
+) {}
+
+/** An admin API call without a valid access token of this realm for the admin API. */
+export class AdminUnauthorizedError extends fixedError(401, 'unauthorized', 'HTTP 401 Unauthorized', { 'WWW-Authenticate': 'Bearer realm="public"' }) {}
+
+/** A valid admin token without the realm-management role the call needs (or outside its organization). */
+export class AdminForbiddenError extends fixedError(403, 'forbidden', 'HTTP 403 Forbidden') {}
+
+/** Organization membership that cannot change this way (a user belongs to one organization at a time). */
+export class MembershipConflictError extends wordedError(409, 'conflict') {}

@@ -9,4 +9,5 @@ export const KEY_LABELS = {
   deviceCodes: 'hush identity device codes v1',
   cookies: 'hush identity cookies v1',
   csrf: 'hush identity csrf v1',
+  clientSecrets: 'hush identity client secrets v1',
 } as const;

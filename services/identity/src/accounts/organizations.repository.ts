@@ -5,27 +5,65 @@ import { AlreadyExistsError } from '../errors.js';
 export interface Organization {
   id: string;
   name: string;
+  /** Keycloak 26's URL-safe alias (unique). */
+  alias: string;
+  description: string | null;
+  enabled: boolean;
+  domains: string[];
   createdAt: Date;
 }
 
-type Row = { id: string; name: string; created_at: Date };
-const toOrganization = (r: Row): Organization => ({ id: r.id, name: r.name, createdAt: r.created_at });
+type Row = { id: string; name: string; alias: string; description: string | null; enabled: boolean; domains: string[]; created_at: Date };
+const toOrganization = (r: Row): Organization => ({
+  id: r.id,
+  name: r.name,
+  alias: r.alias,
+  description: r.description,
+  enabled: r.enabled,
+  domains: r.domains,
+  createdAt: r.created_at,
+});
+
+export type OrganizationFields = Pick<Organization, 'name' | 'alias' | 'description' | 'enabled' | 'domains'>;
 
 export class OrganizationsRepository {
   constructor(private readonly db: Db) {}
 
-  async create(name: string): Promise<Organization> {
+  async create(input: string | OrganizationFields): Promise<Organization> {
+    const fields = typeof input === 'string' ? { name: input, alias: aliasOf(input) } : input;
     try {
-      const [row] = await this.db<Row>('organizations').insert({ name }).returning('*');
+      const [row] = await this.db<Row>('organizations').insert(fields).returning('*');
       return toOrganization(row as Row);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AlreadyExistsError(`organization ${name}`);
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`organization ${fields.name}`);
       throw err;
     }
   }
 
   async list(): Promise<Organization[]> {
     return (await this.db<Row>('organizations').orderBy('name')).map(toOrganization);
+  }
+
+  /** Keycloak's search: a substring of the name or alias (exactly with `exact`). */
+  async search(filter: {
+    search?: string | undefined;
+    exact?: boolean | undefined;
+    id?: string | undefined;
+    first?: number | undefined;
+    max?: number | undefined;
+  }): Promise<Organization[]> {
+    // An id that is no UUID names no organization (and PostgreSQL would refuse the comparison).
+    if (filter.id !== undefined && !isUuid(filter.id)) return [];
+    const q = this.db<Row>('organizations').orderBy('name');
+    if (filter.id !== undefined) q.where({ id: filter.id });
+    if (filter.search !== undefined) {
+      const s = filter.search;
+      if (filter.exact) q.whereRaw('(name = ? OR alias = ?)', [s, s]);
+      else q.whereRaw('(strpos(lower(name), lower(?)) > 0 OR strpos(lower(alias), lower(?)) > 0)', [s, s]);
+    }
+    if (filter.first) q.offset(filter.first);
+    if (filter.max !== undefined && filter.max >= 0) q.limit(filter.max);
+    return (await q).map(toOrganization);
   }
 
   /** By id or by name, so the CLI accepts either. */
@@ -35,4 +73,29 @@ export class OrganizationsRepository {
       .first();
     return row ? toOrganization(row) : undefined;
   }
+
+  async update(id: string, fields: OrganizationFields): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    try {
+      return (await this.db('organizations').where({ id }).update(fields)) === 1;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`organization ${fields.name}`);
+      throw err;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await this.db('organizations').where({ id }).delete()) === 1;
+  }
+}
+
+/** A default alias: the name in lower case with runs of other characters as `-`. */
+export function aliasOf(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'org'
+  );
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import { isUniqueViolation } from '@hush/common';
+import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 
 export interface User {
@@ -7,9 +7,15 @@ export interface User {
   username: string;
   email: string | null;
   name: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  emailVerified: boolean;
+  enabled: boolean;
   passwordHash: string;
   organizationId: string | null;
   organizationName: string | null;
+  /** Set for a client's service-account user (the holder of the client's roles); it never signs in. */
+  serviceAccountClientId: string | null;
   createdAt: Date;
 }
 
@@ -18,9 +24,14 @@ type Row = {
   username: string;
   email: string | null;
   name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email_verified: boolean;
+  enabled: boolean;
   password_hash: string;
   organization_id: string | null;
   organization_name: string | null;
+  service_account_client_id: string | null;
   created_at: Date;
 };
 
@@ -29,11 +40,65 @@ const toUser = (r: Row): User => ({
   username: r.username,
   email: r.email,
   name: r.name,
+  firstName: r.first_name,
+  lastName: r.last_name,
+  emailVerified: r.email_verified,
+  enabled: r.enabled,
   passwordHash: r.password_hash,
   organizationId: r.organization_id,
   organizationName: r.organization_name,
+  serviceAccountClientId: r.service_account_client_id,
   createdAt: r.created_at,
 });
+
+export interface NewUser {
+  username: string;
+  email?: string | null | undefined;
+  name?: string | null | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  emailVerified?: boolean | undefined;
+  enabled?: boolean | undefined;
+  passwordHash: string;
+  organizationId?: string | null | undefined;
+  serviceAccountClientId?: string | undefined;
+}
+
+export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId'>>;
+
+/**
+ * The admin API's user search (Keycloak's): `username` (exactly with `exact`), `email`, `search`
+ * (a substring of username, e-mail, first or last name), `enabled`; `organizationId` confines it.
+ * Service-account users are never listed, as in Keycloak.
+ */
+export interface UserFilter {
+  username?: string | undefined;
+  email?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  search?: string | undefined;
+  exact?: boolean | undefined;
+  enabled?: boolean | undefined;
+  organizationId?: string | undefined;
+  first?: number | undefined;
+  max?: number | undefined;
+}
+
+const columnsOf = (u: Partial<NewUser>) =>
+  Object.fromEntries(
+    Object.entries({
+      username: u.username,
+      email: u.email,
+      name: u.name,
+      first_name: u.firstName,
+      last_name: u.lastName,
+      email_verified: u.emailVerified,
+      enabled: u.enabled,
+      password_hash: u.passwordHash,
+      organization_id: u.organizationId,
+      service_account_client_id: u.serviceAccountClientId,
+    }).filter(([, v]) => v !== undefined),
+  );
 
 export class UsersRepository {
   constructor(private readonly db: Db) {}
@@ -42,17 +107,9 @@ export class UsersRepository {
     return this.db('users as u').leftJoin('organizations as o', 'o.id', 'u.organization_id').select('u.*', 'o.name as organization_name');
   }
 
-  async create(input: { username: string; email?: string | undefined; name?: string | undefined; passwordHash: string; organizationId?: string | undefined }): Promise<User> {
+  async create(input: NewUser): Promise<User> {
     try {
-      const [row] = await this.db('users')
-        .insert({
-          username: input.username,
-          email: input.email ?? null,
-          name: input.name ?? null,
-          password_hash: input.passwordHash,
-          organization_id: input.organizationId ?? null,
-        })
-        .returning<{ id: string }[]>('id');
+      const [row] = await this.db('users').insert(columnsOf(input)).returning<{ id: string }[]>('id');
       return (await this.findById((row as { id: string }).id)) as User;
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${input.username}`);
@@ -61,6 +118,7 @@ export class UsersRepository {
   }
 
   async findById(id: string): Promise<User | undefined> {
+    if (!isUuid(id)) return undefined;
     const row = (await this.select().where('u.id', id).first()) as Row | undefined;
     return row ? toUser(row) : undefined;
   }
@@ -70,11 +128,81 @@ export class UsersRepository {
     return row ? toUser(row) : undefined;
   }
 
+  async findServiceAccount(clientId: string): Promise<User | undefined> {
+    const row = (await this.select().where('u.service_account_client_id', clientId).first()) as Row | undefined;
+    return row ? toUser(row) : undefined;
+  }
+
   async list(): Promise<User[]> {
-    return ((await this.select().orderBy('u.username')) as Row[]).map(toUser);
+    return ((await this.select().whereNull('u.service_account_client_id').orderBy('u.username')) as Row[]).map(toUser);
+  }
+
+  async search(filter: UserFilter): Promise<User[]> {
+    const q = this.filtered(this.select(), filter).orderBy('u.username');
+    if (filter.first) q.offset(filter.first);
+    if (filter.max !== undefined && filter.max >= 0) q.limit(filter.max);
+    return ((await q) as Row[]).map(toUser);
+  }
+
+  async count(filter: UserFilter): Promise<number> {
+    const [row] = await this.filtered(this.db('users as u'), filter).count<{ count: string }[]>({ count: '*' });
+    return Number(row?.count ?? 0);
+  }
+
+  private filtered<Q extends ReturnType<Db>>(q: Q, f: UserFilter): Q {
+    q.whereNull('u.service_account_client_id');
+    const like = (column: string, value: string) =>
+      f.exact ? q.whereRaw(`lower(${column}) = lower(?)`, [value]) : q.whereRaw(`strpos(lower(coalesce(${column}, '')), lower(?)) > 0`, [value]);
+    if (f.username !== undefined) like('u.username', f.username);
+    if (f.email !== undefined) like('u.email', f.email);
+    if (f.firstName !== undefined) like('u.first_name', f.firstName);
+    if (f.lastName !== undefined) like('u.last_name', f.lastName);
+    if (f.search !== undefined && f.search !== '*') {
+      const s = f.search.replace(/^\*|\*$/g, '');
+      q.whereRaw(
+        `(strpos(lower(u.username), lower(?)) > 0 OR strpos(lower(coalesce(u.email, '')), lower(?)) > 0
+          OR strpos(lower(coalesce(u.first_name, '')), lower(?)) > 0 OR strpos(lower(coalesce(u.last_name, '')), lower(?)) > 0)`,
+        [s, s, s, s],
+      );
+    }
+    if (f.enabled !== undefined) q.where('u.enabled', f.enabled);
+    if (f.organizationId !== undefined) q.where('u.organization_id', f.organizationId);
+    return q;
+  }
+
+  async update(id: string, changes: UserChanges): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const columns = columnsOf(changes);
+    try {
+      if (Object.keys(columns).length === 0) return (await this.findById(id)) !== undefined;
+      return (await this.db('users').where({ id }).update(columns)) === 1;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${changes.username ?? id}`);
+      throw err;
+    }
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
     return (await this.db('users').where({ id }).update({ password_hash: passwordHash })) === 1;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await this.db('users').where({ id }).delete()) === 1;
+  }
+
+  /** Members of an organization (Keycloak's MemberRepresentation is a user's). */
+  async members(organizationId: string, page: { first?: number | undefined; max?: number | undefined; search?: string | undefined }): Promise<User[]> {
+    return this.search({ organizationId, first: page.first, max: page.max, search: page.search });
+  }
+
+  /** Moves the user into the organization (null: out of any) only from `from` (compare-and-set). */
+  async setOrganization(id: string, organizationId: string | null, from: string | null): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const q = this.db('users').where({ id });
+    if (from === null) q.whereNull('organization_id');
+    else q.where({ organization_id: from });
+    return (await q.update({ organization_id: organizationId })) === 1;
   }
 }

@@ -2,7 +2,8 @@ import { randomToken } from '@hush/common';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { OrganizationsRepository } from './organizations.repository.js';
 import { MAX_PASSWORD_BYTES, hashPassword, verifyPassword } from './passwords.js';
-import type { User, UsersRepository } from './users.repository.js';
+import type { User, UserChanges, UsersRepository } from './users.repository.js';
+import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
 
@@ -24,16 +25,10 @@ export function lazyDummyHash(cost: number): () => Promise<string> {
 /** Creates a user; when no password is given one is generated and returned (shown once). */
 export async function createUser(
   deps: Pick<UsersDeps, 'users' | 'organizations' | 'passwordCost'>,
-  input: {
-    username: string;
-    password?: string | undefined;
-    email?: string | undefined;
-    name?: string | undefined;
-    organization?: string | undefined;
-  },
+  input: NewUserInput,
 ): Promise<{ user: User; generatedPassword: string | undefined }> {
-  if (!USERNAME.test(input.username)) throw new InvalidInputError('username must be 1-64 letters, digits or . _ @ + -');
-  if (input.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) throw new InvalidInputError('email is not an address');
+  checkUsername(input.username);
+  checkEmail(input.email);
   const password = input.password ?? randomToken(18);
   const generatedPassword = input.password === undefined ? password : undefined;
   checkPassword(password);
@@ -46,11 +41,94 @@ export async function createUser(
   const user = await deps.users.create({
     username: input.username,
     email: input.email,
-    name: input.name,
+    name: input.name ?? fullName(input.firstName, input.lastName),
+    firstName: input.firstName,
+    lastName: input.lastName,
+    emailVerified: input.emailVerified,
+    enabled: input.enabled,
     organizationId,
     passwordHash: await hashPassword(password, deps.passwordCost),
   });
   return { user, generatedPassword };
+}
+
+export interface NewUserInput {
+  username: string;
+  password?: string | undefined;
+  email?: string | undefined;
+  name?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  emailVerified?: boolean | undefined;
+  enabled?: boolean | undefined;
+  organization?: string | undefined;
+}
+
+/**
+ * Changes a user's profile or status. Disabling ends at once what the user holds: sessions, grants
+ * and refresh tokens go, and the access tokens of those grants are announced revoked.
+ */
+export async function updateUser(deps: Pick<UsersDeps, 'users'> & SessionsDeps, id: string, changes: UserChanges): Promise<User> {
+  const user = await deps.users.findById(id);
+  if (!user || user.serviceAccountClientId !== null) throw new NotFoundError('user');
+  if (changes.username !== undefined && changes.username !== user.username) checkUsername(changes.username);
+  checkEmail(changes.email ?? undefined);
+  const names = changes.firstName !== undefined || changes.lastName !== undefined;
+  const name = names ? fullName(changes.firstName ?? user.firstName, changes.lastName ?? user.lastName) : undefined;
+  // Sessions end before the flag is written: a failed revocation leaves the user as it was.
+  if (changes.enabled === false && user.enabled) await endAccountSessions(deps, id);
+  await deps.users.update(id, { ...changes, ...(name !== undefined ? { name } : {}) });
+  return (await deps.users.findById(id)) as User;
+}
+
+/** Deletes a user, ending its sessions and tokens first (as disabling does). */
+export async function deleteUser(deps: Pick<UsersDeps, 'users'> & SessionsDeps, id: string): Promise<void> {
+  const user = await deps.users.findById(id);
+  if (!user || user.serviceAccountClientId !== null) throw new NotFoundError('user');
+  await endAccountSessions(deps, id);
+  await deps.users.delete(id);
+}
+
+/** Keycloak's reset-password: a new password for the user with this id. */
+export async function resetUserPassword(deps: Pick<UsersDeps, 'users' | 'passwordCost'>, id: string, password: string): Promise<void> {
+  checkPassword(password);
+  const user = await deps.users.findById(id);
+  if (!user || user.serviceAccountClientId !== null) throw new NotFoundError('user');
+  await deps.users.setPasswordHash(id, await hashPassword(password, deps.passwordCost));
+}
+
+/**
+ * The service-account user of a client (Keycloak's `service-account-<clientId>`): what the
+ * client's roles are granted to. Made on first use; it has no password and never signs in.
+ */
+export async function serviceAccountUser(deps: Pick<UsersDeps, 'users'>, client: { clientId: string; organizationId: string | null }): Promise<User> {
+  const existing = await deps.users.findServiceAccount(client.clientId);
+  if (existing) return existing;
+  try {
+    return await deps.users.create({
+      username: `service-account-${client.clientId.toLowerCase()}`,
+      // Not a bcrypt hash: no password ever matches it.
+      passwordHash: '!',
+      serviceAccountClientId: client.clientId,
+      organizationId: client.organizationId,
+    });
+  } catch (err) {
+    const raced = await deps.users.findServiceAccount(client.clientId);
+    if (raced) return raced;
+    throw err;
+  }
+}
+
+function fullName(first: string | null | undefined, last: string | null | undefined): string | null {
+  return [first, last].filter(Boolean).join(' ') || null;
+}
+
+function checkUsername(username: string): void {
+  if (!USERNAME.test(username)) throw new InvalidInputError('username must be 1-64 letters, digits or . _ @ + -');
+}
+
+function checkEmail(email: string | null | undefined): void {
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new InvalidInputError('email is not an address');
 }
 
 export async function setUserPassword(deps: Pick<UsersDeps, 'users' | 'passwordCost'>, username: string, password: string): Promise<void> {
@@ -64,7 +142,8 @@ export async function setUserPassword(deps: Pick<UsersDeps, 'users' | 'passwordC
 export async function authenticateUser(deps: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>, username: string, password: string): Promise<User | undefined> {
   const user = USERNAME.test(username) ? await deps.users.findByUsername(username) : undefined;
   const ok = await verifyPassword(password, user?.passwordHash ?? (await deps.dummyPasswordHash()));
-  return ok && user ? user : undefined;
+  // A disabled user, or a service account (whose hash matches nothing anyway), never signs in.
+  return ok && user && user.enabled && user.serviceAccountClientId === null ? user : undefined;
 }
 
 function checkPassword(password: string): void {

@@ -36,6 +36,8 @@ export const bootstrapEnv = z.object({
   SECRETS_BASE_URL: z.string().min(1).optional(),
   /** The web app's client secret; unset: a new client gets a generated one. */
   SECRETS_WEB_CLIENT_SECRET: z.string().optional(),
+  /** The bootstrap admin client's (hush-admin) secret; unset: a new client gets a generated one, printed once. */
+  ADMIN_CLIENT_SECRET: z.string().optional(),
 });
 
 export const orgsCreateInput = z.object({ name: required('organization name') });
@@ -86,3 +88,36 @@ export const clientsCreateInput = z
 export const clientIdInput = z.object({ clientId: required('client id') });
 
 export const keysRetireInput = z.object({ force: flag });
+
+export const rolesCreateInput = z.object({ name: required('role name'), description: optional });
+
+/** `roles grant|revoke <role>... --user U | --client C`: realm-management roles by their names, realm roles otherwise. */
+export const rolesGrantInput = z
+  .object({ roles: names, user: optional, client: optional })
+  .refine((v) => v.roles.length > 0, 'name at least one role')
+  .refine((v) => (v.user === undefined) !== (v.client === undefined), 'give exactly one of --user or --client');
+
+export const usernameInput = z.object({ username: required('username') });
+
+export const orgsMemberInput = z.object({ org: required('organization'), username: required('username') });
+
+/** `clients update <client_id>`: only what is given changes. */
+export const clientsUpdateInput = z.object({
+  clientId: required('client id'),
+  name: optional,
+  grants: z.union([z.string(), z.array(z.string())]).optional(),
+  scopes: z.union([z.string(), z.array(z.string())]).optional(),
+  'redirect-uri': z.union([z.string(), z.array(z.string())]).optional(),
+  'web-origin': z.union([z.string(), z.array(z.string())]).optional(),
+  enable: flag,
+  disable: flag,
+});
+
+/** Turns a repeatable option into its list (comma- or space-separated too); undefined when not given. */
+export const listOption = (v: string | string[] | undefined): string[] | undefined =>
+  v === undefined
+    ? undefined
+    : [v]
+        .flat()
+        .flatMap((s) => s.split(/[,\s]+/))
+        .filter(Boolean);

@@ -1,20 +1,30 @@
 import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
-import { createUser, setUserPassword } from '../accounts/users.js';
+import { addMember, removeMember } from '../accounts/organizations.js';
+import { endAccountSessions } from '../sessions/index.js';
+import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../accounts/users.js';
+import { ensureAdminClient } from '../admin/index.js';
+import { createRealmRole, REALM, REALM_MANAGEMENT, REALM_MANAGEMENT_ROLES, resolveRoles } from '../roles/index.js';
 import { createApi } from '../apis/apis.js';
-import { createClient, deleteClient, ensureWebClient, rotateClientSecret } from '../clients/clients.js';
+import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
 import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/rotation.js';
 import {
   apisCreateInput,
   bootstrapEnv,
   bootstrapInput,
   clientIdInput,
+  clientsUpdateInput,
+  listOption,
   clientsCreateInput,
   keysRetireInput,
   orgsCreateInput,
+  orgsMemberInput,
+  rolesCreateInput,
+  rolesGrantInput,
+  usernameInput,
   usersCreateInput,
   usersSetPasswordInput,
 } from './cli.inputs.js';
@@ -23,13 +33,27 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
   migrate                                   apply migrations, create the first signing key
   bootstrap [--secrets-audience URL] [--secrets-url URL]
-                                            migrate, register the secrets API and its scopes, and
-                                            the secrets web app's client (hush-secrets-web)
+                                            migrate, register the secrets API and its scopes, the
+                                            secrets web app's client (hush-secrets-web), and the
+                                            first administrator: client hush-admin, realm-admin
+                                            (its secret printed once, or ADMIN_CLIENT_SECRET)
   orgs create <name> | orgs list
+  orgs add-member <org> <username> | orgs remove-member <org> <username>
   users create <username> [--password P] [--email E] [--name N] [--org ORG]
                                             (no --password: one is generated and printed once)
   users set-password <username> --password P
   users list
+  users disable <username> | users enable <username>
+                                            disabling ends its sessions and refresh tokens at once
+  users delete <username>
+  users logout <username>                   ends its sessions and refresh tokens at once
+  roles list                                realm roles and realm-management roles
+  roles create <name> [--description D]     a realm role
+  roles grant <role,...> --user U | --client C
+  roles revoke <role,...> --user U | --client C
+                                            realm-management roles (realm-admin, manage-clients,
+                                            view-clients, manage-users, view-users, view-events,
+                                            ...) or realm roles; --client: its service account
   apis create <identifier> --scopes a,b [--name N] [--ttl SECONDS]
   apis list
   clients create --name N --grants g1,g2 --scopes s1,s2 [--id ID] [--redirect-uri U]...
@@ -45,7 +69,11 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             --pkce-method S256: require PKCE (public clients
                                             always need it)
   clients list
-  clients rotate-secret <client_id>         prints the new secret once; the old one stops working
+  clients rotate-secret <client_id>         prints the new secret; the old one stops working
+  clients secret <client_id>                reads the secret back (CLIENT_SECRET_READBACK)
+  clients update <client_id> [--name N] [--grants g1,g2] [--scopes s1,s2] [--redirect-uri U]...
+                 [--web-origin O]... [--enable | --disable]
+                                            only what is given changes
   clients delete <client_id>                its secret and all its tokens stop working at once
                                             (access tokens: announced through Redis, ADR 10)
   keys list
@@ -54,7 +82,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   keys add-next | keys promote | keys retire [--force]
 
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
-SECRETS_BASE_URL and SECRETS_WEB_CLIENT_SECRET (or _FILE); see .env.example.`;
+SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); see .env.example.`;
 
 /** What a command runs against: the context, and the environment the CLI was given (never process.env). */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
@@ -76,7 +104,55 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
     const webUrl = input['secrets-url'] ?? env.SECRETS_BASE_URL ?? audience.replace(/\/api\/v1\/?$/, '');
     const web = await ensureWebClient(ctx, webUrl, env.SECRETS_WEB_CLIENT_SECRET);
-    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web };
+    const admin = await ensureAdminClient(ctx, env.ADMIN_CLIENT_SECRET);
+    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web, admin_client: admin };
+  }),
+  'orgs add-member': cliCommand(orgsMemberInput, ['org', 'username'], async (ctx: CliContext, { org, username }) => {
+    const organization = await ctx.organizations.find(org);
+    if (!organization) throw new NotFoundError(`organization ${org}`);
+    const user = await userNamed(ctx, username);
+    await addMember(ctx, organization.id, user.id);
+    return { organization: organization.name, username, added: true };
+  }),
+  'orgs remove-member': cliCommand(orgsMemberInput, ['org', 'username'], async (ctx: CliContext, { org, username }) => {
+    const organization = await ctx.organizations.find(org);
+    if (!organization) throw new NotFoundError(`organization ${org}`);
+    await removeMember(ctx, organization.id, (await userNamed(ctx, username)).id);
+    return { organization: organization.name, username, removed: true };
+  }),
+  'users logout': cliCommand(usernameInput, ['username'], async (ctx: CliContext, { username }) => ({
+    username,
+    grants_ended: await endAccountSessions(ctx, (await userNamed(ctx, username)).id),
+  })),
+  'users disable': cliCommand(usernameInput, ['username'], async (ctx: CliContext, { username }) => {
+    await updateUser(ctx, (await userNamed(ctx, username)).id, { enabled: false });
+    return { username, enabled: false };
+  }),
+  'users enable': cliCommand(usernameInput, ['username'], async (ctx: CliContext, { username }) => {
+    await updateUser(ctx, (await userNamed(ctx, username)).id, { enabled: true });
+    return { username, enabled: true };
+  }),
+  'users delete': cliCommand(usernameInput, ['username'], async (ctx: CliContext, { username }) => {
+    await deleteUser(ctx, (await userNamed(ctx, username)).id);
+    return { username, deleted: true };
+  }),
+  'roles list': async (ctx) => ({
+    realm: (await ctx.roles.list(REALM)).map((r) => r.name),
+    [REALM_MANAGEMENT]: [...REALM_MANAGEMENT_ROLES],
+  }),
+  'roles create': cliCommand(rolesCreateInput, ['name'], async (ctx: CliContext, input) => {
+    const role = await createRealmRole(ctx, input);
+    return { id: role.id, name: role.name };
+  }),
+  'roles grant': cliCommand(rolesGrantInput, ['roles'], async (ctx: CliContext, input) => {
+    const { userId, roleIds } = await roleTarget(ctx, input);
+    await ctx.roles.addMappings(userId, roleIds);
+    return { roles: input.roles, granted: true };
+  }),
+  'roles revoke': cliCommand(rolesGrantInput, ['roles'], async (ctx: CliContext, input) => {
+    const { userId, roleIds } = await roleTarget(ctx, input);
+    await ctx.roles.removeMappings(userId, roleIds);
+    return { roles: input.roles, revoked: true };
   }),
   'orgs create': cliCommand(orgsCreateInput, ['name'], (ctx: CliContext, { name }) => ctx.organizations.create(name)),
   'orgs list': async (ctx) => ctx.organizations.list(),
@@ -100,6 +176,30 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const { clientId, clientSecret } = await rotateClientSecret(ctx, input.clientId);
     return { client_id: clientId, client_secret: clientSecret };
   }),
+  'clients update': cliCommand(clientsUpdateInput, ['clientId'], async (ctx: CliContext, input) => {
+    const c = await ctx.clients.find(input.clientId);
+    if (!c) throw new NotFoundError(`client ${input.clientId}`);
+    if (input.enable && input.disable) throw new InvalidInputError('give --enable or --disable, not both');
+    const updated = await updateClient(ctx, c.clientId, {
+      name: input.name ?? c.name,
+      description: c.description,
+      enabled: input.enable ? true : input.disable ? false : c.enabled,
+      public: c.secretHash === null,
+      grantTypes: listOption(input.grants) ?? c.grantTypes,
+      scopes: listOption(input.scopes) ?? c.scopes,
+      redirectUris: listOption(input['redirect-uri']) ?? c.redirectUris,
+      postLogoutRedirectUris: c.postLogoutRedirectUris,
+      webOrigins: listOption(input['web-origin']) ?? c.webOrigins,
+      organization: c.organizationId ?? undefined,
+      signingAlg: c.signingAlg ?? undefined,
+      pkceMethod: c.pkceMethod ?? undefined,
+    });
+    return { ...publicClient(updated), enabled: updated.enabled };
+  }),
+  'clients secret': cliCommand(clientIdInput, ['clientId'], async (ctx: CliContext, { clientId }) => ({
+    client_id: clientId,
+    client_secret: await readClientSecret(ctx, clientId),
+  })),
   'clients delete': cliCommand(clientIdInput, ['clientId'], async (ctx: CliContext, { clientId }) => {
     await deleteClient(ctx, clientId);
     return { client_id: clientId, deleted: true };
@@ -115,6 +215,30 @@ const commands: Record<string, CliCommand<CliContext>> = {
   },
   'keys retire': cliCommand(keysRetireInput, [], async (ctx: CliContext, { force }) => ({ retired: await retireKeys(ctx, force) })),
 };
+
+async function userNamed(ctx: CliContext, username: string) {
+  const user = await ctx.users.findByUsername(username);
+  if (!user) throw new NotFoundError(`user ${username}`);
+  return user;
+}
+
+/** The user (or client's service-account user) and the roles a grant or revoke names: realm-management's first, realm roles otherwise. */
+async function roleTarget(ctx: CliContext, input: { roles: string[]; user?: string | undefined; client?: string | undefined }) {
+  let userId: string;
+  if (input.client !== undefined) {
+    const client = await ctx.clients.find(input.client);
+    if (!client) throw new NotFoundError(`client ${input.client}`);
+    userId = (await serviceAccountUser(ctx, client)).id;
+  } else {
+    userId = (await userNamed(ctx, input.user ?? '')).id;
+  }
+  const roleIds: string[] = [];
+  for (const name of input.roles) {
+    const container = (REALM_MANAGEMENT_ROLES as readonly string[]).includes(name) ? REALM_MANAGEMENT : REALM;
+    roleIds.push(...(await resolveRoles(ctx, container, [{ name }])).map((r) => r.id));
+  }
+  return { userId, roleIds };
+}
 
 function publicClient(c: Awaited<ReturnType<Context['clients']['find']>> & object) {
   return {
@@ -156,6 +280,11 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
         'secrets-url': { type: 'string' },
+        user: { type: 'string' },
+        enable: { type: 'boolean' },
+        disable: { type: 'boolean' },
+        client: { type: 'string' },
+        description: { type: 'string' },
       },
       open: (env) => {
         const config = readConfig(env);

@@ -82,6 +82,15 @@ export class ClientCache implements ClientLookup {
     void listener?.end().catch(() => undefined);
   }
 
+  /**
+   * Drops a client at once, for a change this process made itself: the change's NOTIFY reaches
+   * this process's listener a moment after the commit, and a request in that moment must not be
+   * served the old record.
+   */
+  forget(clientId: string): void {
+    this.invalidate(clientId);
+  }
+
   private invalidate(clientId: string): void {
     this.generation++;
     if (clientId === '*') this.entries.clear();

@@ -1,10 +1,16 @@
 import type { Db } from '../db/knex.js';
-import { batched, isUniqueViolation } from '@hush/common';
+import { batched, isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { resolveWebOrigins } from './web-origins.js';
 
 export interface Client {
+  /** Keycloak's internal id (a UUID): the id of the admin API's paths; never changes. */
+  id: string;
   clientId: string;
+  enabled: boolean;
+  description: string | null;
+  /** The secret sealed under KEY_LABELS.clientSecrets (client-secret-seal.ts), for read-back; null when read-back is off. */
+  secretSealed: Buffer | null;
   name: string;
   secretHash: string | null;
   grantTypes: string[];
@@ -26,7 +32,11 @@ export interface Client {
 }
 
 type Row = {
+  id: string;
   client_id: string;
+  enabled: boolean;
+  description: string | null;
+  secret_sealed: Buffer | null;
   name: string;
   secret_hash: string | null;
   grant_types: string[];
@@ -45,7 +55,11 @@ type Row = {
 };
 
 const toClient = (r: Row): Client => ({
+  id: r.id,
   clientId: r.client_id,
+  enabled: r.enabled,
+  description: r.description,
+  secretSealed: r.secret_sealed,
   name: r.name,
   secretHash: r.secret_hash,
   grantTypes: r.grant_types,
@@ -70,7 +84,43 @@ const toClient = (r: Row): Client => ({
  */
 export const CLIENTS_CHANNEL = 'hush_identity_clients';
 
-export type NewClient = Omit<Client, 'createdAt' | 'secretRotatedAt' | 'organizationName'>;
+export type NewClient = Omit<Client, 'createdAt' | 'secretRotatedAt' | 'organizationName' | 'id' | 'enabled' | 'description' | 'secretSealed'> &
+  Partial<Pick<Client, 'id' | 'enabled' | 'description' | 'secretSealed'>>;
+
+/** What an update may change (the OAuth client id and the internal id never change). */
+export type ClientChanges = Omit<NewClient, 'clientId' | 'id'>;
+
+/** The admin API's client search: exact `clientId`, or a substring of it (`search`); `organizationId` confines it. */
+export interface ClientFilter {
+  clientId?: string | undefined;
+  search?: string | undefined;
+  organizationId?: string | undefined;
+  first?: number | undefined;
+  max?: number | undefined;
+}
+
+const columnsOf = (c: Partial<NewClient>) =>
+  Object.fromEntries(
+    Object.entries({
+      id: c.id,
+      client_id: c.clientId,
+      name: c.name,
+      enabled: c.enabled,
+      description: c.description,
+      secret_hash: c.secretHash,
+      secret_sealed: c.secretSealed,
+      grant_types: c.grantTypes,
+      response_types: c.responseTypes,
+      redirect_uris: c.redirectUris,
+      post_logout_redirect_uris: c.postLogoutRedirectUris,
+      web_origins: c.webOrigins,
+      scopes: c.scopes,
+      organization_id: c.organizationId,
+      client_credentials_refresh: c.clientCredentialsRefresh,
+      signing_alg: c.signingAlg,
+      pkce_method: c.pkceMethod,
+    }).filter(([, v]) => v !== undefined),
+  );
 
 export class ClientsRepository {
   constructor(private readonly db: Db) {}
@@ -81,21 +131,7 @@ export class ClientsRepository {
 
   async create(c: NewClient): Promise<Client> {
     try {
-      await this.db('clients').insert({
-        client_id: c.clientId,
-        name: c.name,
-        secret_hash: c.secretHash,
-        grant_types: c.grantTypes,
-        response_types: c.responseTypes,
-        redirect_uris: c.redirectUris,
-        post_logout_redirect_uris: c.postLogoutRedirectUris,
-        web_origins: c.webOrigins,
-        scopes: c.scopes,
-        organization_id: c.organizationId,
-        client_credentials_refresh: c.clientCredentialsRefresh,
-        signing_alg: c.signingAlg,
-        pkce_method: c.pkceMethod,
-      });
+      await this.db('clients').insert(columnsOf(c));
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`client ${c.clientId}`);
       throw err;
@@ -123,6 +159,34 @@ export class ClientsRepository {
     return ((await this.select().orderBy('c.client_id')) as Row[]).map(toClient);
   }
 
+  async findById(id: string): Promise<Client | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = (await this.select().where('c.id', id).first()) as Row | undefined;
+    return row ? toClient(row) : undefined;
+  }
+
+  async search(filter: ClientFilter): Promise<Client[]> {
+    const q = this.select().orderBy('c.client_id');
+    if (filter.clientId !== undefined) q.where('c.client_id', filter.clientId);
+    if (filter.search !== undefined) q.whereRaw(`strpos(lower(c.client_id), lower(?)) > 0`, [filter.search]);
+    if (filter.organizationId !== undefined) q.where('c.organization_id', filter.organizationId);
+    if (filter.first) q.offset(filter.first);
+    if (filter.max !== undefined && filter.max >= 0) q.limit(filter.max);
+    return ((await q) as Row[]).map(toClient);
+  }
+
+  async update(clientId: string, changes: Partial<ClientChanges>): Promise<boolean> {
+    const columns = columnsOf(changes);
+    if (Object.keys(columns).length === 0) return (await this.find(clientId)) !== undefined;
+    return (await this.db('clients').where({ client_id: clientId }).update(columns)) === 1;
+  }
+
+  /** A new secret: its hash authenticates, the sealed copy (or null) is what read-back opens. */
+  async setSecret(clientId: string, secretHash: string, secretSealed: Buffer | null): Promise<boolean> {
+    const updated = await this.db('clients').where({ client_id: clientId }).update({ secret_hash: secretHash, secret_sealed: secretSealed, secret_rotated_at: this.db.fn.now() });
+    return updated === 1;
+  }
+
   /**
    * Whether any client registers `origin` as a web origin, directly or (`+`) as the origin of one
    * of its redirect URIs: a CORS preflight names no client, so this is all it can be checked against.
@@ -146,8 +210,7 @@ export class ClientsRepository {
   }
 
   async setSecretHash(clientId: string, secretHash: string): Promise<boolean> {
-    const updated = await this.db('clients').where({ client_id: clientId }).update({ secret_hash: secretHash, secret_rotated_at: this.db.fn.now() });
-    return updated === 1;
+    return this.setSecret(clientId, secretHash, null);
   }
 
   async delete(clientId: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isUuid, randomToken } from '@hush/common';
 import type { ApisRepository } from '../apis/apis.repository.js';
 import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
@@ -8,6 +9,7 @@ import { hashClientSecret, newClientSecret } from './client-secret.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
 import type { Revocations } from '../revocations/revocations.js';
+import type { ClientSecretSeal } from './client-secret-seal.js';
 
 /** RFC 8628's device authorization grant, as Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -29,7 +31,14 @@ export interface CreateClientInput {
   signingAlg?: string | undefined;
   /** Keycloak's `pkce.code.challenge.method`: 'S256' requires PKCE of this client (public clients always need it). */
   pkceMethod?: string | undefined;
+  /** Keycloak's `secret` at creation: this secret instead of a generated one (at least 32 characters). */
+  secret?: string | undefined;
+  enabled?: boolean | undefined;
+  description?: string | null | undefined;
 }
+
+/** A given client secret is stored as a single SHA-256 (ADR 3), safe only for a long random value. */
+export const MIN_GIVEN_SECRET_LENGTH = 32;
 
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
 
@@ -39,11 +48,12 @@ export interface ClientsDeps {
   apis: ApisRepository;
   organizations: OrganizationsRepository;
   revocations: Revocations;
+  secretSeal: ClientSecretSeal;
 }
 
-/** Returns the client and, for confidential clients, its secret: shown once, stored only as a hash. */
+/** Returns the client and, for confidential clients, its secret: shown once unless read-back is on, stored as a hash. */
 export async function createClient(
-  deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'>,
+  deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations'> & Partial<Pick<ClientsDeps, 'secretSeal'>>,
   input: CreateClientInput,
 ): Promise<{ client: Client; clientSecret: string | undefined }> {
   const clientId = input.clientId ?? `client-${randomToken(9)}`;
@@ -51,6 +61,52 @@ export async function createClient(
   if (!CLIENT_ID.test(clientId) || isUuid(clientId)) {
     throw new InvalidInputError('client id must be 3-64 characters of letters, digits, ".", "_" or "-", and not a UUID');
   }
+  const fields = await clientFields(deps, input);
+  if (input.secret !== undefined && fields.secretHash === null) throw new InvalidInputError('a public client has no secret');
+  if (input.secret !== undefined && input.secret.length < MIN_GIVEN_SECRET_LENGTH) {
+    throw new InvalidInputError(`a given client secret must be at least ${MIN_GIVEN_SECRET_LENGTH} characters (e.g. openssl rand -hex 32)`);
+  }
+  const id = randomUUID();
+  const secret = fields.secretHash === null ? undefined : input.secret !== undefined ? { secret: input.secret, hash: hashClientSecret(input.secret) } : newClientSecret();
+  const client = await deps.clients.create({
+    ...fields,
+    id,
+    clientId,
+    secretHash: secret?.hash ?? null,
+    secretSealed: secret && deps.secretSeal ? deps.secretSeal.seal(id, secret.secret) : null,
+  });
+  return { client, clientSecret: secret?.secret };
+}
+
+/**
+ * Replaces a client's settings with `input` (the caller merges what it leaves out, as Keycloak's
+ * PUT): the same rules as creation. A client turned public loses its secret; one turned
+ * confidential gets a new one, returned (read it back, or rotate).
+ */
+export async function updateClient(
+  deps: Pick<ClientsDeps, 'clients' | 'apis' | 'organizations' | 'secretSeal' | 'revocations'>,
+  clientId: string,
+  input: CreateClientInput,
+): Promise<Client> {
+  const current = await deps.clients.find(clientId);
+  if (!current) throw new NotFoundError(`client ${clientId}`);
+  const { secretHash, ...fields } = await clientFields(deps, input);
+  const wasPublic = current.secretHash === null;
+  const isPublic = secretHash === null;
+  await deps.clients.update(clientId, fields);
+  if (wasPublic && !isPublic) {
+    const secret = newClientSecret();
+    await deps.clients.setSecret(clientId, secret.hash, deps.secretSeal.seal(current.id, secret.secret));
+  } else if (!wasPublic && isPublic) {
+    await deps.revocations.revokeClient(clientId);
+    await deps.clients.update(clientId, { secretHash: null, secretSealed: null });
+  }
+  if (current.enabled && input.enabled === false) await deps.revocations.revokeClient(clientId);
+  return (await deps.clients.find(clientId)) as Client;
+}
+
+/** Everything of a client but its ids and secret, checked by the rules of creation. `secretHash` is '' for a confidential client, null for a public one. */
+async function clientFields(deps: Pick<ClientsDeps, 'apis' | 'organizations'>, input: CreateClientInput) {
   if (!input.name.trim()) throw new InvalidInputError('name is required');
 
   const grantTypes = [...new Set(input.grantTypes)];
@@ -87,11 +143,11 @@ export async function createClient(
   }
 
   const responseTypes = [...(grantTypes.includes('authorization_code') ? ['code'] : []), ...(grantTypes.includes('implicit') ? ['id_token token'] : [])];
-  const secret = isPublic ? undefined : newClientSecret();
-  const client = await deps.clients.create({
-    clientId,
+  return {
     name: input.name.trim(),
-    secretHash: secret?.hash ?? null,
+    enabled: input.enabled ?? true,
+    description: input.description ?? null,
+    secretHash: isPublic ? null : '',
     grantTypes,
     responseTypes,
     redirectUris,
@@ -103,19 +159,35 @@ export async function createClient(
     // client may use both grants.
     clientCredentialsRefresh: grantTypes.includes('client_credentials') && grantTypes.includes('refresh_token'),
     signingAlg: (input.signingAlg as SigningAlg | undefined) ?? null,
-    pkceMethod: input.pkceMethod === 'S256' ? 'S256' : null,
-  });
-  return { client, clientSecret: secret?.secret };
+    pkceMethod: input.pkceMethod === 'S256' ? ('S256' as const) : null,
+  };
 }
 
-/** Replaces the secret at once: the old one stops working on the next request. */
-export async function rotateClientSecret(deps: Pick<ClientsDeps, 'clients'>, clientId: string): Promise<{ clientId: string; clientSecret: string }> {
+/**
+ * Replaces the secret at once: the old one stops working on the next request, on every replica
+ * (the change is announced to each one's client cache, client-cache.ts), and the client's access
+ * tokens issued until now are announced revoked (ADR 10), as whoever held the old secret may hold
+ * them. The revocation comes first: if Redis cannot take it, the secret stays as it was.
+ */
+export async function rotateClientSecret(
+  deps: Pick<ClientsDeps, 'clients' | 'revocations'> & Partial<Pick<ClientsDeps, 'secretSeal'>>,
+  clientId: string,
+): Promise<{ clientId: string; clientSecret: string }> {
   const client = await deps.clients.find(clientId);
   if (!client) throw new NotFoundError(`client ${clientId}`);
   if (client.secretHash === null) throw new InvalidInputError(`client ${clientId} is public and has no secret`);
   const secret = newClientSecret();
-  await deps.clients.setSecretHash(clientId, secret.hash);
+  await deps.revocations.revokeClient(clientId);
+  await deps.clients.setSecret(clientId, secret.hash, deps.secretSeal ? deps.secretSeal.seal(client.id, secret.secret) : null);
   return { clientId, clientSecret: secret.secret };
+}
+
+/** The current secret of a confidential client, opened from its sealed copy (Keycloak's tools read it back). */
+export async function readClientSecret(deps: Pick<ClientsDeps, 'clients' | 'secretSeal'>, clientId: string): Promise<string> {
+  const client = await deps.clients.find(clientId);
+  if (!client) throw new NotFoundError(`client ${clientId}`);
+  if (client.secretHash === null) throw new InvalidInputError(`client ${clientId} is public and has no secret`);
+  return deps.secretSeal.open(client.id, client.secretSealed);
 }
 
 /**

@@ -8,6 +8,7 @@ import { InteractionMismatchError } from '../errors.js';
 import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
 import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
 import { consentPage, loginPage } from './views.js';
+import type { EventRecorder } from '../events/index.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
@@ -17,6 +18,8 @@ export interface InteractionDeps {
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
   origin?: string;
   logger: Logger;
+  /** Keycloak's LOGIN and LOGIN_ERROR user events. */
+  events?: Pick<EventRecorder, 'user'>;
 }
 
 /**
@@ -106,12 +109,16 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     }
     const given = credentials.safeParse(typed);
     const user = given.success ? await authenticateUser(deps.users, given.data.username, given.data.password) : undefined;
+    const clientId = typeof interaction.params['client_id'] === 'string' ? interaction.params['client_id'] : undefined;
     if (!user) {
+      // The username as typed is kept (Keycloak's `details.username`); the password never is.
+      deps.events?.user({ type: 'LOGIN_ERROR', clientId, ipAddress: req.ip, error: 'invalid_user_credentials', details: { username: username.slice(0, 100) } });
       await deps.limiter.limits.penalize(checks);
       requestLogger(deps.logger, res).info({ event: 'login_failed', ip: req.ip }, 'login failed');
       await render(401, 'Invalid username or password.');
       return;
     }
+    deps.events?.user({ type: 'LOGIN', clientId, userId: user.id, ipAddress: req.ip, details: { username: user.username } });
     await deps.provider().interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
 

@@ -2,6 +2,7 @@ import type { Configuration } from 'oidc-provider';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { withGrantClaim } from '../revocations/grant-claim.js';
 import { clientMetadata } from './client-metadata.js';
+import { ADMIN_API_AUDIENCE, REALM_MANAGEMENT } from '../roles/index.js';
 
 type ExtraTokenClaims = NonNullable<Configuration['extraTokenClaims']>;
 
@@ -12,13 +13,15 @@ type ExtraTokenClaims = NonNullable<Configuration['extraTokenClaims']>;
  * grant also carries `grant_id`, by which resource servers refuse the tokens of a revoked grant
  * (ADR 10).
  */
-export function accessTokenClaims(users: Pick<UsersRepository, 'findById'>): ExtraTokenClaims {
+export function accessTokenClaims(users: Pick<UsersRepository, 'findById'>, adminRoles: AdminRolesOf): ExtraTokenClaims {
   const claims: ExtraTokenClaims = async (ctx, token) => {
     if (token.kind !== 'AccessToken' && token.kind !== 'ClientCredentials') return undefined;
     const accountId = 'accountId' in token ? (token.accountId as string | undefined) : undefined;
     if (token.kind === 'ClientCredentials' || accountId === token.clientId) {
       const meta: Readonly<Record<string, unknown>> = ctx.oidc.client ? clientMetadata(ctx.oidc.client) : {};
-      return meta['organization_name'] ? { organization: meta['organization_name'], organization_id: meta['organization_id'] } : undefined;
+      const org = meta['organization_name'] ? { organization: meta['organization_name'], organization_id: meta['organization_id'] } : undefined;
+      if (!isAdminToken(token) || !token.clientId) return org;
+      return { ...org, ...(await adminAccess(adminRoles({ clientId: token.clientId }))) };
     }
     if (!accountId) return undefined;
     const user = await users.findById(accountId);
@@ -27,7 +30,16 @@ export function accessTokenClaims(users: Pick<UsersRepository, 'findById'>): Ext
       username: user.username,
       preferred_username: user.username,
       ...(user.organizationName ? { organization: user.organizationName, organization_id: user.organizationId } : {}),
+      ...(isAdminToken(token) ? await adminAccess(adminRoles({ userId: user.id })) : {}),
     };
   };
   return withGrantClaim(claims);
 }
+
+/** The realm-management roles (composites expanded) of a user, or of a client's service-account user. */
+export type AdminRolesOf = (who: { userId: string } | { clientId: string }) => Promise<string[]>;
+
+/** Only tokens for the admin API are looked at: other tokens' issuance pays nothing for roles. */
+const isAdminToken = (token: { resourceServer?: { audience?: string } | undefined }) => token.resourceServer?.audience === ADMIN_API_AUDIENCE;
+
+const adminAccess = async (roles: Promise<string[]>) => ({ resource_access: { [REALM_MANAGEMENT]: { roles: await roles } } });

@@ -25,7 +25,10 @@ type Structured = { payload: Record<string, unknown> };
  * token carries `openid`).
  */
 export function shapeJwtAccessToken(ctx: KoaContextWithOIDC | undefined, token: JwtAccessToken, jwt: Structured): void {
+  // Admin API tokens bring their realm-management roles (access-token-claims.ts); others none.
+  const resourceAccess = jwt.payload['resource_access'];
   Object.assign(jwt.payload, keycloakAccessClaims(token));
+  if (resourceAccess !== undefined) jwt.payload['resource_access'] = resourceAccess;
   if (token.kind !== 'AccessToken' || !ctx?.oidc) return;
   const source = ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken;
   const requested = oidcScopesOf(source?.scope ?? (typeof ctx.oidc.params?.scope === 'string' ? ctx.oidc.params.scope : undefined));

@@ -3,7 +3,11 @@ import type { Client } from '../clients/clients.repository.js';
 import { adapterPayload } from './client-payload.js';
 
 const record = (over: Partial<Client> = {}): Client => ({
+  id: '00000000-0000-4000-8000-000000000000',
   clientId: 'app',
+  enabled: true,
+  description: null,
+  secretSealed: null,
   name: 'App',
   secretHash: 'f'.repeat(64),
   grantTypes: ['client_credentials'],

@@ -15,7 +15,8 @@ const payloads = new WeakMap<Client, { basic?: AdapterPayload; post?: AdapterPay
 export function clientPayloads(clients: ClientLookup, defaultAlg: SigningAlg) {
   return async function findClient(id: string): Promise<AdapterPayload | undefined> {
     const client = await clients.find(id);
-    return client && adapterPayload(client, Provider.ctx, defaultAlg);
+    // A disabled client is unknown to the protocol: its secret and its tokens' refreshes are refused.
+    return client?.enabled ? adapterPayload(client, Provider.ctx, defaultAlg) : undefined;
   };
 }
 

@@ -12,7 +12,8 @@ export function accountFinder(users: Pick<UsersRepository, 'findById'>, clients:
   return async function findAccount(ctx, id): Promise<Account | undefined> {
     if (isUuid(id)) {
       const user = await users.findById(id);
-      if (!user) return undefined;
+      // A disabled user's refresh tokens stop working at once (their rows also go: sessions/).
+      if (!user?.enabled || user.serviceAccountClientId !== null) return undefined;
       const azp = ctx.oidc?.client?.clientId;
       return {
         accountId: user.id,
@@ -26,7 +27,7 @@ export function accountFinder(users: Pick<UsersRepository, 'findById'>, clients:
       };
     }
     const client = await clients.find(id);
-    if (!client?.clientCredentialsRefresh) return undefined;
+    if (!client?.clientCredentialsRefresh || !client.enabled) return undefined;
     return { accountId: client.clientId, claims: () => ({ sub: client.clientId }) };
   };
 }

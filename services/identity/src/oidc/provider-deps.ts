@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';
 import type { Revocations } from '../revocations/revocations.js';
 import type { EnvelopeKeys } from './token-envelope.js';
+import type { AdminRolesOf } from './access-token-claims.js';
 
 /** What the provider is built from (app.ts wires it). */
 export interface ProviderDeps {
@@ -26,4 +27,6 @@ export interface ProviderDeps {
   cookieKeys: string[];
   logger: Logger;
   revocations: Revocations;
+  /** The realm-management roles admin API tokens carry (access-token-claims.ts). */
+  adminRoles: AdminRolesOf;
 }

@@ -96,7 +96,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
     // Always rotate; presenting a rotated token again revokes the grant (RFC 9700 §4.14.2).
     rotateRefreshToken: () => true,
     findAccount: accountFinder(deps.users, deps.clients),
-    extraTokenClaims: accessTokenClaims(deps.users),
+    extraTokenClaims: accessTokenClaims(deps.users, deps.adminRoles),
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError,
   };

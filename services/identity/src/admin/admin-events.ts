@@ -1,0 +1,58 @@
+import type { Request, Response } from 'express';
+import { redactRepresentation, type EventRecorder, type OperationType } from '../events/index.js';
+import type { AdminDeps } from './admin-deps.js';
+import type { AdminInput, AdminRoute } from './admin-route.js';
+import { ADMIN_MOUNT } from './admin.routes.js';
+
+/** Keycloak's resource types, by the path segment that names the resource (the last one that does). */
+const RESOURCE_TYPES: Record<string, string> = {
+  clients: 'CLIENT',
+  'client-secret': 'CLIENT',
+  'service-account-user': 'USER',
+  users: 'USER',
+  'reset-password': 'USER',
+  logout: 'USER',
+  realm: 'REALM_ROLE_MAPPING',
+  'role-mappings': 'REALM_ROLE_MAPPING',
+  roles: 'REALM_ROLE',
+  organizations: 'ORGANIZATION',
+  members: 'ORGANIZATION_MEMBERSHIP',
+  'client-scopes': 'CLIENT_SCOPE',
+  events: 'REALM',
+  config: 'REALM',
+  'admin-events': 'REALM',
+};
+
+/** Calls that act on a resource rather than create it (Keycloak's ACTION). */
+const ACTIONS = new Set(['client-secret', 'reset-password', 'logout']);
+
+/**
+ * The admin event of a successful change (every call but GET): what, where (`resourcePath`
+ * relative to the realm, the new id appended on create) and who; the request's representation
+ * without a single secret or password (redact.ts) when details are on. Client-secret rotation
+ * records no representation at all.
+ */
+export function recordAdminEvent(events: Pick<EventRecorder, 'admin'>) {
+  return function after(route: AdminRoute<unknown, unknown, unknown, AdminDeps>, input: AdminInput<unknown, unknown, unknown>, result: unknown, res: Response): void {
+    if (route.method === 'get') return;
+    const req = res.req as Request;
+    const path = req.originalUrl
+      .split('?')[0]!
+      .slice(ADMIN_MOUNT.length)
+      .replace(/^\/+|\/+$/g, '');
+    const segments = path.split('/');
+    const last = [...segments].reverse().find((s) => RESOURCE_TYPES[s] !== undefined) ?? segments[0] ?? '';
+    const clientRoles = segments.includes('clients') && segments.includes('role-mappings');
+    const resourceType = clientRoles ? 'CLIENT_ROLE_MAPPING' : (RESOURCE_TYPES[last] ?? 'REALM');
+    const tail = segments[segments.length - 1] ?? '';
+    const operationType: OperationType = ACTIONS.has(tail) ? 'ACTION' : route.method === 'post' ? 'CREATE' : route.method === 'put' ? 'UPDATE' : 'DELETE';
+    const resourcePath = route.ok.status === 201 && typeof result === 'string' && tail !== 'members' ? `${path}/${result}` : path;
+    events.admin({
+      operationType,
+      resourceType,
+      resourcePath,
+      authDetails: { realmId: 'public', clientId: input.caller.clientId, userId: input.caller.userId ?? input.caller.subject, ipAddress: input.caller.ipAddress },
+      representation: input.body === undefined || tail === 'client-secret' ? undefined : JSON.stringify(redactRepresentation(input.body)),
+    });
+  };
+}

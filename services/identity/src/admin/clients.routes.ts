@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { createClient, deleteClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
+import type { Client } from '../clients/clients.repository.js';
+import { serviceAccountUser } from '../accounts/users.js';
+import { NotFoundError } from '../errors.js';
+import { withinReach, type AdminCaller } from './admin-caller.js';
+import type { AdminDeps } from './admin-deps.js';
+import { defineAdminRoute } from './admin-route.js';
+import { idParams, paging, queryFlag } from './admin-schemas.js';
+import { clientRepresentation, clientRepresentationInput, toClientInput, toClientRepresentation, type ClientRepresentation } from './clients.representation.js';
+import { REALM_MANAGEMENT } from '../roles/index.js';
+import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
+import { toUserRepresentation, userRepresentation } from './users.representation.js';
+
+/** Clients (Keycloak's `/clients`). `:id` is the client's internal id, as Keycloak's. */
+
+const VIEW = ['view-clients', 'query-clients'] as const;
+const MANAGE = ['manage-clients'] as const;
+const NOT_FOUND = { '404': 'No such client (or outside the caller’s organization)' };
+
+/** The client with this internal id, if the caller may reach it; "not found" otherwise, revealing nothing. */
+export async function reachableClient(deps: Pick<AdminDeps, 'clients'>, caller: AdminCaller, id: string): Promise<Client> {
+  const client = await deps.clients.findById(id);
+  if (!client || !withinReach(caller, client.organizationId)) throw new NotFoundError('Client');
+  return client;
+}
+
+/**
+ * The `realm-management` client as Keycloak shows it: not an OAuth client of Hush (it cannot get
+ * tokens), only the holder of the admin roles, under a fixed internal id.
+ */
+export const realmManagementClient: ClientRepresentation = {
+  ...toClientRepresentation({
+    id: REALM_MANAGEMENT_CLIENT_ID,
+    clientId: REALM_MANAGEMENT,
+    name: '${client_realm-management}',
+    enabled: true,
+    description: null,
+    secretSealed: null,
+    secretHash: '',
+    grantTypes: [],
+    responseTypes: [],
+    redirectUris: [],
+    postLogoutRedirectUris: [],
+    webOrigins: [],
+    scopes: [],
+    organizationId: null,
+    organizationName: null,
+    clientCredentialsRefresh: false,
+    signingAlg: null,
+    pkceMethod: null,
+    createdAt: new Date(0),
+    secretRotatedAt: null,
+  }),
+  bearerOnly: true,
+};
+
+const secretRepresentation = z.object({ type: z.literal('secret'), value: z.string() });
+
+export const clientRoutes = [
+  defineAdminRoute({
+    operationId: 'listClients',
+    summary: 'Clients; `clientId` matches exactly, or as a substring with `search=true`.',
+    method: 'get',
+    path: '/clients',
+    roles: VIEW,
+    query: z.object({ clientId: z.string().optional(), search: queryFlag.optional(), ...paging(undefined) }),
+    ok: { status: 200, schema: z.array(clientRepresentation), description: 'The clients, by clientId' },
+    async handle(deps: AdminDeps, { query, caller }) {
+      // Keycloak's tools look the admin roles' client up by its clientId, to map its roles.
+      if (query.clientId === REALM_MANAGEMENT && !query.search) return caller.organizationId === undefined ? [realmManagementClient] : [];
+      const clients = await deps.clients.search({
+        ...(query.search ? { search: query.clientId } : { clientId: query.clientId }),
+        organizationId: caller.organizationId,
+        first: query.first,
+        max: query.max,
+      });
+      return clients.map(toClientRepresentation);
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'createClient',
+    summary: 'Creates a client; a `secret` given is its secret (at least 32 characters), else one is generated.',
+    method: 'post',
+    path: '/clients',
+    roles: MANAGE,
+    body: clientRepresentationInput,
+    ok: { status: 201, description: 'Created; Location ends in the new id' },
+    errors: { '400': 'Bad representation', '409': 'The clientId is taken' },
+    async handle(deps: AdminDeps, { body, caller }) {
+      const input = toClientInput(body);
+      if (caller.organizationId !== undefined) input.organization = caller.organizationId;
+      const { client } = await createClient(deps, input);
+      return client.id;
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'getClient',
+    summary: 'One client.',
+    method: 'get',
+    path: '/clients/:id',
+    roles: VIEW,
+    params: idParams,
+    ok: { status: 200, schema: clientRepresentation, description: 'The client' },
+    errors: NOT_FOUND,
+    handle: async (deps: AdminDeps, { params, caller }) =>
+      params.id === REALM_MANAGEMENT_CLIENT_ID && caller.organizationId === undefined
+        ? realmManagementClient
+        : toClientRepresentation(await reachableClient(deps, caller, params.id)),
+  }),
+  defineAdminRoute({
+    operationId: 'updateClient',
+    summary: 'Updates a client: fields left out keep their value.',
+    method: 'put',
+    path: '/clients/:id',
+    roles: MANAGE,
+    params: idParams,
+    body: clientRepresentationInput,
+    ok: { status: 204, description: 'Updated' },
+    errors: { ...NOT_FOUND, '400': 'Bad representation (clientId cannot change)' },
+    async handle(deps: AdminDeps, { params, body, caller }) {
+      const client = await reachableClient(deps, caller, params.id);
+      const current = toClientRepresentation(client);
+      const merged = { ...current, ...body, attributes: { ...current.attributes, ...body.attributes }, secret: undefined, clientId: client.clientId };
+      const input = toClientInput(merged);
+      if (caller.organizationId !== undefined) input.organization = caller.organizationId;
+      await updateClient(deps, client.clientId, input);
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'deleteClient',
+    summary: 'Deletes a client: its secret and its tokens stop working at once.',
+    method: 'delete',
+    path: '/clients/:id',
+    roles: MANAGE,
+    params: idParams,
+    ok: { status: 204, description: 'Deleted' },
+    errors: NOT_FOUND,
+    async handle(deps: AdminDeps, { params, caller }) {
+      await deleteClient(deps, (await reachableClient(deps, caller, params.id)).clientId);
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'getClientSecret',
+    summary: 'The current secret, opened from its sealed copy (404 when CLIENT_SECRET_READBACK is off).',
+    method: 'get',
+    path: '/clients/:id/client-secret',
+    roles: MANAGE,
+    params: idParams,
+    ok: { status: 200, schema: secretRepresentation, description: 'The secret' },
+    errors: { ...NOT_FOUND, '400': 'A public client has no secret' },
+    async handle(deps: AdminDeps, { params, caller }) {
+      const client = await reachableClient(deps, caller, params.id);
+      return { type: 'secret', value: await readClientSecret(deps, client.clientId) };
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'rotateClientSecret',
+    summary: 'A new secret; the old one is refused at once on every replica and the client’s tokens are announced revoked.',
+    method: 'post',
+    path: '/clients/:id/client-secret',
+    roles: MANAGE,
+    params: idParams,
+    ok: { status: 200, schema: secretRepresentation, description: 'The new secret' },
+    errors: { ...NOT_FOUND, '400': 'A public client has no secret' },
+    async handle(deps: AdminDeps, { params, caller }) {
+      const client = await reachableClient(deps, caller, params.id);
+      return { type: 'secret', value: (await rotateClientSecret(deps, client.clientId)).clientSecret };
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'getServiceAccountUser',
+    summary: 'The client’s service-account user, to which its roles are granted.',
+    method: 'get',
+    path: '/clients/:id/service-account-user',
+    roles: VIEW,
+    params: idParams,
+    ok: { status: 200, schema: userRepresentation, description: 'The service-account user' },
+    errors: { ...NOT_FOUND, '400': 'The client has no service account (serviceAccountsEnabled is off)' },
+    async handle(deps: AdminDeps, { params, caller }) {
+      const client = await reachableClient(deps, caller, params.id);
+      if (!client.grantTypes.includes('client_credentials')) throw new NotFoundError('Service account');
+      return toUserRepresentation(await serviceAccountUser(deps, client));
+    },
+  }),
+];

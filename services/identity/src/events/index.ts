@@ -1,0 +1,5 @@
+export { EventRecorder } from './event-recorder.js';
+export { EventsRepository } from './events.repository.js';
+export { recordProviderEvents } from './provider-events.js';
+export { redactRepresentation } from './redact.js';
+export { USER_EVENT_TYPES, type AdminEvent, type EventsConfig, type OperationType, type UserEvent, type UserEventType } from './events.types.js';
