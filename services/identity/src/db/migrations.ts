@@ -4,6 +4,7 @@ import * as clientsNotify from '../../migrations/20261122010000_clients_notify.j
 import * as hashArtifactIds from '../../migrations/20261123000000_hash_artifact_ids.js';
 import * as rs256KeysClientTokenSettings from '../../migrations/20261124000000_rs256_keys_client_token_settings.js';
 import * as clientsWebOrigins from '../../migrations/20261201000000_clients_web_origins.js';
+import * as replaceRefreshTokens from '../../migrations/20261202000000_replace_refresh_tokens.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -12,4 +13,5 @@ export const migrationSource = staticMigrations({
   '20261123000000_hash_artifact_ids': hashArtifactIds,
   '20261124000000_rs256_keys_client_token_settings': rs256KeysClientTokenSettings,
   '20261201000000_clients_web_origins': clientsWebOrigins,
+  '20261202000000_replace_refresh_tokens': replaceRefreshTokens,
 });

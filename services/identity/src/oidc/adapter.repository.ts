@@ -121,48 +121,39 @@ type UpsertRow = { model: string; id: string; payload: AdapterPayload; expiresIn
  * again, quote by quote, into an array literal.
  *
  * A refresh token that replaces the earlier ones of its grant (client-credentials-refresh.ts)
- * deletes them in the same statement, which keeps the batching: the DELETE sees the table as it
- * was when the statement began, so never the rows it inserts. It runs to completion before the
- * INSERT starts (the INSERT waits on its result), so every such statement locks the old refresh
- * tokens before the grant row, and two of them cannot deadlock.
+ * deletes them in the same statement, which keeps the batching: `delete_refresh_tokens_of` (a
+ * migration's function, which keeps the deletion on the `grant_id` index) runs once, before the
+ * INSERT starts (the INSERT waits on its result), so it never sees the rows the INSERT writes,
+ * and every such statement locks the old refresh tokens before the grant row: two of them cannot
+ * deadlock.
  */
 async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
   // ON CONFLICT cannot touch one row twice in a statement: the last write of a key wins.
   const unique = [...new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r])).values()];
-  let replacing = false;
+  const replaced = new Set<string>();
   const records = unique.map((r) => {
-    const replaces = r.payload.grantId !== undefined && replacesEarlierRefreshTokens(r.model, r.payload);
-    replacing ||= replaces;
+    const grantId = r.payload.grantId ?? null;
+    if (grantId !== null && replacesEarlierRefreshTokens(r.model, r.payload)) replaced.add(grantId);
     return {
       m: r.model,
       i: artifactKey(r.id),
       p: storablePayload(r.payload),
-      g: r.payload.grantId ?? null,
+      g: grantId,
       u: r.payload.uid ?? null,
       c: r.payload.userCode ?? null,
       e: r.expiresIn ?? null,
-      ...(replaces ? { r: true } : {}),
     };
   });
-  const rowsOf = `jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8, r boolean)`;
   const insert = `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
-     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END`;
+     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END
+     FROM jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8)`;
   const onConflict = `ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
        uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`;
   const json = JSON.stringify(records);
-  if (!replacing) {
-    await db.raw(`${insert} FROM ${rowsOf} ${onConflict}`, [json]);
+  if (replaced.size === 0) {
+    await db.raw(`${insert} ${onConflict}`, [json]);
   } else {
-    await db.raw(
-      `WITH t AS (SELECT * FROM ${rowsOf}),
-       replaced AS (
-         DELETE FROM oidc_models o USING t
-         WHERE t.r AND o.model = 'RefreshToken' AND o.grant_id = t.g
-         RETURNING 1
-       )
-       ${insert} FROM t WHERE (SELECT count(*) FROM replaced) >= 0 ${onConflict}`,
-      [json],
-    );
+    await db.raw(`${insert} WHERE (SELECT delete_refresh_tokens_of(?::text[])) >= 0 ${onConflict}`, [json, [...replaced]]);
   }
   return rows.map(() => undefined);
 }
