@@ -41,7 +41,8 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
     if (typeof sealed !== 'string' || !deviceCodeKey) return undefined;
     return open(deviceCodeKey, Buffer.from(sealed, 'base64'), `DeviceCode ${key}`).toString();
   };
-  const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows));
+  // One batch in flight: the saves that arrive meanwhile go together in the next (group commit).
+  const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows), { maxInFlight: 1 });
 
   const toPayload = (row: Row | undefined, id?: string): AdapterPayload | undefined => {
     if (!row) return undefined;
