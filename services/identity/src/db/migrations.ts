@@ -6,6 +6,7 @@ import * as rs256KeysClientTokenSettings from '../../migrations/20261124000000_r
 import * as clientsWebOrigins from '../../migrations/20261201000000_clients_web_origins.js';
 import * as adminApi from '../../migrations/20261210000000_admin_api.js';
 import * as events from '../../migrations/20261210010000_events.js';
+import * as replaceRefreshTokens from '../../migrations/20261210020000_replace_refresh_tokens.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -16,4 +17,5 @@ export const migrationSource = staticMigrations({
   '20261201000000_clients_web_origins': clientsWebOrigins,
   '20261210000000_admin_api': adminApi,
   '20261210010000_events': events,
+  '20261210020000_replace_refresh_tokens': replaceRefreshTokens,
 });

@@ -41,7 +41,8 @@ export function createAdapterClass(db: Db, findClient: (id: string) => Promise<A
     if (typeof sealed !== 'string' || !deviceCodeKey) return undefined;
     return open(deviceCodeKey, Buffer.from(sealed, 'base64'), `DeviceCode ${key}`).toString();
   };
-  const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows));
+  // One batch in flight: the saves that arrive meanwhile go together in the next (group commit).
+  const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows), { maxInFlight: 1 });
 
   const toPayload = (row: Row | undefined, id?: string): AdapterPayload | undefined => {
     if (!row) return undefined;
@@ -121,19 +122,17 @@ type UpsertRow = { model: string; id: string; payload: AdapterPayload; expiresIn
  * again, quote by quote, into an array literal.
  *
  * A refresh token that replaces the earlier ones of its grant (keycloak/client-credentials-refresh.ts)
- * deletes them in the same statement, which keeps the batching: the DELETE sees the table as it
- * was when the statement began, so never the rows it inserts. It runs to completion before the
- * INSERT starts (the INSERT waits on its result), so every such statement locks the old refresh
- * tokens before the grant row, and two of them cannot deadlock.
+ * deletes them in the same statement, which keeps the batching: `replace_refresh_tokens` (a
+ * migration's function) locks the rows of the statement's grants, in key order, then deletes the
+ * refresh tokens, once, before the INSERT starts (the INSERT waits on its result). Statements
+ * replacing the tokens of one grant thus run one after the other, and none deletes the rows it
+ * writes itself.
  */
 async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
   // ON CONFLICT cannot touch one row twice in a statement: the last write of a key wins.
-  const unique = [...new Map(rows.map((r) => [`${r.model}\u0000${r.id}`, r])).values()];
-  let replacing = false;
-  const records = unique.map((r) => {
-    const replaces = r.payload.grantId !== undefined && replacesEarlierRefreshTokens(r.model, r.payload);
-    replacing ||= replaces;
-    return {
+  const unique = new Map<string, { record: StoredRow; replaces: boolean }>();
+  for (const r of rows) {
+    const record = {
       m: r.model,
       i: artifactKey(r.id),
       p: storablePayload(r.payload),
@@ -141,31 +140,30 @@ async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
       u: r.payload.uid ?? null,
       c: r.payload.userCode ?? null,
       e: r.expiresIn ?? null,
-      ...(replaces ? { r: true } : {}),
     };
-  });
-  const rowsOf = `jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8, r boolean)`;
+    unique.set(`${record.m}\u0000${record.i}`, { record, replaces: record.g !== null && replacesEarlierRefreshTokens(r.model, r.payload) });
+  }
+  // Every statement writes its rows in key order (bytewise, as the function locks grants), so
+  // that two of them wait on each other's rows in one order.
+  const entries = [...unique].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, entry]) => entry);
+  const records = entries.map((entry) => entry.record);
+  const replaced = [...new Set(entries.filter((entry) => entry.replaces).map((entry) => entry.record.g as string))];
   const insert = `INSERT INTO oidc_models (model, id, payload, grant_id, uid, user_code, expires_at)
-     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END`;
+     SELECT m, i, p, g, u, c, CASE WHEN e IS NULL THEN NULL ELSE now() + make_interval(secs => e) END
+     FROM jsonb_to_recordset(?::jsonb) AS t(m text, i text, p jsonb, g text, u text, c text, e float8)`;
   const onConflict = `ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
        uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`;
   const json = JSON.stringify(records);
-  if (!replacing) {
-    await db.raw(`${insert} FROM ${rowsOf} ${onConflict}`, [json]);
+  if (replaced.length === 0) {
+    await db.raw(`${insert} ${onConflict}`, [json]);
   } else {
-    await db.raw(
-      `WITH t AS (SELECT * FROM ${rowsOf}),
-       replaced AS (
-         DELETE FROM oidc_models o USING t
-         WHERE t.r AND o.model = 'RefreshToken' AND o.grant_id = t.g
-         RETURNING 1
-       )
-       ${insert} FROM t WHERE (SELECT count(*) FROM replaced) >= 0 ${onConflict}`,
-      [json],
-    );
+    const grantKeys = records.filter((r) => r.m === 'Grant').map((r) => r.i);
+    await db.raw(`${insert} WHERE (SELECT replace_refresh_tokens(?::text[], ?::text[])) >= 0 ${onConflict}`, [json, replaced, grantKeys]);
   }
   return rows.map(() => undefined);
 }
+
+type StoredRow = { m: string; i: string; p: AdapterPayload; g: string | null; u: string | null; c: string | null; e: number | null };
 
 /** Deletes expired artifacts; every replica may run it (the DELETE is idempotent). */
 export async function sweepExpired(db: Db): Promise<number> {

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// bench/token-cost: what one client-credentials token costs, in CPU time per token of each process
+// on its path: identity, the PostgreSQL connections serving it, PostgreSQL's background processes
+// (WAL writer, checkpointer, autovacuum), Redis and the load generator; then the same for bare
+// oidc-provider signing with the same algorithm. CPU time per token is the figure other load on
+// the machine disturbs least: tokens/s there can halve while CPU per token moves by a tenth.
+// Run from the root, after `npx tsc -b`:
+//   node_modules/.bin/node bench/token-cost.mjs [--alg RS256|ES256|both] [--rounds N] [--root <checkout>]
+// --root: measure the identity built in another checkout (bare oidc-provider stays this one's).
+//   BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32)
+// Linux only (reads /proc). Redis and PostgreSQL's background processes are counted whole: on a
+// machine where something else uses them, their figures include it.
+import { fork, execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const here = join(dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const admin = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const algArg = arg('--alg', 'both');
+const ALGS = algArg === 'both' ? ['RS256', 'ES256'] : [algArg];
+if (!ALGS.every((a) => a === 'RS256' || a === 'ES256')) throw new Error('--alg must be RS256, ES256 or both');
+const rounds = Number(arg('--rounds', '1'));
+const root = arg('--root', here);
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+const BACKGROUND = /walwriter|checkpointer|background writer|autovacuum|logical replication|stats/;
+
+async function withAdmin(sql, params) {
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** CPU ticks (user + system) of every process, with its command line. */
+function processes() {
+  const out = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      out.push({ pid, comm, cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+/** Ticks so far per process of interest; PostgreSQL connections by pid (they come and go). */
+function snapshot(serverPid, database) {
+  const all = processes();
+  const sum = (pred) => all.filter(pred).reduce((t, p) => t + p.ticks, 0);
+  const postgres = all.filter((p) => p.comm.startsWith('postgres'));
+  return {
+    server: sum((p) => p.pid === String(serverPid)),
+    connections: Object.fromEntries(postgres.filter((p) => database && p.cmdline.includes(database)).map((p) => [p.pid, p.ticks])),
+    background: sum((p) => p.comm.startsWith('postgres') && BACKGROUND.test(p.cmdline)),
+    redis: sum((p) => p.comm.startsWith('redis')),
+    load: process.cpuUsage(),
+  };
+}
+
+/** µs of CPU per token of each process between two snapshots. */
+function perToken(a, b, tokens) {
+  const us = (ticks) => Math.round((ticks * 1e6) / ticksPerSecond / tokens);
+  let connections = 0;
+  for (const [pid, ticks] of Object.entries(b.connections)) connections += ticks - (a.connections[pid] ?? 0);
+  const load = (b.load.user + b.load.system - a.load.user - a.load.system) / tokens;
+  return { server: us(b.server - a.server), connections: us(connections), background: us(b.background - a.background), redis: us(b.redis - a.redis), load: Math.round(load) };
+}
+
+function start(script, env) {
+  return fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+}
+
+async function waitHttp(url) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Warm-up (JIT, pools), then the measured run, between two snapshots. */
+async function load(url, body, pid, database) {
+  const options = { url, method: 'POST', connections, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
+  await autocannon({ ...options, duration: 2 });
+  const statements = database ? await transactions(database) : 0;
+  const before = snapshot(pid, database);
+  const r = await autocannon({ ...options, duration: seconds });
+  const cost = perToken(before, snapshot(pid, database), r.requests.total);
+  const result = { rps: r['2xx'] / r.duration, p99: r.latency.p99, failed: r.non2xx + r.errors, cost };
+  if (database) {
+    await new Promise((resolve) => setTimeout(resolve, 600)); // statistics reach pg_stat_database within 500 ms
+    result.statements = ((await transactions(database)) - statements) / r.requests.total;
+  }
+  return result;
+}
+
+/** Transactions (one per statement outside BEGIN) run in `database`, as PostgreSQL counts them. */
+async function transactions(database) {
+  return Number((await withAdmin('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]))[0].n);
+}
+
+const children = [];
+const databases = [];
+
+async function identity(alg) {
+  const database = `bench_identity_${randomBytes(4).toString('hex')}`;
+  const dbUrl = new URL(admin);
+  dbUrl.pathname = `/${database}`;
+  await withAdmin(`CREATE DATABASE "${database}"`);
+  databases.push(database);
+  const port = 18080 + Math.floor(Math.random() * 1000);
+  const env = {
+    DATABASE_URL: dbUrl.toString(),
+    MASTER_KEY: randomBytes(32).toString('hex'),
+    AUTH_URL: `http://127.0.0.1:${port}`,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
+    SECRETS_API_AUDIENCE: 'https://bench.example.com',
+    DEFAULT_SIGNING_ALG: alg,
+  };
+  const { runCli } = await import(join(root, 'services/identity/dist/src/cli/cli.js'));
+  const cli = async (...args) => {
+    const r = await runCli([...args, '--json'], { ...process.env, ...env });
+    if (r.code !== 0) throw new Error(r.stderr + r.stdout);
+    return JSON.parse(r.stdout);
+  };
+  await cli('bootstrap');
+  await cli('apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
+  const client = await cli('clients', 'create', '--name', 'bench', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
+  const server = start(join(root, 'services/identity/dist/src/main.js'), env);
+  children.push(server);
+  const issuer = `http://127.0.0.1:${port}/auth/realms/public`;
+  await waitHttp(`${issuer}/.well-known/openid-configuration`);
+  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: client.client_id, client_secret: client.client_secret }).toString();
+  const result = await load(`${issuer}/protocol/openid-connect/token`, body, server.pid, database);
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+  return result;
+}
+
+async function bare(alg) {
+  const port = 19080 + Math.floor(Math.random() * 1000);
+  const secret = randomBytes(32).toString('base64url');
+  const server = start(join(here, 'bench/bare-provider.mjs'), { PORT: String(port), CLIENT_SECRET: secret, ALG: alg });
+  children.push(server);
+  await once(server, 'message');
+  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: 'bench', client_secret: secret }).toString();
+  const result = await load(`http://127.0.0.1:${port}/token`, body, server.pid, undefined);
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+  return result;
+}
+
+try {
+  const rows = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const alg of ALGS) {
+      rows.push({ alg, name: 'identity', ...(await identity(alg)) });
+      rows.push({ alg, name: 'bare oidc-provider', ...(await bare(alg)) });
+    }
+  }
+  console.log(`\nCPU µs per token, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(
+    '| alg | server | tokens/s | p99 ms | failed | server process | PostgreSQL connections | PostgreSQL background | Redis | load generator | SQL statements per token |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const c = r.cost;
+    const sql = r.statements === undefined ? '–' : r.statements.toFixed(2);
+    console.log(`| ${r.alg} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.failed} | ${c.server} | ${c.connections} | ${c.background} | ${c.redis} | ${c.load} | ${sql} |`);
+  }
+} finally {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const db of databases) await withAdmin(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+}
