@@ -74,7 +74,7 @@ const envs = {
     QUEUE_PREFIX: `mem:${tag}:q`,
     RATE_LIMIT_MAX: '1000000000',
   },
-  mailer: { ...common, PORT: String(ports.mailer), SMTP_URL: 'smtp://127.0.0.1:1', QUEUE_PREFIX: `mem:${tag}:q`, REDIS_PREFIX: `mem:${tag}:m:` },
+  mailer: { ...common, MANAGEMENT_PORT: String(ports.mailer), SMTP_URL: 'smtp://127.0.0.1:1', QUEUE_PREFIX: `mem:${tag}:q`, REDIS_PREFIX: `mem:${tag}:m:` },
 };
 
 /** `flags`: Node's, as the service's start script gives them (scripts/start-flags.mjs). */

@@ -23,6 +23,15 @@ export const processKeys = () => ({
   IDLE_COMPACTION: bool(true),
 });
 
+/**
+ * The management port: /healthz, /readyz and /metrics (management.ts), apart from the public
+ * port, which answers 404 to them. Each service has its own default, so the three can run on one
+ * machine (identity 9000, as Keycloak's; secrets 9001; the mailer 9002).
+ */
+export const managementKeys = (fallback: number) => ({
+  MANAGEMENT_PORT: port(fallback),
+});
+
 /** The Redis server; several services and deployments may share one. */
 export const redisKeys = () => ({
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
@@ -31,6 +40,8 @@ export const redisKeys = () => ({
 /** What tells one HTTP service from the other in the keys they share. */
 export interface HttpServiceDefaults {
   port: number;
+  /** Its management port (health and metrics). */
+  managementPort: number;
   /** Name of its PostgreSQL database on the local default server. */
   database: string;
   /** Prefix of its Redis keys. */
@@ -44,6 +55,7 @@ export interface HttpServiceDefaults {
  */
 export const httpServiceKeys = (defaults: HttpServiceDefaults) => ({
   PORT: port(defaults.port),
+  ...managementKeys(defaults.managementPort),
   ...processKeys(),
   DATABASE_URL: z.url().default(`postgres://postgres@127.0.0.1:5432/${defaults.database}`),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
+import { deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
@@ -96,9 +96,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);
-  app.get('/metrics', metrics.http.handler);
-  app.use(
-    healthEndpoints({
+  // Health and metrics are served on the management port only; the public port answers them 404.
+  const management = managementEndpoints({
+    registry: metrics.http.registry,
+    health: {
       checks: {
         database: () => db.raw('select 1'),
         redis: () => redis.ping(),
@@ -107,8 +108,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
           if (fingerprint.split(',').filter((key) => key.endsWith(':active')).length < SIGNING_ALGS.length) throw new Error('no active signing key of every algorithm loaded');
         },
       },
-    }),
-  );
+    },
+  });
 
   app.use(
     REALM_PATH,
@@ -132,6 +133,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   let timers: NodeJS.Timeout[] = [];
   return {
     handler: directDispatch({ express: app, before: everyRequest, provider: () => handler }),
+    management,
     context,
     async start() {
       await context.signingKeys.ensureActive();

@@ -1,4 +1,4 @@
-import { loadConfig, port, processKeys, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
+import { loadConfig, managementKeys, processKeys, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -7,8 +7,7 @@ export const configSchema = z.object({
   ...smtpKeys(),
   /** Jobs (and pooled SMTP connections) handled at once by this process. */
   CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-  /** Port of the health and metrics HTTP server. */
-  PORT: port(3002),
+  ...managementKeys(9002),
   ...processKeys(),
   /** Seconds to wait for the in-flight jobs on SIGTERM/SIGINT before exiting anyway. */
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(30),

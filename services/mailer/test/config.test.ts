@@ -13,7 +13,7 @@ describe('mailer configuration', () => {
       SMTP_REQUIRE_TLS: false,
       MAIL_FROM: 'Hush <no-reply@localhost>',
       CONCURRENCY: 4,
-      PORT: 3002,
+      MANAGEMENT_PORT: 9002,
       LOG_LEVEL: 'info',
       IDLE_COMPACTION: true,
       SHUTDOWN_TIMEOUT: 30,

@@ -34,11 +34,11 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-/** Builds, starts and serves the mailer on a free port (config.PORT is ignored). */
+/** Builds, starts and serves the mailer's management port on a free port (config.MANAGEMENT_PORT is ignored). */
 export async function serveMailer(config: Config, logger: Logger): Promise<Mailer> {
   const app = createMailerApp(config, logger);
   await app.start();
-  const server = await listen(app.handler, 0);
+  const server = await listen(app.management, 0);
   let closed: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
@@ -69,7 +69,7 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     REDIS_URL: testRedisUrl,
     QUEUE_PREFIX: prefix,
     SMTP_URL: smtpUrl,
-    PORT: '0',
+    MANAGEMENT_PORT: '0',
     LOG_LEVEL: 'debug',
     ...env,
   });

@@ -6,8 +6,8 @@ import { dbOptions } from './db/knex.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const infra = connect(config, 'secrets', dbOptions);
-  await serveUntilSignal(createSecretsApp(config, infra), config.PORT, servedOn(infra));
-  infra.logger.info({ port: config.PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
+  await serveUntilSignal(createSecretsApp(config, infra), config, servedOn(infra));
+  infra.logger.info({ port: config.PORT, managementPort: config.MANAGEMENT_PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });
 }
 
