@@ -53,7 +53,7 @@ const ports = { identity: randomPort(), secrets: randomPort(), mailer: randomPor
 const auth = `http://127.0.0.1:${ports.identity}`;
 const base = `http://127.0.0.1:${ports.secrets}`;
 const databases = { identity: `mem_identity_${tag}`, secrets: `mem_secrets_${tag}` };
-const common = { ...process.env, REDIS_URL: redisUrl, AUTH_URL: auth, BASE_URL: base, LOG_LEVEL: 'warn' };
+const common = { ...process.env, MAIL_SEALING_KEY: randomBytes(32).toString('hex'), REDIS_URL: redisUrl, AUTH_URL: auth, BASE_URL: base, LOG_LEVEL: 'warn' };
 // scripts/local.mjs's environments(), with throw-away databases, ports and prefixes.
 const envs = {
   identity: {

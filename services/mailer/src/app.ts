@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectRedis, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
 import { createMetrics } from './metrics.js';
@@ -81,7 +81,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
-    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight }, track);
+    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(config.MAIL_SEALING_KEY) }, track);
     running = { redis, statusQueue, linkQueue, transport, worker };
     logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
   };

@@ -1,4 +1,4 @@
-import { loadConfig, managementKeys, processKeys, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
+import { loadConfig, managementKeys, processKeys, requireSealingKey, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -13,8 +13,9 @@ export const configSchema = z.object({
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** The mailer only consumes the queue: its sealing key is always required. */
+export type Config = z.infer<typeof configSchema> & { MAIL_SEALING_KEY: Buffer };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return loadConfig(configSchema, env);
+  return requireSealingKey(loadConfig(configSchema, env));
 }

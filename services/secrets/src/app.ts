@@ -57,6 +57,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       mode: config.DELIVERY_MODE,
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
+      sealingKey: config.MAIL_SEALING_KEY,
       attempts: config.MAIL_ATTEMPTS,
       backoffMs: config.MAIL_BACKOFF_MS,
       relayIntervalMs: config.RELAY_INTERVAL_MS,

@@ -59,6 +59,7 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
     // Its own revocation channel; startWithIdentity (identity.ts) gives it identity's.
     REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     BASE_URL: url,
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '2',

@@ -84,6 +84,7 @@ beforeAll(async () => {
     IDENTITY_MASTER_KEY: randomBytes(32).toString('hex'),
     SECRETS_MASTER_KEY: randomBytes(32).toString('hex'),
     SECRETS_WEB_CLIENT_SECRET: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     AUTH_URL: `http://127.0.0.1:${ports.identity}`,
     BASE_URL: `http://127.0.0.1:${ports.secrets}`,
     QUEUE_PREFIX: `compose-${randomBytes(4).toString('hex')}`,

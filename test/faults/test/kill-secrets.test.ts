@@ -50,6 +50,7 @@ beforeAll(async () => {
     REDIS_PREFIX: uniquePrefix('faults-kill'),
     QUEUE_PREFIX: uniquePrefix('faults-kill-q').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '1',
     RATE_LIMIT_MAX: '0',

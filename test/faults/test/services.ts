@@ -63,6 +63,7 @@ export async function startSecretsService(postgres: TcpProxy, env: Record<string
     REDIS_PREFIX: uniquePrefix('faults-secrets'),
     QUEUE_PREFIX: uniquePrefix('faults-q').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     BASE_URL: url,
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '1',

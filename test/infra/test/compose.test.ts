@@ -32,6 +32,7 @@ const ENV = {
   SECRETS_MASTER_KEY: 'b'.repeat(64),
   POSTGRES_PASSWORD: 'pw',
   SECRETS_WEB_CLIENT_SECRET: 'c'.repeat(40),
+  MAIL_SEALING_KEY: 'd'.repeat(64),
 };
 const compose = interpolateAll(raw, ENV);
 
@@ -117,6 +118,13 @@ describe('docker-compose.yml', () => {
     const keyVar = (name: string) => String(raw.services[name]?.environment?.['MASTER_KEY']);
     expect(keyVar('identity')).not.toEqual(keyVar('secrets'));
     for (const { name, service } of oneShot) expect(keyVar(name)).toEqual(keyVar(service));
+  });
+
+  it('gives the secrets service and the mailer one MAIL_SEALING_KEY, from .env only, and no other service it', () => {
+    const sealingKey = (name: string) => raw.services[name]?.environment?.['MAIL_SEALING_KEY'];
+    expect(String(sealingKey('secrets'))).toMatch(/^\$\{MAIL_SEALING_KEY:\?[^}]+\}$/);
+    expect(sealingKey('mailer')).toEqual(sealingKey('secrets'));
+    for (const name of Object.keys(raw.services)) if (name !== 'secrets' && name !== 'mailer') expect({ name, key: sealingKey(name) }).toEqual({ name, key: undefined });
   });
 
   it('publishes only the public port of each service, and health-checks /healthz on its management port', () => {

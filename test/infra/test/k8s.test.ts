@@ -208,6 +208,15 @@ describe('infra/k8s', () => {
     }
   });
 
+  it('gives the secrets Deployment and the mailer MAIL_SEALING_KEY as a file from their Secrets, and no other container', () => {
+    for (const { c, workload } of containers) {
+      const name = workload['metadata']['name'];
+      const reads = variables(c).has('MAIL_SEALING_KEY_FILE');
+      const wanted = workload['kind'] === 'Deployment' && (name === 'secrets' || name === 'mailer');
+      expect({ container: c['name'], reads }).toEqual({ container: c['name'], reads: wanted });
+    }
+  });
+
   it('routes each Service to a Deployment port that exists', () => {
     for (const s of ofKind('Service')) {
       const d = ofKind('Deployment').find((x) => matches(s['spec']['selector'], x['spec']['template']['metadata']['labels']));

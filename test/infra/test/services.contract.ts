@@ -17,7 +17,7 @@ export const SERVICES: readonly ServiceName[] = ['identity', 'secrets', 'mailer'
 export const REQUIRED: Record<ServiceName, string[]> = {
   identity: ['MASTER_KEY'],
   secrets: ['MASTER_KEY'],
-  mailer: ['SMTP_URL'],
+  mailer: ['SMTP_URL', 'MAIL_SEALING_KEY'],
 };
 
 /**

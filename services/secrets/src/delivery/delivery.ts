@@ -9,6 +9,8 @@ export interface DeliveryOptions {
   mode: 'queue' | 'inline';
   redisUrl: string;
   prefix: string;
+  /** Queue mode: MAIL_SEALING_KEY, under which the jobs are sealed (the mailer holds the same). */
+  sealingKey: Buffer | undefined;
   /** Send attempts per e-mail, and the first retry delay (doubled each time). */
   attempts: number;
   backoffMs: number;
