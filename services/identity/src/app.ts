@@ -39,7 +39,7 @@ export interface IdentityApp extends ServiceApp {
 /** Builds the identity app; it never listens, and touches nothing until start(). */
 export function createIdentityApp(config: Config, infra: Infrastructure): IdentityApp {
   const { db, redis, logger } = infra;
-  const context = createContext(config, db, redis);
+  const context = createContext(config, db, redis, logger);
   const apis = new ApiCatalog(context.apis);
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
