@@ -40,8 +40,9 @@ it('answers success for grants revoked while Redis hangs, announces them once it
   await Promise.all(grants.map((g) => revocations.revokeGrant(g)));
   expect(Date.now() - started).toBeLessThan(2000);
   expect(revocations.pendingCount).toBe(grants.length);
-  // An access token's revocation has no other record: that one fails.
+  // An access token's revocation has no other record, and a client is deleted only once announced: those fail.
   await expect(revocations.revokeToken('jti-during-outage', Math.floor(Date.now() / 1000) + 300)).rejects.toThrow();
+  await expect(revocations.revokeClient('client-during-outage')).rejects.toThrow();
 
   await proxy.stop();
   await proxy.start();

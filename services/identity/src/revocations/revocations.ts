@@ -9,10 +9,11 @@ import { MAX_ACCESS_TOKEN_TTL } from '../apis/apis.js';
  * subscribing misses nothing.
  *
  * The answer matches what happened:
- * - an access token's revocation lives in Redis alone: a write that fails throws, and the caller
- *   answers 503 (RFC 7009 §2.2.1: the client may assume the token was not revoked and retry);
- * - a grant's or a client's revocation has taken effect in PostgreSQL before it is announced (the
- *   refresh token or client is gone): its caller succeeds whatever Redis does. In the service, an
+ * - an access token's revocation lives in Redis alone, and a client's is announced before the
+ *   client is deleted: a write that fails throws, and the caller answers 503 (RFC 7009 §2.2.1: the
+ *   client may assume the token was not revoked and retry) or the CLI command fails;
+ * - a grant's revocation has taken effect in PostgreSQL before it is announced (its refresh token
+ *   or code is gone): its caller succeeds whatever Redis does. In the service, an
  *   announcement Redis did not take is kept and written again every second until it lands (the
  *   resource servers refuse every token while their feed is down, so nothing slips through
  *   meanwhile), and the outage is logged once, with a count, when it ends. The admin CLI, whose
@@ -50,7 +51,8 @@ export class Revocations {
   /** Every token of the client issued up to now (the client is being deleted). */
   revokeClient(clientId: string): Promise<void> {
     const at = now();
-    return this.announce({ kind: 'client', clientId, notBefore: at }, at + MAX_ACCESS_TOKEN_TTL);
+    // Announced before the client is deleted (clients.ts): a failure must keep the client.
+    return this.publish({ kind: 'client', clientId, notBefore: at }, at + MAX_ACCESS_TOKEN_TTL);
   }
 
   /** Announcements still waiting for Redis (tests, metrics). */
