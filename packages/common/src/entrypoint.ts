@@ -89,10 +89,13 @@ export interface ServeOptions {
 }
 
 /**
- * Starts a service and serves it on its ports until SIGTERM/SIGINT; then, gracefully: the public
- * server drains, the app closes (the mailer finishes its jobs), the management server closes last
- * (so /readyz answers while the rest stops), then the caller's connections, and the process exits
- * (1 if anything failed on the way, or if `deadlineMs` passed first).
+ * Starts a service and serves it on its ports until SIGTERM/SIGINT; then, gracefully, and then the
+ * caller's connections, and the process exits (1 if anything failed on the way, or if `deadlineMs`
+ * passed first):
+ * - a service with a public port: both servers stop taking connections (a probe of /readyz is
+ *   refused: unready) while the requests in flight drain, then the app closes;
+ * - the mailer: the app closes first (its jobs finish) while the management server keeps answering
+ *   (/readyz 503, stopping), and closes last.
  */
 export async function serveUntilSignal(app: ServiceApp, ports: ServicePorts, options: ServeOptions): Promise<ServiceServers> {
   const { logger, disconnect, drainMs = 10_000, deadlineMs } = options;
@@ -108,9 +111,13 @@ export async function serveUntilSignal(app: ServiceApp, ports: ServicePorts, opt
     }
     let code = 0;
     try {
-      if (servers.server) await closeGracefully(servers.server, drainMs);
-      await app.close();
-      await closeGracefully(servers.management, 1000);
+      if (servers.server) {
+        await Promise.all([closeGracefully(servers.server, drainMs), closeGracefully(servers.management, 1000)]);
+        await app.close();
+      } else {
+        await app.close();
+        await closeGracefully(servers.management, 1000);
+      }
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
       code = 1;
