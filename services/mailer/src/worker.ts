@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Logger } from '@hush/common/base';
+import { outageLog, type Logger } from '@hush/common/base';
 import { SECRET_LINK_QUEUE, UnsealableJobError, obfuscateEmail, type JobSeal, type SecretLinkJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
@@ -29,6 +29,12 @@ export interface WorkerDeps {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A failure of the connection to Redis (refused, reset, timed out, closed), not of our work. */
+function isConnectionFailure(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /connect|connection is closed|timed? ?out/i.test(err.message);
+}
 
 /** The contract allows any URL; an e-mail only ever links to a web page. */
 const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
@@ -144,6 +150,10 @@ export function createSecretLinkWorker(deps: WorkerDeps, track: (work: Promise<u
         .catch((reportErr: unknown) => logger.error({ jobId: job.id, err: reportErr }, 'could not report the failed status')),
     );
   });
-  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  // While Redis is out the worker's connection fails once per reconnection attempt: those count
+  // towards the one Redis outage line (the service's own connection logs its end); anything else
+  // is logged as it comes.
+  const redisOutage = outageLog(logger, 'redis');
+  worker.on('error', (err) => (isConnectionFailure(err) ? redisOutage.failed(err) : logger.error({ err }, 'worker error')));
   return worker;
 }
