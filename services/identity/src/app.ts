@@ -149,6 +149,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       timers.forEach(clearInterval);
       timers = [];
       cache?.stop();
+      // The service's Redis connection stays the caller's to close; this ends the revocation retries.
+      await context.revocations.close();
     },
     reloadKeys,
     sweep: () => sweepExpired(db),

@@ -25,6 +25,7 @@ export class Revocations {
   private readonly pending = new Map<string, number>();
   private retry: NodeJS.Timeout | undefined;
   private readonly outage: OutageLog | undefined;
+  private readonly logger: Logger | undefined;
 
   /**
    * `redis`: the service's connection; absent (the admin CLI), one is opened on first use and
@@ -36,6 +37,7 @@ export class Revocations {
     logger?: Logger,
   ) {
     this.outage = logger ? outageLog(logger, 'redis') : undefined;
+    this.logger = logger;
   }
 
   /** One access token, until its `exp`. */
@@ -66,9 +68,17 @@ export class Revocations {
     return until !== null && Number(until) >= now();
   }
 
+  /** Stops the retries (closing the connection if it is this object's own); says what never reached Redis. */
   async close(): Promise<void> {
     if (this.retry) clearInterval(this.retry);
     this.retry = undefined;
+    if (this.pending.size > 0) {
+      // Those grants are gone in PostgreSQL, but their access tokens are not refused by the resource servers until they expire.
+      this.logger?.error(
+        { pending: this.pending.size },
+        'stopping with grant revocations Redis never took; their access tokens stay valid at the resource servers until they expire',
+      );
+    }
     const own = this.own;
     this.own = undefined;
     if (own) await own.quit().catch(() => own.disconnect());
