@@ -32,11 +32,16 @@ export function nodeFlags(root, service, override) {
 /** A port for a service under test, drawn from 30000-49999 (the benchmarks start one or three at a time). */
 export const randomPort = () => 30000 + Math.floor(Math.random() * 20000);
 
-/** Resolves once `origin`/healthz answers 2xx; throws after `attempts` tries 100 ms apart. */
+/**
+ * Resolves once `origin`/healthz answers; throws after `attempts` tries 100 ms apart. On a public
+ * port the answer is 404 (health lives on the management port), but a service opens its public
+ * port only once started, so any answer will do.
+ */
 export async function healthy(origin, attempts = 100) {
   for (let i = 0; i < attempts; i++) {
     try {
-      if ((await fetch(`${origin}/healthz`)).ok) return;
+      const res = await fetch(`${origin}/healthz`);
+      if (res.ok || res.status === 404) return;
     } catch {
       /* not listening yet */
     }

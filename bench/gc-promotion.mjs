@@ -46,6 +46,7 @@ const env = {
   REDIS_URL: redisUrl,
   REDIS_PREFIX: `bench:${dbName}:`,
   MASTER_KEY: randomBytes(32).toString('hex'),
+  MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
   LOG_LEVEL: 'warn',
   RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '1000000000',
 };

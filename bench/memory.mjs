@@ -53,7 +53,7 @@ const ports = { identity: randomPort(), secrets: randomPort(), mailer: randomPor
 const auth = `http://127.0.0.1:${ports.identity}`;
 const base = `http://127.0.0.1:${ports.secrets}`;
 const databases = { identity: `mem_identity_${tag}`, secrets: `mem_secrets_${tag}` };
-const common = { ...process.env, REDIS_URL: redisUrl, AUTH_URL: auth, BASE_URL: base, LOG_LEVEL: 'warn' };
+const common = { ...process.env, MAIL_SEALING_KEY: randomBytes(32).toString('hex'), REDIS_URL: redisUrl, AUTH_URL: auth, BASE_URL: base, LOG_LEVEL: 'warn' };
 // scripts/local.mjs's environments(), with throw-away databases, ports and prefixes.
 const envs = {
   identity: {
@@ -74,7 +74,7 @@ const envs = {
     QUEUE_PREFIX: `mem:${tag}:q`,
     RATE_LIMIT_MAX: '1000000000',
   },
-  mailer: { ...common, PORT: String(ports.mailer), SMTP_URL: 'smtp://127.0.0.1:1', QUEUE_PREFIX: `mem:${tag}:q`, REDIS_PREFIX: `mem:${tag}:m:` },
+  mailer: { ...common, MANAGEMENT_PORT: String(ports.mailer), SMTP_URL: 'smtp://127.0.0.1:1', QUEUE_PREFIX: `mem:${tag}:q`, REDIS_PREFIX: `mem:${tag}:m:` },
 };
 
 /** `flags`: Node's, as the service's start script gives them (scripts/start-flags.mjs). */

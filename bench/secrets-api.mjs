@@ -66,6 +66,7 @@ const env = {
   REDIS_URL: redisUrl,
   REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
   MASTER_KEY: randomBytes(32).toString('hex'),
+  MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
   LOG_LEVEL: 'warn',
   // The limiter stays on (its Redis round trip is part of the cost) but never trips.
   RATE_LIMIT_MAX: process.env.BENCH_RATE_LIMIT_MAX ?? '1000000000',

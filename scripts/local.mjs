@@ -7,6 +7,9 @@
 //   node scripts/local.mjs [--fresh]       everything: identity :8080, secrets :3000, mailer, and a
 //                                          mail catcher (:1025/:8025) unless SMTP_URL is set;
 //                                          demo credentials on first start; prints a curl session.
+//                                          Health and metrics on the management ports :9000, :9001
+//                                          and :9002. A service that dies is restarted with backoff
+//                                          (scripts/supervise.mjs); one that keeps dying stops all.
 //                                          --fresh first deletes this checkout's local databases
 //                                          (and demo user), e.g. after its .env was lost
 //   node scripts/local.mjs identity        migrate + bootstrap, then identity alone
@@ -20,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { startFlags } from './start-flags.mjs';
+import { supervise } from './supervise.mjs';
 import { defaultDatabaseUrls, dropLocalDatabase, ensureLocalDatabase, KeyMismatchError, mismatchAdvice } from './local-databases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +37,9 @@ const DEFAULTS = {
   SECRETS_WEB_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
   // The first administrator's client secret at identity (bootstrap gives hush-admin this value).
   ADMIN_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
+  // Seals what an e-mail job carries (the secret link, the recipient) while it waits in Redis;
+  // the secrets service and the mailer share it, and no one else holds it.
+  MAIL_SEALING_KEY: () => randomBytes(32).toString('hex'),
   // This checkout's own databases (a second clone gets others; its keys could not read these).
   IDENTITY_DATABASE_URL: () => defaultDatabaseUrls(root).identity,
   SECRETS_DATABASE_URL: () => defaultDatabaseUrls(root).secrets,
@@ -176,7 +183,7 @@ function run(name, entry, args, env, { capture = false, collect = false } = {}) 
       children.delete(child);
       resolve({ code: code ?? 1, out });
       // Stopping: once the services have drained, the mail catcher and embedded database go too.
-      if (stopping && children.size === 0) void closeAll().then(() => process.exit(0));
+      if (stopping && children.size === 0) void closeAll().then(() => process.exit(exitCode));
     });
   });
 }
@@ -184,17 +191,21 @@ function run(name, entry, args, env, { capture = false, collect = false } = {}) 
 /** Services that said their MASTER_KEY does not fit their database (a checkout's .env replaced). */
 const keyMismatch = new Set();
 let stopping = false;
+/** The launcher's exit status once everything stopped: 1 when it stopped because a service kept dying. */
+let exitCode = 0;
 /** What must close cleanly before the launcher exits (the embedded databases flush to disk). */
 const closers = [];
 const closeAll = () => Promise.allSettled(closers.splice(0).map((close) => close()));
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 15_000).unref();
-    if (children.size === 0) void closeAll().then(() => process.exit(0));
-  });
+/** Stops every service (they drain), then what they use, and exits with `code`. */
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(exitCode), 15_000).unref();
+  if (children.size === 0) void closeAll().then(() => process.exit(exitCode));
 }
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll(0));
 
 const ENTRY = {
   identity: 'services/identity/dist/src/main.js',
@@ -211,6 +222,7 @@ function environments(env) {
       MASTER_KEY: env.IDENTITY_MASTER_KEY,
       DATABASE_URL: env.IDENTITY_DATABASE_URL,
       PORT: env.IDENTITY_PORT ?? '8080',
+      MANAGEMENT_PORT: env.IDENTITY_MANAGEMENT_PORT ?? '9000',
       SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1`,
       SECRETS_BASE_URL: env.BASE_URL,
     },
@@ -219,10 +231,11 @@ function environments(env) {
       MASTER_KEY: env.SECRETS_MASTER_KEY,
       DATABASE_URL: env.SECRETS_DATABASE_URL,
       PORT: env.SECRETS_PORT ?? '3000',
+      MANAGEMENT_PORT: env.SECRETS_MANAGEMENT_PORT ?? '9001',
       IDENTITY_ISSUER: `${env.AUTH_URL}/auth/realms/public`,
       WEB_CLIENT_SECRET: env.SECRETS_WEB_CLIENT_SECRET,
     },
-    mailer: { ...env, PORT: env.MAILER_PORT ?? '3002', SMTP_URL: env.SMTP_URL ?? 'smtp://127.0.0.1:1025' },
+    mailer: { ...env, MANAGEMENT_PORT: env.MAILER_MANAGEMENT_PORT ?? '9002', SMTP_URL: env.SMTP_URL ?? 'smtp://127.0.0.1:1025' },
   };
 }
 
@@ -311,9 +324,9 @@ async function all(env) {
     log('mail', 'no SMTP_URL: local mail catcher on smtp://127.0.0.1:1025, inbox http://127.0.0.1:8025');
   }
   const services = [
-    ['identity', ENTRY.identity, envs.identity, `http://127.0.0.1:${envs.identity.PORT}/healthz`],
-    ['secrets', ENTRY.secrets, envs.secrets, `http://127.0.0.1:${envs.secrets.PORT}/healthz`],
-    ['mailer', ENTRY.mailer, envs.mailer, `http://127.0.0.1:${envs.mailer.PORT}/healthz`],
+    ['identity', ENTRY.identity, envs.identity, `http://127.0.0.1:${envs.identity.MANAGEMENT_PORT}/healthz`],
+    ['secrets', ENTRY.secrets, envs.secrets, `http://127.0.0.1:${envs.secrets.MANAGEMENT_PORT}/healthz`],
+    ['mailer', ENTRY.mailer, envs.mailer, `http://127.0.0.1:${envs.mailer.MANAGEMENT_PORT}/healthz`],
   ];
   if (!(await redisAnswers(env.REDIS_URL))) {
     // Same code path for the e-mail (@hush/mail), sent by the secrets service from its outbox.
@@ -326,11 +339,27 @@ async function all(env) {
     envs.secrets.SMTP_URL = envs.mailer.SMTP_URL;
   }
   let started = false;
-  const exited = services.map(([name, entry, e]) => {
-    // Without Redis every reconnect attempt would log a warning: keep the terminal readable.
-    const level = env.LOG_LEVEL ?? (envs.secrets.DELIVERY_MODE === 'inline' ? 'error' : 'warn');
-    return run(name, entry, [], { ...e, LOG_LEVEL: level }).then(({ code }) => {
-      log(name, `exited (${code})`);
+  // Without Redis every reconnect attempt would log a warning: keep the terminal readable.
+  const level = env.LOG_LEVEL ?? (envs.secrets.DELIVERY_MODE === 'inline' ? 'error' : 'warn');
+  const runs = services.map(([name, entry, e, health]) => {
+    const start = () =>
+      run(name, entry, [], { ...e, LOG_LEVEL: level }).then(({ code }) => {
+        // An exit while running is supervise()'s to report, with what happens next.
+        if (stopping || !started) log(name, `exited (${code})`);
+        return code;
+      });
+    const restart = () => {
+      const exited = start();
+      waitHealthy(health).then(
+        () => log(name, 'running again'),
+        () => undefined,
+      );
+      return exited;
+    };
+    return { name, exited: start(), restart };
+  });
+  const failedToStart = runs.map(({ name, exited }) => {
+    return exited.then((code) => {
       if (started || stopping) return;
       // A service that stops while starting: say why and what to do, instead of waiting for its health.
       if (keyMismatch.has(name)) {
@@ -339,8 +368,14 @@ async function all(env) {
       throw new Error(`${name} exited (${code}) while starting; its output is above`);
     });
   });
-  await Promise.race([Promise.all(services.map(([, , , health]) => waitHealthy(health))), ...exited]);
+  await Promise.race([Promise.all(services.map(([, , , health]) => waitHealthy(health))), ...failedToStart]);
   started = true;
+  // From now on a service that dies is restarted, or, if it keeps dying, everything stops.
+  const giveUp = (message) => {
+    process.stderr.write(`\nlocal: ${message}\n`);
+    stopAll(1);
+  };
+  for (const { name, exited, restart } of runs) supervise(name, exited, restart, { log, stopping: () => stopping, giveUp });
   const token = `${env.AUTH_URL}/auth/realms/public/protocol/openid-connect/token`;
   process.stdout.write(`
 Hush is running.

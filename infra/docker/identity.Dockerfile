@@ -2,7 +2,7 @@
 # hush identity: the OIDC provider (port 8080) and its admin CLI (dist/src/cli/main.js).
 # Build from the repository root (the context is the whole workspace; see .dockerignore):
 #   docker build -f infra/docker/identity.Dockerfile -t hush-identity:local .
-# The three service Dockerfiles differ only in SERVICE and PORT; test/infra keeps them in step.
+# The three service Dockerfiles differ only in SERVICE and their ports; test/infra keeps them in step.
 
 # Pinned to the Node version the workspace pins as its `node` devDependency (docs/adr/0001).
 ARG NODE_IMAGE=node:22.23.3-bookworm-slim
@@ -39,9 +39,10 @@ WORKDIR /app
 COPY --from=build /out/ ./
 # The image's `node` user, by number so Kubernetes can verify runAsNonRoot.
 USER 1000:1000
-EXPOSE 8080
-# No curl in slim images: Node's fetch. PORT may be overridden at run time.
+# The public port, then the management port (/healthz, /readyz, /metrics).
+EXPOSE 8080 9000
+# No curl in slim images: Node's fetch. MANAGEMENT_PORT may be overridden at run time.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MANAGEMENT_PORT||9000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself; the service drains HTTP, then closes pools.
 CMD ["node", "--v8-pool-size=2", "dist/src/main.js"]

@@ -7,6 +7,7 @@ export * from './config-keys.js';
 export * from './logger.js';
 export * from './crypto.js';
 export * from './metrics.js';
+export * from './management.js';
 export * from './shutdown.js';
 export * from './entrypoint.js';
 export * from './batch.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, key256, logLevel, port } from './config.js';
+import { bool, ConfigError, key256, logLevel, port } from './config.js';
 import { DEFAULT_REVOCATIONS_CHANNEL } from './revocations.js';
 
 /**
@@ -23,6 +23,15 @@ export const processKeys = () => ({
   IDLE_COMPACTION: bool(true),
 });
 
+/**
+ * The management port: /healthz, /readyz and /metrics (management.ts), apart from the public
+ * port, which answers 404 to them. Each service has its own default, so the three can run on one
+ * machine (identity 9000, as Keycloak's; secrets 9001; the mailer 9002).
+ */
+export const managementKeys = (fallback: number) => ({
+  MANAGEMENT_PORT: port(fallback),
+});
+
 /** The Redis server; several services and deployments may share one. */
 export const redisKeys = () => ({
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
@@ -31,6 +40,8 @@ export const redisKeys = () => ({
 /** What tells one HTTP service from the other in the keys they share. */
 export interface HttpServiceDefaults {
   port: number;
+  /** Its management port (health and metrics). */
+  managementPort: number;
   /** Name of its PostgreSQL database on the local default server. */
   database: string;
   /** Prefix of its Redis keys. */
@@ -44,6 +55,7 @@ export interface HttpServiceDefaults {
  */
 export const httpServiceKeys = (defaults: HttpServiceDefaults) => ({
   PORT: port(defaults.port),
+  ...managementKeys(defaults.managementPort),
   ...processKeys(),
   DATABASE_URL: z.url().default(`postgres://postgres@127.0.0.1:5432/${defaults.database}`),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
@@ -79,7 +91,24 @@ export const queueKeys = () => ({
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'letters, digits, "_", ".", ":" and "-" only')
     .default('hush'),
+  /**
+   * The key the e-mail jobs are sealed under (packages/queue sealed-job.ts): the producer's and the
+   * consumer's must be equal, and no one else holds it, so Redis holds no usable link or address.
+   * Not MASTER_KEY: the mailer must not hold the secrets service's root key. Required wherever a
+   * queue is used (the mailer; the secrets service unless DELIVERY_MODE=inline): see `requireSealingKey`.
+   */
+  MAIL_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in the secrets service and the mailer').optional(),
 });
+
+/** The check behind "required wherever a queue is used": the message names the key and how to make one. */
+export function requireSealingKey<T extends { MAIL_SEALING_KEY?: Buffer | undefined }>(config: T): T & { MAIL_SEALING_KEY: Buffer } {
+  if (config.MAIL_SEALING_KEY === undefined) {
+    throw new ConfigError(
+      'invalid configuration:\n  MAIL_SEALING_KEY: required: 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32), the same in the secrets service and the mailer',
+    );
+  }
+  return config as T & { MAIL_SEALING_KEY: Buffer };
+}
 
 /** The SMTP relay and sender of the e-mails to recipients (the mailer; the secrets service in inline mode). */
 export const smtpKeys = () => ({

@@ -9,14 +9,30 @@ import { closeGracefully, onShutdownSignal } from './shutdown.js';
 /**
  * What every service's `app.ts` returns. The factory only builds: `start()` opens what runs in
  * the background (timers, queues, workers, listeners), `close()` stops all of it, and the caller
- * owns the connections it passed in. `handler` is the node:http request listener;
- * `serverOptions`, if any, are the options of the node:http server it runs on.
+ * owns the connections it passed in. `handler` is the node:http request listener of the public
+ * port (the mailer has none); `serverOptions`, if any, are the options of the node:http server it
+ * runs on. `management` is the listener of the management port: health and metrics only.
  */
 export interface ServiceApp {
-  handler: RequestListener;
+  handler?: RequestListener;
   serverOptions?: ServerOptions;
+  management: RequestListener;
   start(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Where a service listens, as its config names it: the public port (if it has one) and the management port. */
+export interface ServicePorts {
+  PORT?: number;
+  MANAGEMENT_PORT: number;
+}
+
+/** The servers of a running service. */
+export interface ServiceServers {
+  /** The public port's server; absent for a service without one (the mailer). */
+  server?: Server;
+  /** The management port's server (/healthz, /readyz, /metrics). */
+  management: Server;
 }
 
 /**
@@ -48,18 +64,23 @@ export async function listen(app: RequestListener, port: number, options: Server
   return server;
 }
 
+/**
+ * Serves `app` on its ports: the management port first, so that an orchestrator's probe finds it
+ * as soon as the public port takes requests.
+ */
+export async function listenService(app: ServiceApp, ports: ServicePorts): Promise<ServiceServers> {
+  const management = await listen(app.management, ports.MANAGEMENT_PORT);
+  if (!app.handler) return { management };
+  if (ports.PORT === undefined) throw new Error('a service with a public handler needs PORT');
+  return { management, server: await listen(app.handler, ports.PORT, app.serverOptions) };
+}
+
 export interface ServeOptions {
   logger: Logger;
   /** Closes what the caller opened for the app (its database pool and Redis), once the app is closed. */
   disconnect?: () => Promise<void>;
   /** Longest wait (ms) for the requests in flight; then their connections are cut. */
   drainMs?: number;
-  /**
-   * `http-then-app` (default): the HTTP server carries the service's work, so it drains first and
-   * the app closes behind it. `app-then-http`: the server only answers health and metrics, so it
-   * keeps answering (/readyz 503) while the app finishes its own work (the mailer's jobs).
-   */
-  order?: 'http-then-app' | 'app-then-http';
   /**
    * Past this (ms) after the signal the process exits 1 with whatever is still running. The
    * orchestrator's grace period (Kubernetes terminationGracePeriodSeconds) must exceed it.
@@ -68,15 +89,18 @@ export interface ServeOptions {
 }
 
 /**
- * Starts a service and serves it on `port` until SIGTERM/SIGINT; then, gracefully: the HTTP
- * server and the app closed in `order`, then the caller's connections, and the process exits (1
- * if anything failed on the way, or if `deadlineMs` passed first).
+ * Starts a service and serves it on its ports until SIGTERM/SIGINT; then, gracefully, and then the
+ * caller's connections, and the process exits (1 if anything failed on the way, or if `deadlineMs`
+ * passed first):
+ * - a service with a public port: both servers stop taking connections (a probe of /readyz is
+ *   refused: unready) while the requests in flight drain, then the app closes;
+ * - the mailer: the app closes first (its jobs finish) while the management server keeps answering
+ *   (/readyz 503, stopping), and closes last.
  */
-export async function serveUntilSignal(app: ServiceApp, port: number, options: ServeOptions): Promise<Server> {
-  const { logger, disconnect, drainMs = 10_000, order = 'http-then-app', deadlineMs } = options;
+export async function serveUntilSignal(app: ServiceApp, ports: ServicePorts, options: ServeOptions): Promise<ServiceServers> {
+  const { logger, disconnect, drainMs = 10_000, deadlineMs } = options;
   await app.start();
-  const server = await listen(app.handler, port, app.serverOptions);
-  const drain = () => closeGracefully(server, drainMs);
+  const servers = await listenService(app, ports);
   onShutdownSignal(logger, async () => {
     if (deadlineMs !== undefined) {
       const deadline = setTimeout(() => {
@@ -87,12 +111,12 @@ export async function serveUntilSignal(app: ServiceApp, port: number, options: S
     }
     let code = 0;
     try {
-      if (order === 'http-then-app') {
-        await drain();
+      if (servers.server) {
+        await Promise.all([closeGracefully(servers.server, drainMs), closeGracefully(servers.management, 1000)]);
         await app.close();
       } else {
         await app.close();
-        await drain();
+        await closeGracefully(servers.management, 1000);
       }
     } catch (err) {
       logger.error({ err }, 'shutdown failed');
@@ -101,7 +125,7 @@ export async function serveUntilSignal(app: ServiceApp, port: number, options: S
     await disconnect?.();
     process.exit(code);
   });
-  return server;
+  return servers;
 }
 
 /** Closes the database pool and the Redis connection of `infra`. */

@@ -3,27 +3,64 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 /**
  * Prometheus metrics shared by the HTTP services: one registry per app (tests build several apps
  * in one process), process metrics, and request count and latency per route.
+ *
+ * A route label comes only from a declared route (a path pattern of the code, never a path a
+ * client sent), so the number of series is bounded by the code: anything else, an unknown or
+ * undecodable path included, counts under the one label `unmatched`.
  */
 export interface HttpMetrics {
   registry: Registry;
   /** Express-style middleware: counts and times every request under its route pattern. */
   middleware: (req: MetricRequest, res: MetricResponse, next: () => void) => void;
-  /** Handler for GET /metrics. */
-  handler: (req: unknown, res: { set(name: string, value: string): unknown; send(body: string): unknown }) => Promise<void>;
 }
 
 type MetricRequest = { method: string; originalUrl: string; baseUrl?: string; route?: { path?: unknown } };
 type MetricResponse = { statusCode: number; on(event: 'finish', cb: () => void): unknown };
 
-/** Random-looking path segments (keys, uids) are folded so label cardinality stays bounded. */
-export function routeLabel(req: MetricRequest, status: number): string {
-  if (req.route && typeof req.route.path === 'string') return `${req.baseUrl ?? ''}${req.route.path}`;
-  if (status === 404) return 'unmatched';
-  const path = req.originalUrl.split('?')[0] ?? '';
-  return path.replace(/\/[A-Za-z0-9_-]{16,}(?=\/|$)/g, '/:id');
+/** The label of every request no declared route took. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The declared route pattern `path` belongs to, if any, for routes no Express router matches (identity's protocol routes). */
+export type DeclaredRoutes = (path: string) => string | undefined;
+
+export interface HttpMetricsOptions {
+  /** Routes served outside Express's routers, by pattern. */
+  declaredRoutes?: DeclaredRoutes;
 }
 
-export function createHttpMetrics(service: string): HttpMetrics {
+/**
+ * The route label of a finished request: the pattern of the Express route (or fast-path endpoint)
+ * that took it, under its mount; else the pattern `declaredRoutes` finds for its path; else
+ * `unmatched`. The mount is lower-cased: Express matches mount paths in any letter case, and
+ * each spelling must not become a series of its own.
+ */
+export function routeLabel(req: MetricRequest, declaredRoutes?: DeclaredRoutes): string {
+  if (req.route && typeof req.route.path === 'string') return `${(req.baseUrl ?? '').toLowerCase()}${req.route.path}`;
+  if (declaredRoutes) {
+    const q = req.originalUrl.indexOf('?');
+    const found = declaredRoutes(q === -1 ? req.originalUrl : req.originalUrl.slice(0, q));
+    if (found !== undefined) return found;
+  }
+  return UNMATCHED_ROUTE;
+}
+
+/**
+ * A `DeclaredRoutes` over path patterns such as `/a/:id/b`: a `:name` segment matches any one
+ * non-empty segment, every other segment only itself. The label is the pattern.
+ */
+export function declaredRoutes(patterns: readonly string[]): DeclaredRoutes {
+  const compiled = patterns.map((pattern) => ({ pattern, segments: pattern.split('/') }));
+  return (path) => {
+    const segments = path.split('/');
+    for (const { pattern, segments: want } of compiled) {
+      if (want.length !== segments.length) continue;
+      if (want.every((w, i) => (w.startsWith(':') ? (segments[i] ?? '') !== '' : w === segments[i]))) return pattern;
+    }
+    return undefined;
+  };
+}
+
+export function createHttpMetrics(service: string, options: HttpMetricsOptions = {}): HttpMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
@@ -45,15 +82,12 @@ export function createHttpMetrics(service: string): HttpMetrics {
     middleware(req, res, next) {
       const end = duration.startTimer();
       res.on('finish', () => {
-        const route = routeLabel(req, res.statusCode);
+        // node:http accepts only the methods it knows, so the method label is bounded too.
+        const route = routeLabel(req, options.declaredRoutes);
         end({ method: req.method, route });
         requests.inc({ method: req.method, route, status: String(res.statusCode) });
       });
       next();
-    },
-    async handler(_req, res) {
-      res.set('Content-Type', registry.contentType);
-      res.send(await registry.metrics());
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
+import { deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
@@ -44,7 +44,7 @@ export interface IdentityApp extends ServiceApp {
 /** Builds the identity app; it never listens, and touches nothing until start(). */
 export function createIdentityApp(config: Config, infra: Infrastructure): IdentityApp {
   const { db, redis, logger } = infra;
-  const context = createContext(config, db, redis);
+  const context = createContext(config, db, redis, logger);
   const apis = new ApiCatalog(context.apis);
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
@@ -135,9 +135,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);
-  app.get('/metrics', metrics.http.handler);
-  app.use(
-    healthEndpoints({
+  // Health and metrics are served on the management port only; the public port answers them 404.
+  const management = managementEndpoints({
+    registry: metrics.http.registry,
+    health: {
       checks: {
         database: () => db.raw('select 1'),
         redis: () => redis.ping(),
@@ -146,8 +147,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
           if (fingerprint.split(',').filter((key) => key.endsWith(':active')).length < SIGNING_ALGS.length) throw new Error('no active signing key of every algorithm loaded');
         },
       },
-    }),
-  );
+    },
+  });
 
   // Keycloak's admin REST API (its own body parser and error shapes: admin/).
   app.use(ADMIN_MOUNT, admin.router);
@@ -174,6 +175,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   let timers: NodeJS.Timeout[] = [];
   return {
     handler: directDispatch({ express: app, before: everyRequest, provider: () => handler }),
+    management,
     context,
     async start() {
       await context.signingKeys.ensureActive();
@@ -193,6 +195,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       cache?.stop();
       // Before the caller closes the database: buffered events are written, none lost.
       await events.close();
+      // The service's Redis connection stays the caller's to close; this ends the revocation retries.
+      await context.revocations.close();
     },
     reloadKeys,
     sweep: async () => (await sweepExpired(db)) + (await sweepEvents()),

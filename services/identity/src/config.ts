@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const REALM_PATH = '/auth/realms/public';
 
 export const configSchema = z.object({
-  ...httpServiceKeys({ port: 8080, database: 'hush_identity', redisPrefix: 'hush:identity:' }),
+  ...httpServiceKeys({ port: 8080, managementPort: 9000, database: 'hush_identity', redisPrefix: 'hush:identity:' }),
   /**
    * Public origin of the service; the issuer is `${AUTH_URL}/auth/realms/public`. Every URL the
    * service publishes or redirects to is built from it, never from Host or X-Forwarded-*.

@@ -5,6 +5,7 @@ import { ApisRepository } from './apis/apis.repository.js';
 import { ClientsRepository } from './clients/clients.repository.js';
 import { ClientSecretSeal } from './clients/client-secret-seal.js';
 import type { Redis } from 'ioredis';
+import type { Logger } from '@hush/common';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { KeysRepository } from './keys/keys.repository.js';
@@ -19,7 +20,7 @@ import { EventsRepository } from './events/index.js';
  * deps object of the use-cases (users.ts, clients.ts, apis.ts, rotation.ts): each picks what it
  * needs from it.
  */
-export function createContext(config: Config, db: Db, redis?: Redis) {
+export function createContext(config: Config, db: Db, redis?: Redis, logger?: Logger) {
   const keysRepository = new KeysRepository(db);
   return {
     config,
@@ -38,7 +39,8 @@ export function createContext(config: Config, db: Db, redis?: Redis) {
     dummyPasswordHash: lazyDummyHash(config.PASSWORD_HASH_COST),
     keyReloadSeconds: config.KEY_RELOAD_INTERVAL,
     // The CLI has no Redis connection of its own: one is opened if a command revokes something.
-    revocations: new Revocations(config.REVOCATIONS_CHANNEL, redis ?? { url: config.REDIS_URL, timeoutMs: config.REDIS_TIMEOUT_MS }),
+    // With the service's logger, announcements Redis misses are retried in the background.
+    revocations: new Revocations(config.REVOCATIONS_CHANNEL, redis ?? { url: config.REDIS_URL, timeoutMs: config.REDIS_TIMEOUT_MS }, logger),
   };
 }
 

@@ -5,8 +5,8 @@ import { readConfig } from './config.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const infra = connect(config, 'identity');
-  await serveUntilSignal(createIdentityApp(config, infra), config.PORT, servedOn(infra));
-  infra.logger.info({ port: config.PORT, issuer: config.issuer }, 'identity listening');
+  await serveUntilSignal(createIdentityApp(config, infra), config, servedOn(infra));
+  infra.logger.info({ port: config.PORT, managementPort: config.MANAGEMENT_PORT, issuer: config.issuer }, 'identity listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });
 }
 

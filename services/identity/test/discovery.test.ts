@@ -82,9 +82,9 @@ describe('discovery at the Keycloak path', () => {
 });
 
 describe('service endpoints', () => {
-  it('answers /healthz and /readyz', async () => {
-    expect((await request(h.url).get('/healthz')).status).toBe(200);
-    const ready = await request(h.url).get('/readyz');
+  it('answers /healthz and /readyz on the management port', async () => {
+    expect((await request(h.managementUrl).get('/healthz')).status).toBe(200);
+    const ready = await request(h.managementUrl).get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'ready', database: 'ok', redis: 'ok' });
   });
@@ -92,7 +92,7 @@ describe('service endpoints', () => {
   it('exposes Prometheus metrics: requests per route and tokens issued', async () => {
     const c = await createApiAndClient(h);
     await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
-    const res = await request(h.url).get('/metrics');
+    const res = await request(h.managementUrl).get('/metrics');
     expect(res.status).toBe(200);
     const text = res.text;
     expect(text).toMatch(/hush_identity_tokens_issued_total\{[^}]*grant_type="client_credentials"[^}]*\} [1-9]/);
@@ -100,6 +100,30 @@ describe('service endpoints', () => {
     // One active key per algorithm (RS256, ES256).
     expect(text).toMatch(/hush_identity_signing_keys\{[^}]*status="active"[^}]*\} 2/);
     expect(text).toContain('process_cpu_seconds_total');
+  });
+
+  it('answers /metrics, /healthz and /readyz with 404 on the public port', async () => {
+    for (const path of ['/metrics', '/healthz', '/readyz']) expect((await request(h.url).get(path)).status).toBe(404);
+  });
+
+  it('adds no metric series for 1,000 requests to random undecodable paths: they all count as `unmatched`', async () => {
+    const httpSeries = async () => (await request(h.managementUrl).get('/metrics')).text.split('\n').filter((line) => line.startsWith('http_'));
+    const paths = (n: number) =>
+      Array.from({ length: n }, (_, i) => {
+        const junk = `%ff${i}${Math.random().toString(36).slice(2)}`;
+        const realm = '/auth/realms/public';
+        return [`${realm}/protocol/openid-connect/${junk}`, `${realm}/protocol/openid-connect/auth/${junk}/x`, `${realm}/${junk}`, `/AUTH/Realms/public/${junk}`, `/${junk}`][
+          i % 5
+        ] as string;
+      });
+    // Each kind of answer once first, so that every series these requests can make exists.
+    for (const path of paths(10)) await request(h.url).get(path);
+    const before = await httpSeries();
+    const batch = paths(1000);
+    for (let i = 0; i < batch.length; i += 50) await Promise.all(batch.slice(i, i + 50).map((path) => request(h.url).get(path)));
+    const after = await httpSeries();
+    expect(after.length).toBe(before.length);
+    expect(after.filter((line) => line.includes('%ff'))).toEqual([]);
   });
 
   it('answers unknown paths with a JSON 404 and a request id', async () => {

@@ -8,6 +8,8 @@ import { createDb } from '../src/db/knex.js';
 
 export interface Harness {
   url: string;
+  /** The management port: /healthz, /readyz, /metrics. */
+  managementUrl: string;
   issuer: string;
   env: NodeJS.ProcessEnv;
   config: Config;
@@ -49,9 +51,12 @@ export async function startIdentity(overrides: Record<string, string> = {}, via:
   const identity = createIdentityApp(config, { db, redis, logger });
   await identity.start();
   server.on('request', identity.handler);
+  const management = await listenOnFreePort();
+  management.server.on('request', identity.management);
 
   return {
     url,
+    managementUrl: management.url,
     issuer: config.issuer,
     env,
     config,
@@ -63,6 +68,8 @@ export async function startIdentity(overrides: Record<string, string> = {}, via:
       await identity.close();
       server.closeAllConnections();
       server.close();
+      management.server.closeAllConnections();
+      management.server.close();
       await db.destroy();
       redis.disconnect();
       await database.drop();

@@ -37,7 +37,7 @@ describe('protocol routes outside Express', () => {
     const c = await createApiAndClient(h);
     await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: c.clientSecret });
     await postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: 'wrong' });
-    const metrics = (await request(h.url).get('/metrics')).text;
+    const metrics = (await request(h.managementUrl).get('/metrics')).text;
     expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/auth\/realms\/public\/protocol\/openid-connect\/token",status="200"[^}]*\} [1-9]/);
     expect(metrics).toMatch(/http_requests_total\{method="POST",route="\/auth\/realms\/public\/protocol\/openid-connect\/token",status="401"[^}]*\} [1-9]/);
     expect(metrics).toMatch(/hush_identity_tokens_issued_total\{grant_type="client_credentials"[^}]*\} [1-9]/);

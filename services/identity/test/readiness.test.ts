@@ -15,7 +15,7 @@ afterAll(async () => {
   await proxies.stop();
 });
 
-const { readyz, ready } = readinessProbe(() => h.url);
+const { readyz, ready } = readinessProbe(() => h.managementUrl);
 
 beforeEach(ready);
 

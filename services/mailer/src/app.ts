@@ -1,24 +1,23 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
+import { connectRedis, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
-import { createHealthHandler } from './http.js';
 import { createMetrics } from './metrics.js';
 import { createMailTransport, type MailTransport } from '@hush/mail';
 import { createSecretLinkWorker } from './worker.js';
 
 export interface MailerApp extends ServiceApp {
-  /** The request listener of the health and metrics server (/healthz, /readyz, /metrics). */
-  handler: RequestListener;
+  /** The management port's listener (/healthz, /readyz, /metrics): the mailer serves nothing else. */
+  management: RequestListener;
   /** Connects to Redis and SMTP and starts taking jobs. */
   start(): Promise<void>;
   /**
    * Stops taking jobs, lets the in-flight ones finish (send and report), then closes the SMTP
    * pool and the Redis connections (the mailer's own: it has no others). Safe to call more than
-   * once. /readyz answers 503 from its first call; the HTTP server is its owner's to close.
+   * once. /readyz answers 503 from its first call; the management server is its owner's to close.
    */
   close(): Promise<void>;
 }
@@ -47,7 +46,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
   const inFlight = { count: 0 };
   let closing = false;
 
-  const handler = createHealthHandler({
+  const management = managementEndpoints({
     registry: metrics.registry,
     health: {
       checks: {
@@ -82,7 +81,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
-    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight }, track);
+    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(config.MAIL_SEALING_KEY) }, track);
     running = { redis, statusQueue, linkQueue, transport, worker };
     logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
   };
@@ -107,5 +106,5 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
   };
 
   let closed: Promise<void> | undefined;
-  return { handler, start, close: () => (closed ??= close()) };
+  return { management, start, close: () => (closed ??= close()) };
 }

@@ -1,4 +1,4 @@
-import { loadConfig, port, processKeys, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
+import { loadConfig, managementKeys, processKeys, requireSealingKey, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
 import { z } from 'zod';
 
 export const configSchema = z.object({
@@ -7,15 +7,15 @@ export const configSchema = z.object({
   ...smtpKeys(),
   /** Jobs (and pooled SMTP connections) handled at once by this process. */
   CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-  /** Port of the health and metrics HTTP server. */
-  PORT: port(3002),
+  ...managementKeys(9002),
   ...processKeys(),
   /** Seconds to wait for the in-flight jobs on SIGTERM/SIGINT before exiting anyway. */
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** The mailer only consumes the queue: its sealing key is always required. */
+export type Config = z.infer<typeof configSchema> & { MAIL_SEALING_KEY: Buffer };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return loadConfig(configSchema, env);
+  return requireSealingKey(loadConfig(configSchema, env));
 }

@@ -6,16 +6,14 @@ import { readConfig } from './config.js';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger({ name: 'mailer', level: config.LOG_LEVEL });
-  // On SIGTERM the worker stops taking jobs and lets the in-flight ones finish while the health
+  // On SIGTERM the worker stops taking jobs and lets the in-flight ones finish while the management
   // server answers /readyz 503; past SHUTDOWN_TIMEOUT the process exits anyway, and a job cut off
   // is retried by another worker once its lock expires.
-  const server = await serveUntilSignal(createMailerApp(config, logger), config.PORT, {
+  const { management } = await serveUntilSignal(createMailerApp(config, logger), config, {
     logger,
-    order: 'app-then-http',
-    drainMs: 1000,
     deadlineMs: config.SHUTDOWN_TIMEOUT * 1000,
   });
-  logger.info({ port: (server.address() as AddressInfo).port }, 'mailer listening');
+  logger.info({ managementPort: (management.address() as AddressInfo).port }, 'mailer listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger });
 }
 

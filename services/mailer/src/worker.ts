@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, obfuscateEmail, secretLinkJob, type SecretLinkJob } from '@hush/queue';
+import { outageLog, type Logger } from '@hush/common/base';
+import { SECRET_LINK_QUEUE, UnsealableJobError, obfuscateEmail, type JobSeal, type SecretLinkJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
@@ -22,18 +22,28 @@ export interface WorkerDeps {
   transport: MailTransport;
   status: DeliveryStatus;
   metrics: MailerMetrics;
+  /** Opens the sealed jobs (MAIL_SEALING_KEY). */
+  seal: JobSeal;
   /** Jobs being processed right now (read by close()). */
   inFlight: { count: number };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** A failure of the connection to Redis (refused, reset, timed out, closed), not of our work. */
+function isConnectionFailure(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return (typeof code === 'string' && /^E[A-Z]+$/.test(code)) || /connect|connection is closed|timed? ?out/i.test(err.message);
+}
+
 /** The contract allows any URL; an e-mail only ever links to a web page. */
 const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
 
-function parseJob(data: unknown): SecretLinkJob | undefined {
-  const parsed = secretLinkJob.safeParse(data);
-  return parsed.success && isWebLink(parsed.data.link) ? parsed.data : undefined;
+/** The job inside a sealed payload; throws UnsealableJobError (permanent) when there is none to send. */
+function openJob(seal: JobSeal, data: unknown): SecretLinkJob {
+  const job = seal.open(data);
+  if (!isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
+  return job;
 }
 
 /**
@@ -52,11 +62,15 @@ export function createProcessor(deps: WorkerDeps) {
   };
 }
 
-async function processSecretLink({ logger, transport, status, metrics }: WorkerDeps, job: Job): Promise<'sent'> {
-  const data = parseJob(job.data);
-  if (!data) {
-    logger.warn({ jobId: job.id }, 'invalid secret-link job; dropping it');
-    throw new UnrecoverableError('invalid job payload');
+async function processSecretLink({ logger, transport, status, metrics, seal }: WorkerDeps, job: Job): Promise<'sent'> {
+  let data: SecretLinkJob;
+  try {
+    data = openJob(seal, job.data);
+  } catch (err) {
+    if (!(err instanceof UnsealableJobError)) throw err;
+    // Retrying cannot make a seal open: fail for good, with the reason, reported to the producer.
+    logger.warn({ jobId: job.id, reason: err.message }, 'secret-link job cannot be opened; failing it');
+    throw new UnrecoverableError(err.message);
   }
   const log = logger.child({ jobId: job.id, to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
 
@@ -136,6 +150,10 @@ export function createSecretLinkWorker(deps: WorkerDeps, track: (work: Promise<u
         .catch((reportErr: unknown) => logger.error({ jobId: job.id, err: reportErr }, 'could not report the failed status')),
     );
   });
-  worker.on('error', (err) => logger.error({ err }, 'worker error'));
+  // While Redis is out the worker's connection fails once per reconnection attempt: those count
+  // towards the one Redis outage line (the service's own connection logs its end); anything else
+  // is logged as it comes.
+  const redisOutage = outageLog(logger, 'redis');
+  worker.on('error', (err) => (isConnectionFailure(err) ? redisOutage.failed(err) : logger.error({ err }, 'worker error')));
   return worker;
 }

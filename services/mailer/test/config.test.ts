@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { readConfig } from '../src/config.js';
 
 describe('mailer configuration', () => {
-  test('has working defaults for local development', () => {
-    expect(readConfig({})).toEqual({
+  const MAIL_SEALING_KEY = 'ab'.repeat(32);
+
+  test('has working defaults for local development, the sealing key aside', () => {
+    expect(readConfig({ MAIL_SEALING_KEY })).toEqual({
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: 'hush',
       SMTP_URL: 'smtp://127.0.0.1:1025',
@@ -13,18 +15,23 @@ describe('mailer configuration', () => {
       SMTP_REQUIRE_TLS: false,
       MAIL_FROM: 'Hush <no-reply@localhost>',
       CONCURRENCY: 4,
-      PORT: 3002,
+      MANAGEMENT_PORT: 9002,
       LOG_LEVEL: 'info',
       IDLE_COMPACTION: true,
       SHUTDOWN_TIMEOUT: 30,
+      MAIL_SEALING_KEY: Buffer.from(MAIL_SEALING_KEY, 'hex'),
     });
-    expect(readConfig({ IDLE_COMPACTION: 'false' }).IDLE_COMPACTION).toBe(false);
+    expect(readConfig({ MAIL_SEALING_KEY, IDLE_COMPACTION: 'false' }).IDLE_COMPACTION).toBe(false);
+  });
+
+  test('refuses to start without MAIL_SEALING_KEY, saying how to make one', () => {
+    expect(() => readConfig({})).toThrow(/MAIL_SEALING_KEY: required[\s\S]*openssl rand -hex 32/);
   });
 
   test('reads SMTP_URL (with its password) from SMTP_URL_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mailer-config-'));
     writeFileSync(join(dir, 'smtp'), 'smtps://user:pa%40ss@mail.example.com:465\n');
-    expect(readConfig({ SMTP_URL_FILE: join(dir, 'smtp') }).SMTP_URL).toBe('smtps://user:pa%40ss@mail.example.com:465');
+    expect(readConfig({ MAIL_SEALING_KEY, SMTP_URL_FILE: join(dir, 'smtp') }).SMTP_URL).toBe('smtps://user:pa%40ss@mail.example.com:465');
   });
 
   test('names every bad variable', () => {

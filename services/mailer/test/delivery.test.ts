@@ -1,4 +1,5 @@
-import { obfuscateEmail } from '@hush/queue';
+import { randomBytes } from 'node:crypto';
+import { jobSeal, obfuscateEmail } from '@hush/queue';
 import { aSecretLinkJob, producerJobOptions, sleep, startTestMailer, type MailerHarness } from './harness.js';
 import { smtpReply, startSmtp, type TestSmtp } from '@hush/testing';
 
@@ -144,6 +145,25 @@ describe('delivering a secret link', () => {
     expect(smtp.rcptAttempts('not-an-address')).toBe(0);
     expect(smtp.received.some((r) => r.mail.text?.includes(job.link))).toBe(false);
     expect(await h.getJob(job.deliveryId)).toBeUndefined();
+  });
+
+  test('when a job is not sealed (a producer without the sealing key), then it fails for good with that reason and nothing is sent', async () => {
+    const job = aSecretLinkJob();
+    await h.addRaw(job, producerJobOptions(job.deliveryId, 5));
+    expect((await h.waitForStatus(job.deliveryId, 'failed')).reason).toBe('invalid job payload: not a sealed secret-link job');
+    await settle();
+    expect(smtp.rcptAttempts(job.to)).toBe(0);
+    expect(await h.getJob(job.deliveryId)).toBeUndefined();
+  });
+
+  test('when a job is sealed under another key, then it fails for good naming MAIL_SEALING_KEY and nothing is sent', async () => {
+    const job = aSecretLinkJob();
+    await h.addRaw(jobSeal(randomBytes(32)).seal(job), producerJobOptions(job.deliveryId, 5));
+    const status = await h.waitForStatus(job.deliveryId, 'failed');
+    expect(status.reason).toMatch(/^job seal does not open: MAIL_SEALING_KEY differs/);
+    await settle();
+    expect(smtp.rcptAttempts(job.to)).toBe(0);
+    expect(h.logs.some((line) => line.includes(job.link) || line.includes(job.to))).toBe(false);
   });
 
   test('when a link that is not a web page is queued, then it is refused as invalid', async () => {

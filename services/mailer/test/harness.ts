@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, secretLinkJobOptions, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal, secretLinkJobOptions, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
 import type { AddressInfo } from 'node:net';
 import { closeGracefully, listen, type Logger } from '@hush/common';
 import { capturingLogger, testRedisUrl } from '@hush/testing';
@@ -34,11 +34,11 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-/** Builds, starts and serves the mailer on a free port (config.PORT is ignored). */
+/** Builds, starts and serves the mailer's management port on a free port (config.MANAGEMENT_PORT is ignored). */
 export async function serveMailer(config: Config, logger: Logger): Promise<Mailer> {
   const app = createMailerApp(config, logger);
   await app.start();
-  const server = await listen(app.handler, 0);
+  const server = await listen(app.management, 0);
   let closed: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
@@ -51,8 +51,10 @@ export interface MailerHarness {
   mailer: Mailer;
   logs: string[];
   url: string;
-  /** Adds a job as the producer would; `data` may be anything, to test bad payloads. */
+  /** Adds a job as the producer would, sealed; `data` may be anything, to test bad payloads. */
   add(data: unknown, options: JobsOptions): Promise<Job>;
+  /** Adds `data` to the queue as it is, unsealed: what a producer without the sealing key would add. */
+  addRaw(data: unknown, options: JobsOptions): Promise<Job>;
   getJob(jobId: string): Promise<Job | undefined>;
   /** Waits for the status job the mailer reports for a delivery. */
   waitForStatus(deliveryId: string, status: DeliveryStatusJob['status'], timeoutMs?: number): Promise<DeliveryStatusJob>;
@@ -69,13 +71,15 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     REDIS_URL: testRedisUrl,
     QUEUE_PREFIX: prefix,
     SMTP_URL: smtpUrl,
-    PORT: '0',
+    MANAGEMENT_PORT: '0',
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'debug',
     ...env,
   });
   const { logger, logs } = capturingLogger('mailer-test');
   const mailer = await serveMailer(config, logger);
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
+  const seal = jobSeal(config.MAIL_SEALING_KEY);
   const producer = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix });
   const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix });
   const statusJob = async (deliveryId: string, status: DeliveryStatusJob['status']) => (await statusQueue.getJob(statusJobId(deliveryId, status))) ?? undefined;
@@ -85,7 +89,8 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     mailer,
     logs,
     url: `http://127.0.0.1:${mailer.port}`,
-    add: (data, options) => producer.add('secret-link', data, options),
+    add: (data, options) => producer.add('secret-link', seal.seal(data as SecretLinkJob), options),
+    addRaw: (data, options) => producer.add('secret-link', data, options),
     getJob: async (jobId) => (await producer.getJob(jobId)) ?? undefined,
     statusJob,
     markSent: (deliveryId, at) => new DeliveryStatus(redis, prefix, statusQueue).markSent(deliveryId, at),

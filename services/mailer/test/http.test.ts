@@ -60,7 +60,7 @@ test('GET /readyz answers 503 when Redis does not answer, and close() still retu
   blackHole.listen(0, '127.0.0.1');
   await once(blackHole, 'listening');
   const redisUrl = `redis://127.0.0.1:${(blackHole.address() as AddressInfo).port}`;
-  const config = readConfig({ REDIS_URL: redisUrl, SMTP_URL: smtp.url, PORT: '0', QUEUE_PREFIX: 'mailer-test-unreachable' });
+  const config = readConfig({ REDIS_URL: redisUrl, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', QUEUE_PREFIX: 'mailer-test-unreachable', MAIL_SEALING_KEY: 'cd'.repeat(32) });
   const mailer = await serveMailer(config, createLogger({ name: 'mailer-test', level: 'silent' }));
   try {
     const url = `http://127.0.0.1:${mailer.port}`;

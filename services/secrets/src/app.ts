@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, healthEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, managementEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -57,6 +57,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       mode: config.DELIVERY_MODE,
       redisUrl: config.REDIS_URL,
       prefix: config.QUEUE_PREFIX,
+      sealingKey: config.MAIL_SEALING_KEY,
       attempts: config.MAIL_ATTEMPTS,
       backoffMs: config.MAIL_BACKOFF_MS,
       relayIntervalMs: config.RELAY_INTERVAL_MS,
@@ -89,14 +90,15 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.set('trust proxy', config.TRUST_PROXY);
   const everyRequest = [requestLog(logger), metrics.http.middleware];
   for (const m of everyRequest) app.use(m);
-  app.get('/metrics', metrics.http.handler);
 
-  app.use(
-    healthEndpoints({
+  // Health and metrics are served on the management port only; the public port answers them 404.
+  const management = managementEndpoints({
+    registry: metrics.http.registry,
+    health: {
       // With DELIVERY_MODE=inline the service is built to run without Redis (e-mail goes out in-process).
       checks: config.DELIVERY_MODE === 'inline' ? { database: () => db.raw('select 1') } : { database: () => db.raw('select 1'), redis: () => redis.ping() },
-    }),
-  );
+    },
+  });
 
   // Responses carry keys and values: never cached, never sniffed, never leaked through Referer.
   const security = apiSecurity();
@@ -118,6 +120,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   return {
     handler: fastApi({ app, mount: API_MOUNT, everyRequest, api: [security], parseBody, endpoints, errorHandler: errors, notFound }),
     serverOptions: expressServerOptions(app),
+    management,
     express: app,
     context,
     async start() {

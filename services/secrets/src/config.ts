@@ -6,7 +6,7 @@ import { API_MOUNT } from './http/api.routes.js';
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
 export const configSchema = z.object({
-  ...httpServiceKeys({ port: 3000, database: 'hush_secrets', redisPrefix: 'hush:secrets:' }),
+  ...httpServiceKeys({ port: 3000, managementPort: 9001, database: 'hush_secrets', redisPrefix: 'hush:secrets:' }),
   /** Public origin of this service; the API lives under `${BASE_URL}/api/v1`. */
   BASE_URL: z.url().default('http://localhost:3000').transform(trimSlash),
   /** Issuer of the access tokens we accept (identity's realm URL). */

@@ -1,13 +1,15 @@
-import { compactWhenIdle, connect, runMain, servedOn, serveUntilSignal } from '@hush/common';
+import { compactWhenIdle, connect, requireSealingKey, runMain, servedOn, serveUntilSignal } from '@hush/common';
 import { createSecretsApp } from './app.js';
 import { readConfig } from './config.js';
 import { dbOptions } from './db/knex.js';
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // The service queues e-mail jobs, sealed; the admin CLI, which reads the same config, never does.
+  if (config.DELIVERY_MODE === 'queue') requireSealingKey(config);
   const infra = connect(config, 'secrets', dbOptions);
-  await serveUntilSignal(createSecretsApp(config, infra), config.PORT, servedOn(infra));
-  infra.logger.info({ port: config.PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
+  await serveUntilSignal(createSecretsApp(config, infra), config, servedOn(infra));
+  infra.logger.info({ port: config.PORT, managementPort: config.MANAGEMENT_PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });
 }
 

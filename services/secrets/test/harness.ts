@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { listen } from '@hush/common';
@@ -11,6 +12,8 @@ import { createDb, type Db } from '../src/db/knex.js';
 
 export interface Harness {
   url: string;
+  /** The management port: /healthz, /readyz, /metrics. */
+  managementUrl: string;
   env: NodeJS.ProcessEnv;
   config: Config;
   secrets: SecretsApp;
@@ -56,6 +59,7 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
     // Its own revocation channel; startWithIdentity (identity.ts) gives it identity's.
     REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     BASE_URL: url,
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '2',
@@ -79,9 +83,11 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
   await secrets.start();
   // On a server built as the service's own (serveUntilSignal): same listener, same server options.
   const server = await listen(secrets.handler, port, secrets.serverOptions);
+  const management = await listen(secrets.management, 0);
 
   return {
     url,
+    managementUrl: `http://127.0.0.1:${(management.address() as AddressInfo).port}`,
     env,
     config,
     secrets,
@@ -100,6 +106,8 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
       await secrets.close();
       server.closeAllConnections();
       server.close();
+      management.closeAllConnections();
+      management.close();
       await Promise.all([appDb.destroy(), db.destroy()]);
       redis.disconnect();
       await database.drop();

@@ -156,7 +156,7 @@ describe('expiry', () => {
   });
 
   it('the sweeper runs on its own timer (SWEEP_INTERVAL, 30 s by default: expired rows are gone within a minute)', async () => {
-    expect((await import('../src/config.js')).readConfig({ MASTER_KEY: 'a'.repeat(64) }).SWEEP_INTERVAL).toBeLessThanOrEqual(30);
+    expect((await import('../src/config.js')).readConfig({ MASTER_KEY: 'a'.repeat(64), MAIL_SEALING_KEY: 'b'.repeat(64) }).SWEEP_INTERVAL).toBeLessThanOrEqual(30);
     const timed = await startSecrets({ TTL_MIN: '1', SWEEP_INTERVAL: '1' });
     try {
       const bob = await timed.account();

@@ -31,11 +31,13 @@ const children: ChildProcess[] = [];
 let smtp: TestSmtp;
 let databases: TestDatabase[] = [];
 let envs: Record<string, NodeJS.ProcessEnv>;
-let ports: { identity: number; secrets: number; mailer: number };
+let ports: { identity: number; secrets: number };
+/** The management ports (/healthz, /readyz, /metrics): the mailer has no other. */
+let management: { identity: number; secrets: number; mailer: number };
 let token: string;
 
-function envFor(service: string, vars: Record<string, string>, mapping: [RegExp, string][], port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, PORT: String(port) };
+function envFor(service: string, vars: Record<string, string>, mapping: [RegExp, string][], port: number, managementPort = 0): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, PORT: String(port), MANAGEMENT_PORT: String(managementPort) };
   for (const [key, raw] of Object.entries(compose.services[service]?.environment ?? {})) {
     env[key] = mapping.reduce((v, [from, to]) => v.replace(from, to), interpolate(String(raw), vars));
   }
@@ -75,12 +77,14 @@ async function healthy(port: number) {
 beforeAll(async () => {
   smtp = await startSmtp();
   databases = await Promise.all([createTestDatabase('compose_identity'), createTestDatabase('compose_secrets')]);
-  ports = { identity: await freePort(), secrets: await freePort(), mailer: await freePort() };
+  ports = { identity: await freePort(), secrets: await freePort() };
+  management = { identity: await freePort(), secrets: await freePort(), mailer: await freePort() };
   const vars = {
     POSTGRES_PASSWORD: 'unused-locally',
     IDENTITY_MASTER_KEY: randomBytes(32).toString('hex'),
     SECRETS_MASTER_KEY: randomBytes(32).toString('hex'),
     SECRETS_WEB_CLIENT_SECRET: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     AUTH_URL: `http://127.0.0.1:${ports.identity}`,
     BASE_URL: `http://127.0.0.1:${ports.secrets}`,
     QUEUE_PREFIX: `compose-${randomBytes(4).toString('hex')}`,
@@ -97,16 +101,16 @@ beforeAll(async () => {
   envs = {
     'identity-migrate': envFor('identity-migrate', vars, mapping, 0),
     'secrets-migrate': envFor('secrets-migrate', vars, mapping, 0),
-    identity: envFor('identity', vars, mapping, ports.identity),
-    secrets: envFor('secrets', vars, mapping, ports.secrets),
-    mailer: envFor('mailer', vars, mapping, ports.mailer),
+    identity: envFor('identity', vars, mapping, ports.identity, management.identity),
+    secrets: envFor('secrets', vars, mapping, ports.secrets, management.secrets),
+    mailer: envFor('mailer', vars, mapping, 0, management.mailer),
   };
   await runToEnd('identity-migrate', 'identity', envs['identity-migrate'] as NodeJS.ProcessEnv);
   await runToEnd('secrets-migrate', 'secrets', envs['secrets-migrate'] as NodeJS.ProcessEnv);
   run('identity', 'identity', envs['identity'] as NodeJS.ProcessEnv);
   run('secrets', 'secrets', envs['secrets'] as NodeJS.ProcessEnv);
   run('mailer', 'mailer', envs['mailer'] as NodeJS.ProcessEnv);
-  await Promise.all([healthy(ports.identity), healthy(ports.secrets), healthy(ports.mailer)]);
+  await Promise.all(Object.values(management).map(healthy));
 }, 60_000);
 
 afterAll(async () => {
@@ -183,11 +187,17 @@ it('the web app signs a person in through identity with the compose environment'
   expect(mine.html).toContain('(carol)');
 }, 60_000);
 
-it('every service answers /healthz, /readyz and /metrics', async () => {
-  for (const port of Object.values(ports)) {
+it('every service answers /healthz, /readyz and /metrics on its management port, and 404 on its public one', async () => {
+  for (const port of Object.values(management)) {
     for (const path of ['/healthz', '/readyz', '/metrics']) {
       const res = await request(`http://127.0.0.1:${port}`).get(path);
       expect([port, path, res.status]).toEqual([port, path, 200]);
+    }
+  }
+  for (const port of Object.values(ports)) {
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      const res = await request(`http://127.0.0.1:${port}`).get(path);
+      expect([port, path, res.status]).toEqual([port, path, 404]);
     }
   }
 });

@@ -64,7 +64,7 @@ describe('a share with a recipient', () => {
 });
 
 describe('jobs carry no secret value', () => {
-  it('the queued job holds the link and address, never the value or passphrase', async () => {
+  it('the queued job holds its delivery id and a seal: never the value or passphrase, nor the link or address', async () => {
     const system = await startSystem({ startMailer: false });
     try {
       const s = await shareTo(system, 'dave@example.com', { passphrase: 'dave-passphrase' });
@@ -72,7 +72,9 @@ describe('jobs carry no secret value', () => {
       try {
         const job = await eventually(async () => (await queue.getJobs(['waiting', 'delayed', 'active']))[0]);
         const serialized = JSON.stringify(job.data);
-        expect(serialized).toContain(s.secret_key);
+        expect(Object.keys(job.data as object).sort()).toEqual(['deliveryId', 'sealed', 'version']);
+        expect(serialized).not.toContain(s.secret_key);
+        expect(serialized).not.toContain('dave@example.com');
         expect(serialized).not.toContain(VALUE);
         expect(serialized).not.toContain('dave-passphrase');
         expect(job.opts.removeOnComplete).toBe(true);

@@ -39,7 +39,14 @@ export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOpti
     ...opts.secretsEnv,
   });
   const { logger, logs: mailerLogs } = capturingLogger('mailer-e2e');
-  const config = readMailerConfig({ REDIS_URL: redisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, PORT: '0', LOG_LEVEL: 'debug' });
+  const config = readMailerConfig({
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: prefix,
+    SMTP_URL: smtp.url,
+    MANAGEMENT_PORT: '0',
+    MAIL_SEALING_KEY: secrets.env['MAIL_SEALING_KEY'],
+    LOG_LEVEL: 'debug',
+  });
   const system: System = {
     secrets,
     smtp,

@@ -79,7 +79,7 @@ async function restore(): Promise<void> {
 async function recovered(): Promise<void> {
   await eventually(
     async () => {
-      const [a, b, s, t] = await Promise.all([probeReadiness(secrets.url), probeReadiness(identity.url), share(), token()]);
+      const [a, b, s, t] = await Promise.all([probeReadiness(secrets.managementUrl), probeReadiness(identity.managementUrl), share(), token()]);
       return a.status === 200 && b.status === 200 && s.status === 200 && t.status === 200 ? true : undefined;
     },
     15_000,
@@ -98,7 +98,13 @@ describe('PostgreSQL stalled (it accepts connections and never answers)', () => 
 
   it('makes /readyz answer 503 naming the database within 1 s, requests 503 within the timeout, and both services recover without a restart', async () => {
     postgres.stall();
-    const [readySecrets, readyIdentity, shared, issued, shown] = await Promise.all([probeReadiness(secrets.url), probeReadiness(identity.url), share(), token(), page()]);
+    const [readySecrets, readyIdentity, shared, issued, shown] = await Promise.all([
+      probeReadiness(secrets.managementUrl),
+      probeReadiness(identity.managementUrl),
+      share(),
+      token(),
+      page(),
+    ]);
 
     for (const ready of [readySecrets, readyIdentity]) {
       expect(ready.status).toBe(503);

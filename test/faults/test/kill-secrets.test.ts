@@ -17,6 +17,8 @@ const LOAD_MS = 1500;
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;
 let url: string;
+/** The management port's origin (/readyz). */
+let managementUrl: string;
 let auth: string;
 let child: ChildProcess | undefined;
 
@@ -26,7 +28,7 @@ async function startService(): Promise<ChildProcess> {
   started.stderr?.on('data', (c) => (stderr += String(c)));
   await eventually(async () => {
     if (started.exitCode !== null) throw new Error(`secrets exited ${started.exitCode}: ${stderr}`);
-    const res = await fetch(`${url}/readyz`).catch(() => undefined);
+    const res = await fetch(`${managementUrl}/readyz`).catch(() => undefined);
     return res?.status === 200 ? true : undefined;
   }, 20_000);
   return started;
@@ -36,15 +38,19 @@ beforeAll(async () => {
   database = await createTestDatabase('faults_kill');
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
+  const managementPort = await freePort();
+  managementUrl = `http://127.0.0.1:${managementPort}`;
   env = {
     PATH: process.env.PATH,
     PORT: String(port),
+    MANAGEMENT_PORT: String(managementPort),
     BASE_URL: url,
     DATABASE_URL: database.url,
     REDIS_URL: testRedisUrl,
     REDIS_PREFIX: uniquePrefix('faults-kill'),
     QUEUE_PREFIX: uniquePrefix('faults-kill-q').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '1',
     RATE_LIMIT_MAX: '0',

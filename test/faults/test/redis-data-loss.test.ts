@@ -71,6 +71,12 @@ describe('Redis loses its data while e-mails are queued', () => {
       await new Promise((r) => setTimeout(r, 3000));
       for (const recipient of recipients) expect(system.smtp.to(recipient)).toHaveLength(1);
       expect(system.secrets.logs.join('\n')).toContain('e-mail job lost from the queue; queued again');
+      // One outage, one line (and its summary): not a line per job.
+      const requeueLines = system.secrets.logs
+        .filter((line) => line.includes('e-mail job lost from the queue; queued again'))
+        .map((line) => JSON.parse(line) as { burst: string; count?: number });
+      expect(requeueLines.map((l) => l.burst)).toEqual(['started', 'ended']);
+      expect(requeueLines[1]?.count).toBeGreaterThanOrEqual(recipients.length);
       // The outcome is known: no copy of the addresses is left in the outbox.
       expect(await outboxRows(system)).toBe(0);
     } finally {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect, disconnect, listen, type Infrastructure } from '@hush/common';
 import { capturingLogger, cliDriver, createTestDatabase, freePort, listenOnFreePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createSecretsApp } from '../../../services/secrets/src/app.js';
@@ -17,6 +18,8 @@ import { readConfig as readIdentityConfig } from '../../../services/identity/src
  */
 export interface RunningService {
   url: string;
+  /** The management port: /healthz, /readyz, /metrics. */
+  managementUrl: string;
   env: NodeJS.ProcessEnv;
   logs: string[];
   cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
@@ -26,6 +29,7 @@ export interface RunningService {
 interface Parts {
   database: TestDatabase;
   server: Server;
+  management: Server;
   infra: Infrastructure;
   app: { close(): Promise<void> };
 }
@@ -33,6 +37,7 @@ interface Parts {
 function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string[], cli: RunningService['cli']): RunningService {
   return {
     url,
+    managementUrl: `http://127.0.0.1:${(parts.management.address() as AddressInfo).port}`,
     env,
     logs,
     cli,
@@ -40,6 +45,8 @@ function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string
       await parts.app.close();
       parts.server.closeAllConnections();
       parts.server.close();
+      parts.management.closeAllConnections();
+      parts.management.close();
       await disconnect(parts.infra);
       await parts.database.drop();
     },
@@ -56,6 +63,7 @@ export async function startSecretsService(postgres: TcpProxy, env: Record<string
     REDIS_PREFIX: uniquePrefix('faults-secrets'),
     QUEUE_PREFIX: uniquePrefix('faults-q').slice(0, -1),
     MASTER_KEY: randomBytes(32).toString('hex'),
+    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     BASE_URL: url,
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '1',
@@ -73,7 +81,8 @@ export async function startSecretsService(postgres: TcpProxy, env: Record<string
   await app.start();
   // Served as main.ts serves it (serveUntilSignal): same listener, same server options.
   const server = await listen(app.handler, port, app.serverOptions);
-  return running({ database, server, infra, app }, url, fullEnv, logs, cli);
+  const management = await listen(app.management, 0);
+  return running({ database, server, management, infra, app }, url, fullEnv, logs, cli);
 }
 
 export async function startIdentityService(postgres: TcpProxy, env: Record<string, string> = {}): Promise<RunningService> {
@@ -98,7 +107,8 @@ export async function startIdentityService(postgres: TcpProxy, env: Record<strin
   const app = createIdentityApp(config, infra);
   await app.start();
   server.on('request', app.handler);
-  return running({ database, server, infra, app }, url, fullEnv, logs, cli);
+  const management = await listen(app.management, 0);
+  return running({ database, server, management, infra, app }, url, fullEnv, logs, cli);
 }
 
 /** The parsed lines of a capturing logger at error level (pino's 50) or above, from index `from` on. */

@@ -4,7 +4,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { interpolate, interpolateAll, MissingVariable } from './compose.interpolate.js';
-import { cliCommands, defaultPort, implemented, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
 
 // docker-compose.yml checked without a Docker engine: against the Compose specification, and
 // against what the services really read, listen on and run.
@@ -32,6 +32,7 @@ const ENV = {
   SECRETS_MASTER_KEY: 'b'.repeat(64),
   POSTGRES_PASSWORD: 'pw',
   SECRETS_WEB_CLIENT_SECRET: 'c'.repeat(40),
+  MAIL_SEALING_KEY: 'd'.repeat(64),
 };
 const compose = interpolateAll(raw, ENV);
 
@@ -119,13 +120,22 @@ describe('docker-compose.yml', () => {
     for (const { name, service } of oneShot) expect(keyVar(name)).toEqual(keyVar(service));
   });
 
-  it('publishes and health-checks the port each service listens on, and hits /healthz', () => {
+  it('gives the secrets service and the mailer one MAIL_SEALING_KEY, from .env only, and no other service it', () => {
+    const sealingKey = (name: string) => raw.services[name]?.environment?.['MAIL_SEALING_KEY'];
+    expect(String(sealingKey('secrets'))).toMatch(/^\$\{MAIL_SEALING_KEY:\?[^}]+\}$/);
+    expect(sealingKey('mailer')).toEqual(sealingKey('secrets'));
+    for (const name of Object.keys(raw.services)) if (name !== 'secrets' && name !== 'mailer') expect({ name, key: sealingKey(name) }).toEqual({ name, key: undefined });
+  });
+
+  it('publishes only the public port of each service, and health-checks /healthz on its management port', () => {
     for (const { name, service, env, svc } of longRunning) {
-      const port = Number(env['PORT'] ?? defaultPort(service));
+      const port = env['PORT'] === undefined ? defaultPort(service) : Number(env['PORT']);
       expect({ name, port }).toEqual({ name, port: defaultPort(service) });
-      for (const mapping of svc.ports ?? []) expect(mapping.split(':').at(-1)).toBe(String(port));
+      const published = (svc.ports ?? []).map((mapping) => mapping.split(':').at(-1));
+      expect({ name, published }).toEqual({ name, published: port === undefined ? [] : [String(port)] });
+      const management = Number(env['MANAGEMENT_PORT'] ?? managementPort(service));
       const test = [compose.services[name]?.healthcheck?.test ?? []].flat().join(' ');
-      expect(test).toContain(`127.0.0.1:${port}/healthz`);
+      expect(test).toContain(`127.0.0.1:${management}/healthz`);
     }
   });
 

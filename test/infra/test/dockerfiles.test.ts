@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultPort, implemented, repoRoot, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+import { defaultPort, implemented, managementPort, repoRoot, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
 
 // The service Dockerfiles and the build context they share, checked without a Docker engine.
 
@@ -17,6 +17,7 @@ describe.each(SERVICES)('infra/docker/%s.Dockerfile', (service) => {
   const text = dockerfile(service);
   const runtime = runtimeStage(text);
   const port = defaultPort(service);
+  const management = managementPort(service);
 
   it('builds in stages from a pinned Node 22 image, the version the workspace pins', () => {
     const from = instruction(text, 'FROM');
@@ -45,13 +46,13 @@ describe.each(SERVICES)('infra/docker/%s.Dockerfile', (service) => {
     expect(instruction(runtime, 'ENV')).toContain('NODE_ENV=production');
   });
 
-  it('exposes and health-checks the port the service listens on', () => {
-    expect(instruction(runtime, 'EXPOSE')).toEqual([String(port)]);
+  it('exposes the ports the service listens on, and health-checks its management port', () => {
+    expect(instruction(runtime, 'EXPOSE')).toEqual([[port, management].filter((p) => p !== undefined).join(' ')]);
     const healthcheck = /^HEALTHCHECK .*\\\n\s+CMD (\[.*\])$/m.exec(runtime)?.[1];
     expect(healthcheck).toBeDefined();
     const cmd = JSON.parse(healthcheck ?? '[]') as string[];
     expect(cmd.slice(0, 2)).toEqual(['node', '-e']);
-    expect(cmd[2]).toContain(`(process.env.PORT||${port})+'/healthz'`);
+    expect(cmd[2]).toContain(`(process.env.MANAGEMENT_PORT||${management})+'/healthz'`);
   });
 
   it('starts the service with node as PID 1 (exec form), at an entry point that exists, with the Node flags of its start script', () => {
@@ -67,15 +68,16 @@ describe.each(SERVICES)('infra/docker/%s.Dockerfile', (service) => {
     if (implemented(service)) expect(existsSync(sourceOf(service, 'dist/src/main.js'))).toBe(true);
   });
 
-  it('differs from the other services only in its name, port and start command (its start script, checked above)', () => {
+  it('differs from the other services only in its name, ports and start command (its start script, checked above)', () => {
     const normalise = (s: ServiceName) =>
       dockerfile(s)
         .split('\n')
         .slice(2)
         .join('\n')
         .replace(/^CMD .*$/m, 'CMD')
+        .replace(/^(# The (public|management) port.*|EXPOSE .*)$/gm, 'EXPOSE')
         .replaceAll(s, 'SVC')
-        .replaceAll(String(defaultPort(s)), 'PORT');
+        .replaceAll(String(managementPort(s)), 'MANAGEMENT_PORT');
     expect(normalise(service)).toEqual(normalise('identity'));
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { cliCommands, defaultPort, implemented, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
 
 // The Kubernetes manifests in infra/k8s, checked without a cluster: every document parses, has a
 // known kind and apiVersion, and fits the services (probes, ports, variables) and each other
@@ -125,10 +125,20 @@ describe('infra/k8s', () => {
     expect(pod['containers']).toHaveLength(1);
     const c = pod['containers'][0];
     expect(serviceOfImage(c['image'])).toBe(name);
-    const port = c['ports'][0];
-    expect(port['containerPort']).toBe(defaultPort(name));
-    expect(c['readinessProbe']['httpGet']).toEqual({ path: '/readyz', port: port['name'] });
-    expect(c['livenessProbe']['httpGet']).toEqual({ path: '/healthz', port: port['name'] });
+    const ports = c['ports'] as Obj[];
+    const http = ports.find((p) => p['name'] === 'http');
+    expect(http?.['containerPort']).toBe(defaultPort(name));
+    // Health and metrics on the management port, never the public one.
+    const management = ports.find((p) => p['name'] === 'management');
+    expect(management?.['containerPort']).toBe(managementPort(name));
+    expect(c['readinessProbe']['httpGet']).toEqual({ path: '/readyz', port: 'management' });
+    expect(c['livenessProbe']['httpGet']).toEqual({ path: '/healthz', port: 'management' });
+    if (c['startupProbe']) expect(c['startupProbe']['httpGet']).toEqual({ path: '/healthz', port: 'management' });
+    expect(d['spec']['template']['metadata']['annotations']).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(managementPort(name)),
+      'prometheus.io/path': '/metrics',
+    });
     for (const kind of ['requests', 'limits']) expect(Object.keys(c['resources'][kind]).sort()).toEqual(['cpu', 'memory']);
     expect(pod['terminationGracePeriodSeconds']).toBeGreaterThanOrEqual(30);
   });
@@ -195,6 +205,15 @@ describe('infra/k8s', () => {
       expect(targets).toHaveLength(1);
       // maxUnavailable keeps a single-replica Deployment drainable; minAvailable: 1 would block drains.
       expect(pdb['spec']['maxUnavailable']).toBe(1);
+    }
+  });
+
+  it('gives the secrets Deployment and the mailer MAIL_SEALING_KEY as a file from their Secrets, and no other container', () => {
+    for (const { c, workload } of containers) {
+      const name = workload['metadata']['name'];
+      const reads = variables(c).has('MAIL_SEALING_KEY_FILE');
+      const wanted = workload['kind'] === 'Deployment' && (name === 'secrets' || name === 'mailer');
+      expect({ container: c['name'], reads }).toEqual({ container: c['name'], reads: wanted });
     }
   });
 

@@ -17,7 +17,7 @@ export const SERVICES: readonly ServiceName[] = ['identity', 'secrets', 'mailer'
 export const REQUIRED: Record<ServiceName, string[]> = {
   identity: ['MASTER_KEY'],
   secrets: ['MASTER_KEY'],
-  mailer: ['SMTP_URL'],
+  mailer: ['SMTP_URL', 'MAIL_SEALING_KEY'],
 };
 
 /**
@@ -28,9 +28,20 @@ export const REQUIRED: Record<ServiceName, string[]> = {
 const AGREED: Record<ServiceName, string[]> = {
   identity: [],
   secrets: ['QUEUE_PREFIX'],
-  mailer: ['PORT', 'REDIS_URL', 'QUEUE_PREFIX', 'SMTP_URL', 'SMTP_TLS_REJECT_UNAUTHORIZED', 'SMTP_REQUIRE_TLS', 'MAIL_FROM', 'CONCURRENCY', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT'],
+  mailer: [
+    'MANAGEMENT_PORT',
+    'REDIS_URL',
+    'QUEUE_PREFIX',
+    'SMTP_URL',
+    'SMTP_TLS_REJECT_UNAUTHORIZED',
+    'SMTP_REQUIRE_TLS',
+    'MAIL_FROM',
+    'CONCURRENCY',
+    'LOG_LEVEL',
+    'SHUTDOWN_TIMEOUT',
+  ],
 };
-const AGREED_PORT: Record<ServiceName, number> = { identity: 8080, secrets: 3000, mailer: 3002 };
+const AGREED_PORT: Record<ServiceName, number | undefined> = { identity: 8080, secrets: 3000, mailer: undefined };
 
 const envExamplePath = (service: ServiceName) => join(repoRoot, 'services', service, '.env.example');
 
@@ -57,10 +68,15 @@ export function isReadBy(service: ServiceName, name: string): boolean {
   return vars.has(name) || (name.endsWith('_FILE') && vars.has(name.slice(0, -'_FILE'.length)));
 }
 
-/** The listening port when PORT is not set. */
-export function defaultPort(service: ServiceName): number {
+/** The public port when PORT is not set; none for the mailer, which serves only its management port. */
+export function defaultPort(service: ServiceName): number | undefined {
   const fromExample = envExample(service).get('PORT');
   return fromExample ? Number(fromExample) : AGREED_PORT[service];
+}
+
+/** The management port (/healthz, /readyz, /metrics) when MANAGEMENT_PORT is not set. */
+export function managementPort(service: ServiceName): number {
+  return Number(envExample(service).get('MANAGEMENT_PORT'));
 }
 
 /** `dist/src/x/y.js` (as run in the image, whose workdir is the service's package) → its source. */

@@ -1,10 +1,27 @@
 import type Provider from 'oidc-provider';
 import { Counter, Gauge } from 'prom-client';
-import { createHttpMetrics } from '@hush/common';
+import { createHttpMetrics, declaredRoutes } from '@hush/common';
+import { REALM_PATH } from '../config.js';
+import { LEGACY_PAR_PATH, ROUTES } from '../oidc/routes.js';
+
+/**
+ * The routes oidc-provider serves (its router, not Express's, matches them), as patterns under the
+ * realm: each of ROUTES, the ones it derives from them (resume, logout confirm and success,
+ * device resume), discovery and the earlier PAR path.
+ */
+const PROVIDER_ROUTES = [
+  ...Object.values(ROUTES),
+  `${ROUTES.authorization}/:uid`,
+  `${ROUTES.end_session}/confirm`,
+  `${ROUTES.end_session}/success`,
+  `${ROUTES.code_verification}/:uid`,
+  '/.well-known/openid-configuration',
+  LEGACY_PAR_PATH,
+].map((path) => `${REALM_PATH}${path}`);
 
 /** Request metrics plus tokens, token errors, logins and the published signing keys, for GET /metrics. */
 export function createIdentityMetrics(sources: { keysFingerprint(): string }) {
-  const http = createHttpMetrics('identity');
+  const http = createHttpMetrics('identity', { declaredRoutes: declaredRoutes(PROVIDER_ROUTES) });
   const registers = [http.registry];
   const tokens = new Counter({ name: 'hush_identity_tokens_issued_total', help: 'Successful token endpoint responses by grant type', labelNames: ['grant_type'], registers });
   const tokenErrors = new Counter({ name: 'hush_identity_token_errors_total', help: 'Token endpoint errors by OAuth error code', labelNames: ['error'], registers });

@@ -1,6 +1,7 @@
 import { secretLinkJob } from '@hush/queue';
-import { withTimeout, type Logger } from '@hush/common';
+import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
+import { BurstLog } from './burst-log.js';
 import type { Dispatcher, OnStatus } from './dispatchers.js';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
@@ -9,6 +10,8 @@ export interface DeliveryOptions {
   mode: 'queue' | 'inline';
   redisUrl: string;
   prefix: string;
+  /** Queue mode: MAIL_SEALING_KEY, under which the jobs are sealed (the mailer holds the same). */
+  sealingKey: Buffer | undefined;
   /** Send attempts per e-mail, and the first retry delay (doubled each time). */
   attempts: number;
   backoffMs: number;
@@ -57,12 +60,22 @@ export class Delivery {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
-  private lastWarning = 0;
+  /** Redis (queue mode) or SMTP (inline) failing: one line when it starts, one with the count when it ends. */
+  private readonly outage: OutageLog;
+  /** Jobs found gone from the queue (Redis lost its data) come in bursts: one line per burst. */
+  private readonly requeued: BurstLog;
+  private readonly givenUp: BurstLog;
 
   constructor(
     private readonly deps: DeliveryDeps,
     private readonly options: DeliveryOptions,
-  ) {}
+  ) {
+    // A burst is over when two reconciler periods pass without another lost job.
+    const quietMs = Math.max(1000, 2000 * options.requeueAfterSeconds);
+    this.outage = outageLog(deps.logger, options.mode === 'inline' ? 'e-mail SMTP server' : 'e-mail queue');
+    this.requeued = new BurstLog(deps.logger, 'e-mail job lost from the queue; queued again', quietMs);
+    this.givenUp = new BurstLog(deps.logger, 'e-mail job lost from the queue too often; delivery marked failed', quietMs);
+  }
 
   /**
    * Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. Only the
@@ -137,9 +150,10 @@ export class Delivery {
         }
         progressed = true;
         total++;
+        this.outage.recovered();
         if (outcome.kind === 'queued') {
           await this.deps.outbox.markQueued(row.id, this.options.requeueAfterSeconds, requeue);
-          if (requeue) this.deps.logger.warn({ deliveryId: row.id, requeues: row.requeues + 1 }, 'e-mail job lost from the queue; queued again');
+          if (requeue) this.requeued.record({ deliveryId: row.id, requeues: row.requeues + 1 });
         } else {
           done.push(row.id);
         }
@@ -171,18 +185,15 @@ export class Delivery {
     if (row.requeues >= this.options.requeueLimit) {
       const reason = `the e-mail job was lost from the queue again after ${row.requeues} re-queue(s); gave up`;
       await this.deps.outbox.recordDelivery(row.id, 'failed', new Date(), reason);
-      this.deps.logger.warn({ deliveryId: row.id, requeues: row.requeues }, 'e-mail job lost from the queue too often; delivery marked failed');
+      this.givenUp.record({ deliveryId: row.id, requeues: row.requeues });
       return 'settled';
     }
     return 'requeue';
   }
 
-  /** Outages produce an error per attempt: log one line every 30 s at most. */
+  /** Outages produce an error per attempt and per reconnection: counted, and logged once per outage (OutageLog). */
   private warn(where: string, err: unknown): void {
-    const now = Date.now();
-    if (now - this.lastWarning < 30_000) return;
-    this.lastWarning = now;
-    this.deps.logger.warn({ err: (err as Error).message, where }, 'e-mail delivery: dispatch failing; will retry');
+    this.outage.failed(err, { where });
   }
 
   queueDepth(): Promise<number> {
@@ -194,6 +205,8 @@ export class Delivery {
     await this.starting?.catch(() => undefined);
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    this.requeued.flush();
+    this.givenUp.flush();
     await withTimeout(this.dispatcher?.close() ?? Promise.resolve(), timeoutMs, () => undefined);
   }
 }

@@ -1,5 +1,5 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, secretLinkJobOptions, statusJobId, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, jobSeal, secretLinkJobOptions, statusJobId, type JobSeal, type SecretLinkJob } from '@hush/queue';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
 
 /** BullMQ job states of a job still to be run (or running). */
@@ -8,7 +8,8 @@ const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prio
 /**
  * The normal mode: BullMQ, with the mailer as consumer. The job id is the outbox row id, so a
  * row dispatched twice (a lease that ran out, or the reconciler) is queued once while its job
- * exists. Statuses come back on the status queue.
+ * exists. Statuses come back on the status queue. Jobs are sealed (packages/queue sealed-job.ts):
+ * Redis sees the delivery id, never the link or the address.
  */
 export class QueueDispatcher implements Dispatcher {
   private readonly queue: Queue;
@@ -16,15 +17,19 @@ export class QueueDispatcher implements Dispatcher {
   private readonly statusQueue: Queue;
   private readonly statusWorker: Worker;
   private readonly retry: { attempts: number; backoffMs: number };
+  private readonly seal: JobSeal;
 
   constructor(
-    o: { redisUrl: string; prefix: string; attempts: number; backoffMs: number },
+    o: { redisUrl: string; prefix: string; sealingKey: Buffer | undefined; attempts: number; backoffMs: number },
     private readonly onStatus: OnStatus,
     onError: (where: string, err: unknown) => void,
   ) {
     // Producers fail fast when Redis is down (no offline queue): the row stays in the outbox.
     const producer: ConnectionOptions = { url: o.redisUrl, enableOfflineQueue: false, maxRetriesPerRequest: 1 };
     this.retry = { attempts: o.attempts, backoffMs: o.backoffMs };
+    // readConfig refuses queue mode without the key; this guards other callers.
+    if (!o.sealingKey) throw new Error('queue delivery needs MAIL_SEALING_KEY');
+    this.seal = jobSeal(o.sealingKey);
     this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: o.prefix });
     this.queue.on('error', (err) => onError('queue', err));
     this.statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: producer, prefix: o.prefix });
@@ -43,7 +48,7 @@ export class QueueDispatcher implements Dispatcher {
 
   async dispatch(job: SecretLinkJob): Promise<Outcome> {
     try {
-      await this.queue.add('secret-link', job, secretLinkJobOptions(job.deliveryId, this.retry));
+      await this.queue.add('secret-link', this.seal.seal(job), secretLinkJobOptions(job.deliveryId, this.retry));
       return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.

@@ -1,12 +1,15 @@
 import type { RequestListener } from 'node:http';
 import type { Registry } from 'prom-client';
-import { healthEndpoints, type HealthOptions } from '@hush/common/base';
+import { healthEndpoints, type HealthOptions } from './health.js';
 
 /**
- * Health and metrics endpoints for the orchestrator and Prometheus: `/healthz` and `/readyz`
- * (packages/common health), `/metrics` (Prometheus text format). The mailer serves nothing else.
+ * The management port's listener: `/healthz` and `/readyz` (health.ts) for the orchestrator and
+ * `/metrics` (Prometheus text format) for the scraper, and nothing else. It runs on a port of its
+ * own (MANAGEMENT_PORT), never published to the public, as Keycloak serves its health and metrics
+ * on port 9000: what the metrics reveal (traffic, errors, queue depths) is for operators, and a
+ * probe keeps answering while the public port is saturated.
  */
-export function createHealthHandler({ health, registry }: { health: HealthOptions; registry: Registry }): RequestListener {
+export function managementEndpoints({ health, registry }: { health: HealthOptions; registry: Registry }): RequestListener {
   const endpoints = healthEndpoints(health);
   return (req, res) =>
     endpoints(req, res, () => {
@@ -19,7 +22,7 @@ export function createHealthHandler({ health, registry }: { health: HealthOption
       if (req.method !== 'GET' && req.method !== 'HEAD') return reply(405, 'method not allowed\n');
       registry.metrics().then(
         (text) => reply(200, text, registry.contentType),
-        () => reply(500, 'metrics unavailable\n'),
+        () => reply(503, 'metrics unavailable\n'),
       );
     });
 }

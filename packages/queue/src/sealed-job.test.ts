@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { jobSeal, UnsealableJobError } from './sealed-job.js';
+import type { SecretLinkJob } from './secret-link-job.js';
+
+const job: SecretLinkJob = {
+  version: 1,
+  deliveryId: 'delivery-1',
+  to: 'bob@example.com',
+  sender: 'alice',
+  link: 'https://hush.example/secret/abc123',
+  passphraseRequired: false,
+  expiresAt: 1_900_000_000,
+};
+
+describe('sealed secret-link jobs', () => {
+  const key = randomBytes(32);
+
+  it('carry the delivery id in clear and nothing else of the job, and open to the same job', () => {
+    const sealed = jobSeal(key).seal(job);
+    expect(Object.keys(sealed).sort()).toEqual(['deliveryId', 'sealed', 'version']);
+    expect(sealed.deliveryId).toBe('delivery-1');
+    for (const clear of ['bob@example.com', 'bob', 'abc123', 'alice']) expect(JSON.stringify(sealed)).not.toContain(clear);
+    expect(jobSeal(key).open(sealed)).toEqual(job);
+  });
+
+  it('do not open under another key, naming MAIL_SEALING_KEY', () => {
+    const sealed = jobSeal(key).seal(job);
+    expect(() => jobSeal(randomBytes(32)).open(sealed)).toThrow(UnsealableJobError);
+    expect(() => jobSeal(randomBytes(32)).open(sealed)).toThrow(/MAIL_SEALING_KEY differs/);
+  });
+
+  it('do not open when moved to another delivery id or altered', () => {
+    const sealed = jobSeal(key).seal(job);
+    expect(() => jobSeal(key).open({ ...sealed, deliveryId: 'delivery-2' })).toThrow(/does not open/);
+    const bytes = Buffer.from(sealed.sealed, 'base64url');
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
+    expect(() => jobSeal(key).open({ ...sealed, sealed: bytes.toString('base64url') })).toThrow(/does not open/);
+  });
+
+  it('refuse an unsealed job as an invalid payload', () => {
+    expect(() => jobSeal(key).open(job)).toThrow('invalid job payload: not a sealed secret-link job');
+    expect(() => jobSeal(key).open('x')).toThrow(UnsealableJobError);
+  });
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** Queue the secrets relay adds e-mail requests to; the mailer's worker consumes it. */
+export const SECRET_LINK_QUEUE = 'hush-secret-link';
+
+/** What the mailer needs to send one e-mail; in the queue it travels sealed (sealed-job.ts). */
+export const secretLinkJob = z.object({
+  version: z.literal(1),
+  /**
+   * The outbox row id; also the BullMQ job id, so a relay retry or a re-queue of a lost job never
+   * puts a second job for one delivery in the queue.
+   */
+  deliveryId: z.string().min(1).max(100),
+  /** Recipient e-mail address. */
+  to: z.email(),
+  /** Who shares the secret (the creator's custid); named in the subject and body. */
+  sender: z.string().min(1).max(200),
+  /** `{BASE_URL}/secret/<secret_key>`: the page that reveals the secret once, after a click. */
+  link: z.url(),
+  passphraseRequired: z.boolean(),
+  /** Unix seconds after which the link no longer works. */
+  expiresAt: z.number().int(),
+});
+export type SecretLinkJob = z.infer<typeof secretLinkJob>;
+
+/**
+ * The BullMQ options every secret-link job is added with (structurally BullMQ's `JobsOptions`,
+ * so this package needs no BullMQ dependency). The mailer's worker relies on them: it reads
+ * `attempts` to tell a final failure from one BullMQ will retry.
+ */
+export interface SecretLinkJobOptions {
+  /** The delivery id, so a relay retry never queues the same e-mail twice. */
+  jobId: string;
+  attempts: number;
+  backoff: { type: 'exponential'; delay: number };
+  removeOnComplete: true;
+  removeOnFail: true;
+}
+
+export function secretLinkJobOptions(deliveryId: string, retry: { attempts: number; backoffMs: number }): SecretLinkJobOptions {
+  return { jobId: deliveryId, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs }, removeOnComplete: true, removeOnFail: true };
+}
