@@ -10,6 +10,7 @@ export * from './metrics.js';
 export * from './shutdown.js';
 export * from './entrypoint.js';
 export * from './batch.js';
+export * from './circuit-breaker.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './ids.js';

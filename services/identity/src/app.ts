@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, healthEndpoints, type ServiceApp } from '@hush/common';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { ClientCache } from './clients/client-cache.js';
 import { REALM_PATH } from './config.js';
@@ -100,7 +100,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   app.use(
     healthEndpoints({
       checks: {
-        database: () => db.raw('select 1'),
+        database: databaseReadiness(db),
         redis: () => redis.ping(),
         // Tokens can only be signed with an active key of their algorithm, loaded by start() or the last reload.
         keys: async () => {
