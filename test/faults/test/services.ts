@@ -18,6 +18,8 @@ import { readConfig as readIdentityConfig } from '../../../services/identity/src
 export interface RunningService {
   url: string;
   env: NodeJS.ProcessEnv;
+  /** The service's database, straight (not through the proxy): what a test counts rows in. */
+  databaseUrl: string;
   logs: string[];
   cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string
   return {
     url,
     env,
+    databaseUrl: parts.database.url,
     logs,
     cli,
     async close() {
