@@ -1,9 +1,10 @@
+import type { ClientMetadata } from 'oidc-provider';
 import { APP, bareProvider } from '../../../test/bare-provider.js';
 import { ROUTES } from '../routes.js';
 import { resumeQuery } from './resume-query.js';
 
 // A client with one redirect URI: oidc-provider's error handler then reads `redirect_uri` from the query.
-const WEB = { ...APP, client_id: 'web', grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: ['https://web.test/cb'] };
+const WEB: ClientMetadata = { ...APP, client_id: 'web', grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: ['https://web.test/cb'] };
 const MALFORMED = `client_id=web&redirect_uri[]=1&response_type=code&scope=openid`;
 
 describe('resumeQuery', () => {
