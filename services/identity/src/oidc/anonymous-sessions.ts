@@ -20,17 +20,10 @@ export const ANONYMOUS_SESSION_COOKIE = '_session_anonymous';
  * - a lookup asks the database first, so a stored session always wins over a cookie left behind;
  * - a cookie that does not open (forged, another session's, an old key) is no session at all.
  */
-export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): AdapterClass {
-  return class AnonymousSessionsInCookies extends Base {
-    private readonly sessions: boolean;
-
-    constructor(model: string) {
-      super(model);
-      this.sessions = model === 'Session';
-    }
-
+export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): (model: string) => Adapter {
+  class AnonymousSessionsInCookies extends Base {
     override async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
-      const ctx = this.sessions ? Provider.ctx : undefined;
+      const ctx = Provider.ctx;
       if (!ctx) return super.upsert(id, payload, expiresIn);
       if (!holdsNoOne(payload)) {
         clear(ctx);
@@ -41,7 +34,7 @@ export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): Ada
 
     override async find(id: string): Promise<AdapterPayload | undefined> {
       const stored = (await super.find(id)) ?? undefined;
-      if (stored || !this.sessions) return stored;
+      if (stored) return stored;
       const sealed = Provider.ctx?.cookies.get(ANONYMOUS_SESSION_COOKIE);
       if (!sealed) return undefined;
       try {
@@ -52,11 +45,14 @@ export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): Ada
     }
 
     override async destroy(id: string): Promise<void> {
-      const ctx = this.sessions ? Provider.ctx : undefined;
+      const ctx = Provider.ctx;
       if (ctx) clear(ctx);
       return super.destroy(id);
     }
-  };
+  }
+  // oidc-provider makes one adapter per model: only sessions get the wrapper, the other models
+  // (the token endpoint's) keep the plain adapter and its cost.
+  return (model) => (model === 'Session' ? new AnonymousSessionsInCookies(model) : new Base(model));
 }
 
 const COOKIE = { httpOnly: true, sameSite: 'lax', path: '/', overwrite: true } as const;
