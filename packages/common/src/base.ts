@@ -11,6 +11,7 @@ export * from './management.js';
 export * from './shutdown.js';
 export * from './entrypoint.js';
 export * from './batch.js';
+export * from './circuit-breaker.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './ids.js';

@@ -1,4 +1,5 @@
 import { createDb } from './db.js';
+import { databaseGate } from './db-gate.js';
 
 // Against the real PostgreSQL the other tests use; only queries constants, creates nothing.
 const url = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -34,10 +35,44 @@ describe('createDb', () => {
       const started = Date.now();
       await expect(db.raw('SELECT pg_sleep(3)')).rejects.toThrow(/Query read timeout/);
       expect(Date.now() - started).toBeLessThan(1500);
-      // Back in the pool, that connection would still be busy with the sleep: the next query gets a new one.
+      // The circuit is open for its cool-down (min(timeoutMs, 1 s)) after a timeout; past it,
+      // back in the pool, that connection would still be busy with the sleep: the next query gets a new one.
+      await new Promise((resolve) => setTimeout(resolve, 300));
       const next = Date.now();
       expect((await db.raw('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       expect(Date.now() - next).toBeLessThan(1000);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('with timeoutMs, counts the wait for a pooled connection against the same deadline as the query', async () => {
+    const db = createDb(url, 1, { timeoutMs: 600 });
+    try {
+      await db.raw('SET statement_timeout = 0');
+      // The only connection is busy for 400 ms; the next query waits for it, then has 200 ms (and the margin) left.
+      const busy = db.raw('SELECT pg_sleep(0.4)').then(() => undefined);
+      const started = Date.now();
+      await expect(db.raw('SELECT pg_sleep(3)')).rejects.toThrow(/Query read timeout/);
+      expect(Date.now() - started).toBeLessThan(600 + 500 + 150);
+      await busy;
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('with timeoutMs, once a query timed out, refuses the next ones at once until a trial succeeds', async () => {
+    const db = createDb(url, 2, { timeoutMs: 200 });
+    try {
+      await db.raw('SET statement_timeout = 0');
+      await expect(db.raw('SELECT pg_sleep(3)')).rejects.toThrow(/Query read timeout/);
+      const started = Date.now();
+      await expect(db.raw('SELECT 1')).rejects.toMatchObject({ name: 'DependencyShedError', dependency: 'database' });
+      expect(Date.now() - started).toBeLessThan(50);
+      expect(databaseGate(db)?.breaker.isOpen).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await db.raw('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      expect(databaseGate(db)?.breaker.isOpen).toBe(false);
     } finally {
       await db.destroy();
     }

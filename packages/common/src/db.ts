@@ -1,5 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { DatabaseGate, DEADLINE, installGate, READ_TIMEOUT_MARGIN_MS, type Deadlined } from './db-gate.js';
+import { isTimeoutFailure } from './outage.js';
 
 export type Db = Knex;
 
@@ -11,8 +13,9 @@ export interface DbOptions {
    */
   int8AsNumber?: boolean;
   /**
-   * The longest (ms) a request may wait on the database: for a pooled connection, to connect, and
-   * for one statement. Unset (the admin CLIs, migrations): no limit.
+   * The longest (ms) a request may wait on the database: for a pooled connection and its statement
+   * together (db-gate.ts: requests that cannot be served in time are refused at once), to
+   * connect, and for one statement. Unset (the admin CLIs, migrations): no limit.
    */
   timeoutMs?: number;
 }
@@ -30,7 +33,8 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
   connection.statement_timeout = timeoutMs;
   connection.connectionTimeoutMillis = timeoutMs;
   const readTimeoutMs = timeoutMs + READ_TIMEOUT_MARGIN_MS;
-  return knexFactory({
+  const gate = new DatabaseGate(timeoutMs, poolMax);
+  const db = knexFactory({
     client: 'pg',
     connection,
     acquireConnectionTimeout: timeoutMs,
@@ -40,26 +44,26 @@ export function createDb(url: string, poolMax = 20, options: DbOptions = {}): Db
     pool: {
       min: 0,
       max: poolMax,
-      afterCreate: (client: pg.Client, done: Done) => done(null, guardReads(client, readTimeoutMs)),
+      afterCreate: (client: pg.Client, done: Done) => done(null, guardReads(client, readTimeoutMs, gate)),
       validate: (client: pg.Client) => !timedOut.has(client),
     },
   });
+  installGate(db, gate, isTimeoutFailure);
+  return db;
 }
 
 const ignore = (): void => undefined;
 
-/** How much longer the client waits than the server's statement_timeout before it gives up on the server. */
-const READ_TIMEOUT_MARGIN_MS = 500;
-
 type Done = (err: Error | null, client: pg.Client) => void;
 type Callback = (err: Error | null, result?: unknown) => void;
-type Queryable = { query: (...args: unknown[]) => unknown; connection: { stream: { destroy(): void } } };
+type Queryable = Deadlined & { query: (...args: unknown[]) => unknown; connection: { stream: { destroy(): void } } };
 
 const timedOut = new WeakSet<pg.Client>();
 
 /**
- * The client's own limit on each statement (knex passes every query with a callback): past
- * `ms` without an answer the query fails with "Query read timeout" and its connection is done
+ * The client's own limit on each statement (knex passes every query with a callback): past the
+ * deadline of the connection's current use (db-gate.ts: the request's wait for it counted) plus
+ * the margin, or `ms` for a connection used outside the gate, without an answer the query fails with "Query read timeout" and its connection is done
  * for, since the server may answer the stalled statement at any time, or never: back in the
  * pool it would hang the next request. The connection is marked (the pool's `validate` then
  * refuses it) and its socket closed before the caller hears of the failure.
@@ -72,26 +76,35 @@ const timedOut = new WeakSet<pg.Client>();
  * until the next full collection (measured with bench/gc-promotion.mjs).
  * Here the callback is a declared function, which V8 allocates young like any other.
  */
-function guardReads(client: pg.Client, ms: number): pg.Client {
+function guardReads(client: pg.Client, ms: number, gate: DatabaseGate): pg.Client {
   const target = client as unknown as Queryable;
   const query = target.query.bind(client);
   const guarded = (...args: unknown[]): unknown => {
     const last = args.length - 1;
     const callback = args[last];
     if (typeof callback !== 'function') return query(...args);
+    const deadline = target[DEADLINE];
+    const left = deadline === undefined ? ms : deadline + READ_TIMEOUT_MARGIN_MS - Date.now();
+    if (left <= 0) {
+      // The wait for the connection used the whole budget: nothing sent, the connection stays good.
+      setImmediate(callback as Callback, new Error('Query read timeout: the deadline passed before the query was sent'));
+      return undefined;
+    }
     let answered = false;
     const answer: Callback = (err, result) => {
       if (answered) return; // the stalled query, failed again when its socket closed
       answered = true;
       clearTimeout(timer);
+      if (!err) gate.breaker.succeeded();
       (callback as Callback)(err, result);
     };
     const stalled = () => {
       timedOut.add(client);
+      gate.breaker.timedOut(Date.now());
       target.connection.stream.destroy();
       answer(new Error('Query read timeout'));
     };
-    const timer = setTimeout(stalled, ms);
+    const timer = setTimeout(stalled, left);
     args[last] = answer;
     try {
       return query(...args);

@@ -108,6 +108,8 @@ export function unavailableDependency(err: unknown): string | undefined {
   const e = err as { name?: unknown; code?: unknown; message?: unknown; errors?: unknown } | null;
   if (!e || typeof e !== 'object') return undefined;
   const message = typeof e.message === 'string' ? e.message : '';
+  // Refused before trying (circuit-breaker.ts): the error names its dependency.
+  if (e.name === 'DependencyShedError') return String((e as { dependency?: unknown }).dependency);
   if (e.name === 'MaxRetriesPerRequestError' || REDIS_FAILURE.test(message)) return 'redis';
   if (e.name === 'KnexTimeoutError' || PG_CONNECTION_FAILURE.test(message)) return 'database';
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_UNAVAILABLE_STATE.test(e.code))) return 'database';

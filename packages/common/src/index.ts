@@ -1,5 +1,6 @@
 export * from './base.js';
 export * from './db.js';
+export * from './db-gate.js';
 export * from './infrastructure.js';
 export * from './request-log.js';
 export * from './cli.js';

@@ -14,7 +14,7 @@ export type InfrastructureConfig = Pick<HttpServiceConfig, 'LOG_LEVEL' | 'DATABA
 /** `logger`: the service's own by default; tests pass one that keeps its lines. */
 export function connect(config: InfrastructureConfig, name: string, dbOptions: DbOptions = {}, logger = createLogger({ name, level: config.LOG_LEVEL })): Infrastructure {
   const db = createDb(config.DATABASE_URL, config.DATABASE_POOL_MAX, { ...dbOptions, timeoutMs: config.DATABASE_TIMEOUT_MS });
-  const redis = connectRedis(config.REDIS_URL, config.REDIS_TIMEOUT_MS, logger);
+  const redis = connectRedis(config.REDIS_URL, config.REDIS_TIMEOUT_MS, logger, { requestPath: true });
   // A failed query is reported where it fails (reportUnavailable); any query that succeeds ends the outage.
   const database = outageLog(logger, 'database');
   db.on('query-response', () => database.recovered());

@@ -53,7 +53,8 @@ export function outageLog(logger: Logger, dependency: string): OutageLog {
  */
 export function isTimeoutFailure(err: unknown): boolean {
   const { code } = describe(err);
-  return code === 'ETIMEDOUT' || code === '57014' || code === 'KnexTimeoutError';
+  // ESHED: refused at once because the dependency timed out a moment ago (circuit-breaker.ts).
+  return code === 'ETIMEDOUT' || code === '57014' || code === 'KnexTimeoutError' || code === 'ESHED';
 }
 
 /** The error's code and message only: no stack (it is the network's fault, not a line of ours), no connection details. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from './logger.js';
+import { releaseUnreadBody } from './unread-body.js';
 
 /**
  * The request's id, as `requestLog` answered it in X-Request-Id; undefined before `requestLog`
@@ -32,7 +33,8 @@ type Request = IncomingMessage & { originalUrl: string };
  * level, the rest at debug. A 503 is not a failure of ours: a dependency is out (its outage log
  * says so once, see outage.ts), or the service is starting, stopping or not ready. No query
  * string (codes, tokens and parameters travel there), no body. Other lines of the request carry
- * its id through `requestLogger`.
+ * its id through `requestLogger`. A body left unread is discarded once the answer is sent, so a
+ * kept-alive connection serves its next request (unread-body.ts).
  * `logPath` rewrites the path first, for services whose paths carry capabilities.
  */
 export function requestLog(logger: Logger, logPath: (path: string) => string = (path) => path) {
@@ -42,6 +44,7 @@ export function requestLog(logger: Logger, logPath: (path: string) => string = (
     res.setHeader('X-Request-Id', id);
     const start = process.hrtime.bigint();
     res.on('finish', () => {
+      if (!req.complete) releaseUnreadBody(req);
       // Below LOG_LEVEL=debug only failures are logged: build nothing for the other requests.
       const failed = res.statusCode >= 500 && res.statusCode !== 503;
       if (!failed && !logger.isLevelEnabled('debug')) return;

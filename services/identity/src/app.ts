@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
@@ -140,7 +140,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     registry: metrics.http.registry,
     health: {
       checks: {
-        database: () => db.raw('select 1'),
+        database: databaseReadiness(db),
         redis: () => redis.ping(),
         // Tokens can only be signed with an active key of their algorithm, loaded by start() or the last reload.
         keys: async () => {

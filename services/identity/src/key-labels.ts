@@ -8,6 +8,7 @@ export const KEY_LABELS = {
   refreshEnvelopes: 'hush identity refresh token envelopes v1',
   deviceCodes: 'hush identity device codes v1',
   cookies: 'hush identity cookies v1',
+  anonymousSessions: 'hush identity anonymous sessions v1',
   csrf: 'hush identity csrf v1',
   clientSecrets: 'hush identity client secrets v1',
 } as const;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, managementEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, databaseReadiness, managementEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -96,7 +96,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     registry: metrics.http.registry,
     health: {
       // With DELIVERY_MODE=inline the service is built to run without Redis (e-mail goes out in-process).
-      checks: config.DELIVERY_MODE === 'inline' ? { database: () => db.raw('select 1') } : { database: () => db.raw('select 1'), redis: () => redis.ping() },
+      checks: config.DELIVERY_MODE === 'inline' ? { database: databaseReadiness(db) } : { database: databaseReadiness(db), redis: () => redis.ping() },
     },
   });
 

@@ -5,8 +5,9 @@ import { startSecrets, type Harness as SecretsHarness } from '../../../services/
 import { clientToken, userToken } from '../../../services/secrets/test/identity.js';
 
 /**
- * A fixed-seed fuzzer over every route of both services, each healthy (real PostgreSQL and
- * Redis): random methods, malformed paths, mutated queries, bodies of every content type, odd
+ * A fixed-seed fuzzer over every route of both services (identity's device flow, pushed
+ * authorization requests and logout included), each healthy (real PostgreSQL and Redis), on
+ * kept-alive connections: random methods, malformed paths, mutated queries, bodies of every content type, odd
  * headers, and valid requests (real keys and tokens) with one part mutated so the deeper code
  * runs. Whatever the input, the answer is never a 5xx: bad input is the caller's fault (4xx), and
  * a healthy system has no reason for a 503.
@@ -102,6 +103,10 @@ interface Fixtures {
     codeClientSecret: string;
     redirectUri: string;
     interactions: { uid: string; cookie: string; csrf: string }[];
+    /** A public client allowed the device grant, a user code it started, and the device page's form token and cookie. */
+    deviceClientId: string;
+    userCode: string;
+    devicePage: { xsrf: string; cookie: string };
   };
 }
 
@@ -563,6 +568,26 @@ function identityTemplates(r: Rng, f: Fixtures): Template[] {
     ),
     t('POST', `${i.realm}/login-actions/${interaction.uid}/confirm`, { csrf: interaction.csrf }, interactionHeaders),
     t('POST', `${i.realm}/login-actions/${interaction.uid}/abort`, { csrf: interaction.csrf }, interactionHeaders),
+    // Pushed authorization requests, at Keycloak's path and the legacy alias.
+    t('POST', r.pick([`${p}/ext/par/request`, `${i.realm}/request`]), {
+      ...Object.fromEntries(new URLSearchParams(authQuery)),
+      ...(r.chance(0.5) ? { client_secret: i.codeClientSecret } : {}),
+    }),
+    // The device flow: the device's request, the person's code page (its form, with and without its session), and the polling.
+    t('POST', `${p}/auth/device`, { client_id: r.pick([i.deviceClientId, i.deviceClientId, i.clientId, '']), scope: r.pick(['openid', 'openid profile', '', 'x']) }),
+    t(r.pick(['GET', 'GET', 'HEAD']), `${i.realm}/device${r.chance(0.5) ? `?user_code=${encodeURIComponent(r.pick([i.userCode, 'BCDF-GHJK', r.string(8)]))}` : ''}`),
+    t(
+      'POST',
+      `${i.realm}/device`,
+      {
+        xsrf: r.pick([i.devicePage.xsrf, i.devicePage.xsrf, r.string(48)]),
+        user_code: r.pick([i.userCode, 'BCDF-GHJK', r.string(9), '']),
+        ...(r.chance(0.3) ? { [r.pick(['confirm', 'abort'])]: 'yes' } : {}),
+      },
+      r.chance(0.7) ? { cookie: i.devicePage.cookie } : {},
+    ),
+    t('GET', `${i.realm}/device/${r.string(21)}`),
+    t('POST', `${p}/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: r.string(43), client_id: i.deviceClientId }),
     t('GET', '/healthz'),
     t('GET', '/readyz'),
     t('GET', '/metrics'),
@@ -794,6 +819,21 @@ beforeAll(async () => {
   );
   const authUrl = `${identity.issuer}/protocol/openid-connect/auth?${new URLSearchParams({ client_id: codeClient.client_id, redirect_uri: redirectUri, response_type: 'code', scope: 'openid', state: 's', code_challenge: b64url('x'.repeat(32)), code_challenge_method: 'S256' }).toString()}`;
   const interactions = await Promise.all(Array.from({ length: 8 }, () => openInteraction(authUrl, identity.url)));
+  const deviceClient = await identity.cli<{ client_id: string }>(
+    'clients',
+    'create',
+    '--name',
+    'fuzz device',
+    '--public',
+    '--grants',
+    'urn:ietf:params:oauth:grant-type:device_code,refresh_token',
+    '--scopes',
+    'openid,profile',
+  );
+  const device = await postForm(`${identity.issuer}/protocol/openid-connect/auth/device`, { client_id: deviceClient.client_id, scope: 'openid' });
+  const devicePage = await fetch(`${identity.issuer}/device`);
+  const deviceXsrf = /name="xsrf" value="([^"]+)"/.exec(await devicePage.text())?.[1];
+  if (!deviceXsrf) throw new Error(`no form token on the device page (${devicePage.status})`);
 
   fixtures = {
     secrets: {
@@ -822,6 +862,15 @@ beforeAll(async () => {
       codeClientSecret: codeClient.client_secret,
       redirectUri,
       interactions,
+      deviceClientId: deviceClient.client_id,
+      userCode: String(device.body['user_code']),
+      devicePage: {
+        xsrf: deviceXsrf,
+        cookie: devicePage.headers
+          .getSetCookie()
+          .map((c) => c.split(';')[0])
+          .join('; '),
+      },
     },
   };
 }, 60_000);

@@ -1,4 +1,4 @@
-import { adminDatabaseUrl, TcpProxy, testRedisUrl } from '@hush/testing';
+import { adminDatabaseUrl, eventually, probeReadiness, TcpProxy, testRedisUrl } from '@hush/testing';
 import { createClient, startIdentityService, startSecretsService, type RunningService } from './services.js';
 
 /**
@@ -47,4 +47,34 @@ it('neither service hangs on a hung Redis', async () => {
   expect(issued.status).toBe(200);
   expect(((await issued.json()) as { access_token?: string }).access_token).toEqual(expect.any(String));
   expect(ms).toBeLessThan(5 * REDIS_TIMEOUT_MS);
+}, 30_000);
+
+it('after one Redis timeout, the next requests do not each wait it out again, and Redis is used again once it answers', async () => {
+  const { api_token } = await secrets.cli<{ api_token: string }>('tokens', 'create', 'carol');
+  const share = async () => {
+    const started = Date.now();
+    const res = await fetch(`${secrets.url}/api/v1/share`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`carol:${api_token}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ secret: 'redis is hung' }),
+    });
+    await res.text();
+    return { status: res.status, ms: Date.now() - started };
+  };
+  redis.stall();
+  try {
+    const first = await share();
+    expect(first.status).toBe(200);
+    // The request's Redis calls share one timeout: the first that times out drops the connection, and the others fail at once.
+    expect(first.ms).toBeLessThan(2 * REDIS_TIMEOUT_MS);
+    const next = [];
+    for (let i = 0; i < 10; i++) next.push(await share());
+    expect(next.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect(next.filter((a) => a.ms >= REDIS_TIMEOUT_MS)).toEqual([]);
+  } finally {
+    await redis.stop();
+    await redis.start();
+  }
+  // Reconnected: the readiness probe's PING is answered again.
+  await eventually(async () => ((await probeReadiness(secrets.url)).status === 200 ? true : undefined), 10_000, 100);
 }, 30_000);

@@ -21,6 +21,8 @@ export interface RunningService {
   /** The management port: /healthz, /readyz, /metrics. */
   managementUrl: string;
   env: NodeJS.ProcessEnv;
+  /** The service's database, straight (not through the proxy): what a test counts rows in. */
+  databaseUrl: string;
   logs: string[];
   cli<T = Record<string, unknown>>(...args: string[]): Promise<T>;
   close(): Promise<void>;
@@ -39,6 +41,7 @@ function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string
     url,
     managementUrl: `http://127.0.0.1:${(parts.management.address() as AddressInfo).port}`,
     env,
+    databaseUrl: parts.database.url,
     logs,
     cli,
     async close() {

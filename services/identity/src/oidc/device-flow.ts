@@ -1,4 +1,4 @@
-import type { Configuration } from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { securePage } from '@hush/common';
 import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../interactions/device-views.js';
 
@@ -32,6 +32,7 @@ export function deviceFlowFeature(): DeviceFlow {
     charset: 'base-20',
     mask: '****-****',
     userCodeInputSource: (ctx, form, _out, err) => {
+      if (err) keepUnsavedSessionUnsaved(ctx);
       const nonce = securePage(ctx.req, ctx.res);
       const error = err ? (INPUT_ERRORS[err.name] ?? 'The sign-in could not continue. Start again on your device.') : undefined;
       const userCode = err && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
@@ -49,4 +50,17 @@ export function deviceFlowFeature(): DeviceFlow {
       ctx.body = deviceSuccessPage({ clientName: ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'The device', nonce });
     },
   };
+}
+
+/**
+ * oidc-provider re-renders the code form of a failed post with a fresh `xsrf` in the session, once
+ * its session middleware has already finished; its last step then saves a session so changed,
+ * which fails for one that was never stored (a post that came without a session: no cookie, an
+ * expired one, a client that is not a browser) and turns the answer into a 500. Such a session is
+ * left unstored: the person is shown the error on a form that starts again from a fresh page, and
+ * a post from no session creates no row.
+ */
+function keepUnsavedSessionUnsaved(ctx: KoaContextWithOIDC): void {
+  const session = ctx.oidc.session as { exp?: unknown; touched?: boolean } | undefined;
+  if (session && typeof session.exp !== 'number') session.touched = false;
 }

@@ -9,6 +9,7 @@ import { createAdapterClass } from './adapter.repository.js';
 import { apiResources } from './api-resources.js';
 import { clientMetadata } from './client-metadata.js';
 import { clientPayloads, EXTRA_CLIENT_METADATA } from './client-payload.js';
+import { anonymousSessionsInCookies } from './anonymous-sessions.js';
 import { DEVICE_CODE_TTL, deviceFlowFeature } from './device-flow.js';
 import { renderError } from './error-page.js';
 import { accountFinder } from './find-account.js';
@@ -33,7 +34,11 @@ export function buildProvider(deps: ProviderDeps): Provider {
   const grantRevoked = (grantId: string) => deps.revocations.revokeGrant(grantId);
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(deps.db, findClient, { grantRevoked }, deriveKey(config.MASTER_KEY, KEY_LABELS.deviceCodes)),
+    // Sessions of no one live in a sealed cookie, not in the database (anonymous-sessions.ts).
+    adapter: anonymousSessionsInCookies(
+      createAdapterClass(deps.db, findClient, { grantRevoked }, deriveKey(config.MASTER_KEY, KEY_LABELS.deviceCodes)),
+      deriveKey(config.MASTER_KEY, KEY_LABELS.anonymousSessions),
+    ),
     clients: [],
     jwks: { keys: deps.jwks },
     cookies: { keys: deps.cookieKeys, long: { signed: true }, short: { signed: true } },

@@ -11,6 +11,7 @@ import { jwtTokenEndpoints } from './jwt-token-endpoints.js';
 import { parAlias } from './par-alias.js';
 import { publicDocumentCaching } from './public-document-caching.js';
 import { realmInfo } from './realm-info.js';
+import { resumeQuery } from './resume-query.js';
 import { sessionIframe } from './session-iframe.js';
 import { tokenRequestForms } from './token-request-forms.js';
 import { keycloakTokenResponses } from './token-responses.js';
@@ -66,6 +67,11 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
     name: 'realm-info',
     why: 'answers the realm root itself; nothing below applies to it',
     create: (_provider, deps) => realmInfo(deps.config.issuer, deps.jwks),
+  },
+  {
+    name: 'resume-query',
+    why: "drops the query of a resume URL before oidc-provider's routes, whose error handler would read it",
+    create: () => resumeQuery,
   },
   {
     name: 'par-alias',

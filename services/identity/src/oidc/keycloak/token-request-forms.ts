@@ -83,7 +83,9 @@ export function tokenRequestForms(keys: () => EnvelopeKeys) {
 async function readBody(ctx: KoaContextWithOIDC): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let received = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+  // Not destroyed when the limit stops the loop: the rest is discarded once the answer is sent,
+  // and the kept-alive connection goes on (@hush/common's releaseUnreadBody).
+  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > LIMIT) return undefined;
     chunks.push(chunk);

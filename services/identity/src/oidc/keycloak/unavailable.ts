@@ -17,6 +17,7 @@ interface UnavailableState {
  * oidc-provider catches every error inside its routes and renders any unexpected one as
  * `server_error`, announcing it with the `server_error` event; this middleware, outermost, finds
  * the response of such a request still a 500 (not redirected to the client) and answers it anew.
+ * An outage thrown past oidc-provider's routes (by a middleware below this one) is answered the same.
  */
 export function answerUnavailable(provider: Provider, logger: Logger, render: Render) {
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: unknown) => {
@@ -24,9 +25,19 @@ export function answerUnavailable(provider: Provider, logger: Logger, render: Re
     if (known instanceof DependencyUnavailableError) (ctx.state as UnavailableState).unavailable = known;
   });
   return async function unavailable(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-    await next();
-    const known = (ctx.state as UnavailableState).unavailable;
-    if (!known || ctx.status !== 500) return;
+    let known: DependencyUnavailableError | undefined;
+    try {
+      await next();
+      known = (ctx.state as UnavailableState).unavailable;
+      if (!known || ctx.status !== 500) return;
+    } catch (err) {
+      // A middleware of ours that writes after oidc-provider's route (a refresh token issued by
+      // client-credentials-refresh.ts, stored through the batched writer) fails outside the
+      // route's own error handling: an outage there is as much a 503 as one inside it.
+      const thrown = toDomainError(err);
+      if (!(thrown instanceof DependencyUnavailableError)) throw err;
+      known = thrown;
+    }
     reportUnavailable(logger, known, ctx.res);
     ctx.status = known.status;
     ctx.set(known.headers);

@@ -1,0 +1,197 @@
+import pg from 'pg';
+import { adminDatabaseUrl, probeReadiness, TcpProxy } from '@hush/testing';
+import { createClient, startIdentityService, startSecretsService, type RunningService } from './services.js';
+
+/**
+ * Both services under a steady load of shares, reads and token requests while PostgreSQL, behind
+ * a proxy, stops answering for 15 s and then for 45 s (a hung server, a partition). Whatever the
+ * queue for pooled connections, every answer arrives within the database timeout and a second,
+ * none is a 500, a request answered 503 never takes effect later, and /readyz answers within a
+ * second throughout, unready while the database is stalled.
+ */
+const TIMEOUT_MS = 1000;
+const ANSWER_BOUND_MS = TIMEOUT_MS + 1000;
+const REQUESTS_PER_SECOND = 45;
+const READY_PROBE_INTERVAL_MS = 250;
+// A request that gets no answer at all is given up on well past the bound, and counted as a hang.
+const HANG_MS = 10_000;
+
+const postgres = new TcpProxy(adminDatabaseUrl);
+let secrets: RunningService;
+let identity: RunningService;
+let auth: string;
+let client: { id: string; secret: string; scope: string };
+
+beforeAll(async () => {
+  await postgres.start();
+  const env = { DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) };
+  [secrets, identity] = await Promise.all([
+    startSecretsService(postgres, { ...env, RATE_LIMIT_MAX: '0' }),
+    // CLIENT_CACHE off: every token request reads its client; refresh tokens are stored through the batched writer.
+    startIdentityService(postgres, { ...env, CLIENT_CACHE: 'false' }),
+  ]);
+  const { api_token } = await secrets.cli<{ api_token: string }>('tokens', 'create', 'alice');
+  auth = `Basic ${Buffer.from(`alice:${api_token}`).toString('base64')}`;
+  const base = await createClient(identity);
+  const made = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients',
+    'create',
+    '--name',
+    'stall load',
+    '--grants',
+    'client_credentials,refresh_token',
+    '--scopes',
+    base.scope,
+  );
+  client = { id: made.client_id, secret: made.client_secret, scope: base.scope };
+  // Enough unread secrets for the reads of the longest stall.
+  for (let i = 0; i < 30; i++) await Promise.all(Array.from({ length: 40 }, share));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.allSettled([secrets?.close(), identity?.close()]);
+  await postgres.stop();
+});
+
+type Kind = 'share' | 'read' | 'token' | 'ready-secrets' | 'ready-identity';
+interface Answer {
+  kind: Kind;
+  status: number | 'hang' | 'error';
+  retryAfter: string | null;
+  ms: number;
+  body: string;
+}
+
+/** Keys of shared secrets not yet read: reads take one each (a missing key still reads the database). */
+const unread: string[] = [];
+
+async function timed(kind: Kind, url: string, init: RequestInit): Promise<Answer> {
+  const started = Date.now();
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(HANG_MS) });
+    const body = await res.text();
+    return { kind, status: res.status, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started, body };
+  } catch (err) {
+    return { kind, status: (err as Error).name === 'TimeoutError' ? 'hang' : 'error', retryAfter: null, ms: Date.now() - started, body: String(err) };
+  }
+}
+
+async function share(): Promise<Answer> {
+  const answer = await timed('share', `${secrets.url}/api/v1/share`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ secret: 'stall load' }),
+  });
+  if (answer.status === 200) unread.push((JSON.parse(answer.body) as { secret_key: string }).secret_key);
+  return answer;
+}
+
+/** A key already read: once every shared one is, reads look one up again (404 from the database). */
+let readKey: string | undefined;
+function read(): Promise<Answer> {
+  readKey = unread.shift() ?? readKey;
+  return timed('read', `${secrets.url}/api/v1/secret/${readKey}`, { method: 'POST' });
+}
+
+const token = () =>
+  timed('token', `${identity.url}/auth/realms/public/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, scope: client.scope }).toString(),
+  });
+
+async function ready(kind: 'ready-secrets' | 'ready-identity'): Promise<Answer> {
+  const started = Date.now();
+  const { status } = await probeReadiness(kind === 'ready-secrets' ? secrets.url : identity.url);
+  return { kind, status, retryAfter: null, ms: Date.now() - started, body: '' };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs the load (share, read, token in turn, open loop) and the readiness probes for `ms`; resolves with every answer once all have come. */
+async function load(ms: number): Promise<Answer[]> {
+  const pending: Promise<Answer>[] = [];
+  const until = Date.now() + ms;
+  const senders = [share, read, token];
+  let n = 0;
+  let nextReady = 0;
+  let nextAt = Date.now();
+  while (Date.now() < until) {
+    pending.push((senders[n++ % senders.length] as () => Promise<Answer>)());
+    if (Date.now() >= nextReady) {
+      pending.push(ready('ready-secrets'), ready('ready-identity'));
+      nextReady = Date.now() + READY_PROBE_INTERVAL_MS;
+    }
+    // On a schedule, not a fixed pause: the rate holds whatever each iteration costs.
+    nextAt += 1000 / REQUESTS_PER_SECOND;
+    await sleep(nextAt - Date.now());
+  }
+  return Promise.all(pending);
+}
+
+async function rowCounts(): Promise<{ shares: number; oidc: number }> {
+  const count = async (url: string, table: string) => {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n);
+    } finally {
+      await db.end();
+    }
+  };
+  const [shares, oidc] = await Promise.all([count(secrets.databaseUrl, 'metadata'), count(identity.databaseUrl, 'oidc_models')]);
+  return { shares, oidc };
+}
+
+/**
+ * Load through a stall of `stallMs`: the requests stop a little before its end so all are
+ * answered while it lasts; the rows are counted then (straight, not through the proxy) and again
+ * once the database answers again, before any new request: nothing answered 503 was written later.
+ */
+async function throughStall(stallMs: number): Promise<{ before: Answer[]; during: Answer[]; after: Answer[] }> {
+  const before = await load(1500);
+  postgres.stall();
+  const during = await load(stallMs - ANSWER_BOUND_MS - 500);
+  await sleep(500);
+  const answered = await rowCounts();
+  await postgres.stop();
+  await postgres.start();
+  await sleep(1500);
+  expect(await rowCounts()).toEqual(answered);
+  const after = await load(3000);
+  return { before, during, after };
+}
+
+function expectBounded(answers: Answer[]): void {
+  const slow = answers.filter((a) => typeof a.status !== 'number' || a.ms > (a.kind.startsWith('ready') ? 1000 : ANSWER_BOUND_MS));
+  const failed = answers.filter((a) => typeof a.status === 'number' && a.status >= 500 && a.status !== 503);
+  const unavailableWithoutRetry = answers.filter((a) => a.status === 503 && !a.kind.startsWith('ready') && !(Number(a.retryAfter) > 0));
+  expect({ slow, failed, unavailableWithoutRetry }).toEqual({ slow: [], failed: [], unavailableWithoutRetry: [] });
+}
+
+function expectServing(answers: Answer[]): void {
+  // The database answers: so does every service (after a stall, without a restart), the last second of load all 200 (or 404 for a read of a missing key).
+  const last = answers.filter((a) => !a.kind.startsWith('ready')).slice(-REQUESTS_PER_SECOND);
+  expect(last.filter((a) => a.status !== 200 && !(a.kind === 'read' && a.status === 404))).toEqual([]);
+}
+
+describe('PostgreSQL stalled under load (share, read and token at 45 requests/s)', () => {
+  it.each([15_000, 45_000])(
+    'stalled for %i ms: every answer within the timeout and a second, no 500, no late write, /readyz within a second and unready meanwhile',
+    async (stallMs) => {
+      const { before, during, after } = await throughStall(stallMs);
+      expectBounded([...before, ...during, ...after]);
+      expectServing(before);
+      const load = during.filter((a) => !a.kind.startsWith('ready'));
+      expect(load.length).toBeGreaterThan(((stallMs - 3000) / 1000) * 40);
+      // Past the first timeout, the circuit is open: most requests are refused at once rather than after the timeout.
+      const late = load.slice(Math.ceil(((2 * TIMEOUT_MS) / 1000) * REQUESTS_PER_SECOND));
+      expect(late.filter((a) => a.status === 503 && a.ms < 100).length).toBeGreaterThan(late.length * 0.8);
+      // Readiness: unready from the first timeout on, for both services.
+      const probes = during.filter((a) => a.kind.startsWith('ready')).slice(8);
+      expect(probes.filter((a) => a.status !== 503)).toEqual([]);
+      expectServing(after);
+    },
+    120_000,
+  );
+});
