@@ -102,7 +102,7 @@ const token = () =>
 
 async function ready(kind: 'ready-secrets' | 'ready-identity'): Promise<Answer> {
   const started = Date.now();
-  const { status } = await probeReadiness(kind === 'ready-secrets' ? secrets.url : identity.url);
+  const { status } = await probeReadiness(kind === 'ready-secrets' ? secrets.managementUrl : identity.managementUrl);
   return { kind, status, retryAfter: null, ms: Date.now() - started, body: '' };
 }
 
