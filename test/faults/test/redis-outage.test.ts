@@ -76,5 +76,5 @@ it('after one Redis timeout, the next requests do not each wait it out again, an
     await redis.start();
   }
   // Reconnected: the readiness probe's PING is answered again.
-  await eventually(async () => ((await probeReadiness(secrets.url)).status === 200 ? true : undefined), 10_000, 100);
+  await eventually(async () => ((await probeReadiness(secrets.managementUrl)).status === 200 ? true : undefined), 10_000, 100);
 }, 30_000);
