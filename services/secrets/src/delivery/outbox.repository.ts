@@ -1,3 +1,4 @@
+import type { NotifyEvent } from '@hush/queue';
 import type { Db } from '../db/knex.js';
 
 export interface OutboxRow {
@@ -9,7 +10,20 @@ export interface OutboxRow {
   queuedAt: Date | null;
   /** Times its job was found gone from the queue and added again. */
   requeues: number;
+  /** A creator's notification: the event, with the metadata its payload is bound to and when it happened. */
+  notify: { event: NotifyEvent; metadataHash: Buffer; at: Date } | null;
 }
+
+type LeasedRow = {
+  id: string;
+  payload_sealed: Buffer;
+  attempts: number;
+  queued_at: Date | null;
+  requeues: number;
+  notify_event: NotifyEvent | null;
+  metadata_hash: Buffer;
+  created_at: Date;
+};
 
 export class OutboxRepository {
   constructor(private readonly db: Db) {}
@@ -21,16 +35,23 @@ export class OutboxRepository {
    * transaction stays open while Redis or SMTP is called.
    */
   async lease(limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
-    const { rows } = await this.db.raw<{ rows: { id: string; payload_sealed: Buffer; attempts: number; queued_at: Date | null; requeues: number }[] }>(
+    const { rows } = await this.db.raw<{ rows: LeasedRow[] }>(
       `UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ?), attempts = attempts + 1
        WHERE id IN (
          SELECT id FROM outbox WHERE next_attempt_at <= now() AND expires_at > now()
          ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED
        )
-       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues`,
+       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues, notify_event, metadata_hash, created_at`,
       [leaseSeconds, limit],
     );
-    return rows.map((r) => ({ id: r.id, payloadSealed: r.payload_sealed, attempts: r.attempts, queuedAt: r.queued_at, requeues: r.requeues }));
+    return rows.map((r) => ({
+      id: r.id,
+      payloadSealed: r.payload_sealed,
+      attempts: r.attempts,
+      queuedAt: r.queued_at,
+      requeues: r.requeues,
+      notify: r.notify_event ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
+    }));
   }
 
   /** The outcome is known (sent or failed): the row, with the address and link, is gone. */
