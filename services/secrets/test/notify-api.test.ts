@@ -10,7 +10,7 @@ import { startSecrets, type Harness } from './harness.js';
 describe.each([
   ['spec', {}],
   ['onetimesecret', { API_DIALECT: 'onetimesecret' }],
-] as const)('API_DIALECT=%s', (_dialect, env) => {
+] as const)('API_DIALECT=%s', (dialect, env) => {
   let h: Harness;
   type Operation = { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; responses: Record<string, unknown> };
   let doc: { paths: Record<string, Record<string, Operation>> };
@@ -62,6 +62,7 @@ describe.each([
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
       expectConforms('/share', res);
+      if (dialect === 'spec') expect((res.body as { code: string }).code).toBe(bad.notify_email === undefined ? 'notify_email_required' : 'invalid_parameter');
     }
   });
 });
