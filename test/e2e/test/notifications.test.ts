@@ -87,7 +87,14 @@ describe('notifications to the creator', () => {
     await expectEachOnce(system, shared);
   }, 90_000);
 
-  it('are not sent for a secret that asked for none, nor for an event not asked for', async () => {
+  it('of a reveal raced by many readers arrives once', async () => {
+    const s = await share(system, auth, 'revealed');
+    const reads = await Promise.all(Array.from({ length: 20 }, () => system.secrets.http.post(`/api/v1/secret/${s.secret_key}`)));
+    expect(reads.filter((r) => r.status === 200)).toHaveLength(1);
+    await expectEachOnce(system, { revealed: s });
+  }, 40_000);
+
+  it('are not sent for an event not asked for', async () => {
     const s = await share(system, auth, 'burned');
     expect((await system.secrets.http.post(`/api/v1/secret/${s.secret_key}`)).status).toBe(200);
     await outboxEmpty(system);
