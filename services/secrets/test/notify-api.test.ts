@@ -31,10 +31,11 @@ describe.each([
 
   const pointer = (...parts: string[]) => parts.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
-  function expectConforms(path: string, res: { status: number; body: unknown }) {
-    const validate = ajv.getSchema(`openapi.json#/${pointer('paths', path, 'post', 'responses', String(res.status), 'content', 'application/json', 'schema')}`);
+  function expectConforms(path: string, res: { status: number; body: unknown }, method = 'post') {
+    const validate = ajv.getSchema(`openapi.json#/${pointer('paths', path, method, 'responses', String(res.status), 'content', 'application/json', 'schema')}`);
     expect(validate).toBeDefined();
     if (!validate?.(res.body)) throw new Error(`POST ${path} ${res.status} does not match the document: ${JSON.stringify(validate?.errors)}`);
+    return res.body as Record<string, unknown>;
   }
 
   it('documents notify and notify_email on share and generate', () => {
@@ -51,6 +52,11 @@ describe.each([
     const generated = await h.http.post('/api/v1/generate').set('Authorization', auth).send({ notify: 'burned', notify_email: 'me@example.com' });
     expect(generated.status).toBe(200);
     expectConforms('/generate', generated);
+    const metadata = await h.http.get(`/api/v1/private/${(shared.body as { metadata_key: string }).metadata_key}`).set('Authorization', auth);
+    expect(metadata.status).toBe(200);
+    const receipt = expectConforms('/private/{metadata_key}', metadata, 'get');
+    // The spec dialect shows the events on the receipt; Onetime Secret's shapes have no such field.
+    expect(receipt['notify']).toEqual(dialect === 'spec' ? ['revealed', 'expired'] : undefined);
     const notifyOn = await h.db('metadata').select('notify_on').whereNotNull('notify_on').orderBy('id');
     expect(notifyOn.map((r: { notify_on: string[] }) => r.notify_on)).toEqual([['revealed', 'expired'], ['burned']]);
 

@@ -26,6 +26,8 @@ export interface MetadataRecord {
   burnedAt: Date | null;
   /** The label of the request this secret answered (null: shared, not requested). */
   requestLabel: string | null;
+  /** The events its creator asked to be told about by e-mail (empty: none). */
+  notifyOn: NotifyEvent[];
   secretExpiresAt: Date;
   expiresAt: Date;
   delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
@@ -74,6 +76,7 @@ type MetadataRow = {
   received_by: string | null;
   burned_at: Date | null;
   request_label: string | null;
+  notify_on: NotifyEvent[] | null;
   secret_expires_at: Date;
   expires_at: Date;
   delivery_status: 'queued' | 'sent' | 'failed' | null;
@@ -82,7 +85,7 @@ type MetadataRow = {
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, notify_on, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -103,6 +106,7 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   receivedBy: r.received_by,
   burnedAt: r.burned_at,
   requestLabel: r.request_label,
+  notifyOn: r.notify_on ?? [],
   secretExpiresAt: r.secret_expires_at,
   expiresAt: r.expires_at,
   delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
@@ -357,7 +361,7 @@ export class SecretsRepository {
          FROM s WHERE metadata.metadata_hash = s.metadata_hash
          RETURNING ${METADATA_COLUMNS.split(',')
            .map((c) => `metadata.${c.trim()}`)
-           .join(', ')}, metadata.notify_on, metadata.notify_sealed
+           .join(', ')}, metadata.notify_sealed
        ), n AS (${NOTIFY('m', 'burned')})
        SELECT * FROM m`,
       [metadataHash],
