@@ -57,6 +57,12 @@ describe.each([
     const receipt = expectConforms('/private/{metadata_key}', metadata, 'get');
     // The spec dialect shows the events on the receipt; Onetime Secret's shapes have no such field.
     expect(receipt['notify']).toEqual(dialect === 'spec' ? ['revealed', 'expired'] : undefined);
+    if (dialect === 'spec') {
+      // notify_status appears once a notification has an outcome (the e2e notification test); its documented shape:
+      const validate = ajv.getSchema(`openapi.json#/${pointer('paths', '/private/{metadata_key}', 'get', 'responses', '200', 'content', 'application/json', 'schema')}`);
+      expect(validate?.({ ...receipt, notify_status: { revealed: 'sent', expired: 'failed' } })).toBe(true);
+      expect(validate?.({ ...receipt, notify_status: { opened: 'sent' } })).toBe(false);
+    }
     const notifyOn = await h.db('metadata').select('notify_on').whereNotNull('notify_on').orderBy('id');
     expect(notifyOn.map((r: { notify_on: string[] }) => r.notify_on)).toEqual([['revealed', 'expired'], ['burned']]);
 

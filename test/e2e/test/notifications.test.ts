@@ -74,8 +74,13 @@ describe('notifications to the creator', () => {
     await proxy.stop();
   });
 
-  it('of a reveal, a burn and an expiry arrive once each, with no secret or link in them', async () => {
-    await expectEachOnce(system, await causeEvents(system, auth));
+  it('of a reveal, a burn and an expiry arrive once each, with no secret or link in them, and the receipt says so', async () => {
+    const shared = await causeEvents(system, auth);
+    await expectEachOnce(system, shared);
+    for (const [event, s] of Object.entries(shared)) {
+      const receipt = await system.secrets.http.get(`/api/v1/private/${s.metadata_key}`).set('Authorization', auth);
+      expect(receipt.body).toMatchObject({ notify: [event], notify_status: { [event]: 'sent' } });
+    }
   }, 60_000);
 
   it('arrive once each when Redis is gone while the events happen and comes back later', async () => {

@@ -85,15 +85,18 @@ export class OutboxRepository {
   /**
    * What the mailer reported (or the relay decided); `sent` is final (a late `failed` from an
    * earlier attempt never overrides it). Either outcome ends the delivery: its outbox row, the
-   * last copy of the address, is deleted in the same statement.
+   * last copy of the address, is deleted in the same statement. A creator's notification records
+   * its outcome under its event on the metadata, while its row is still there (the first outcome).
    */
   async recordDelivery(deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined): Promise<boolean> {
     const { rows } = await this.db.raw<{ rows: { updated: number }[] }>(
-      `WITH gone AS (DELETE FROM outbox WHERE id = ?::uuid),
+      `WITH gone AS (DELETE FROM outbox WHERE id = ?::uuid RETURNING metadata_hash, notify_event),
        m AS (UPDATE metadata SET delivery_status = ?, delivery_updated_at = ?, delivery_reason = ?
-             WHERE delivery_id = ?::uuid AND delivery_status IS DISTINCT FROM 'sent' RETURNING 1)
-       SELECT count(*)::int AS updated FROM m`,
-      [deliveryId, status, at, reason ?? null, deliveryId],
+             WHERE delivery_id = ?::uuid AND delivery_status IS DISTINCT FROM 'sent' RETURNING 1),
+       n AS (UPDATE metadata SET notify_status = COALESCE(notify_status, '{}'::jsonb) || jsonb_build_object(gone.notify_event, ?::text)
+             FROM gone WHERE metadata.metadata_hash = gone.metadata_hash AND gone.notify_event IS NOT NULL RETURNING 1)
+       SELECT (SELECT count(*) FROM m)::int + (SELECT count(*) FROM n)::int AS updated`,
+      [deliveryId, status, at, reason ?? null, deliveryId, status],
     );
     return (rows[0]?.updated ?? 0) > 0;
   }

@@ -65,6 +65,10 @@ export const metadataResponse = z.strictObject({
   delivery_updated: unixTime.optional().describe('When delivery_status last changed'),
   delivery_reason: z.string().optional().describe('Why delivery failed (never the address)'),
   notify: z.array(z.enum(NOTIFY_EVENTS)).optional().describe('The events its creator is told about by e-mail (the share option notify); absent: none'),
+  notify_status: z
+    .partialRecord(z.enum(NOTIFY_EVENTS), z.enum(['sent', 'failed']))
+    .optional()
+    .describe('What became of each notification e-mail that has an outcome, by event'),
 });
 
 export const burnResponse = metadataResponse.extend({ status: z.literal('burned'), state: z.literal('burned'), secret_key: z.null() });
@@ -147,6 +151,7 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
         }
       : {}),
     ...(m.notifyOn.length ? { notify: m.notifyOn } : {}),
+    ...(Object.keys(m.notifyStatus).length ? { notify_status: m.notifyStatus } : {}),
   };
 }
 

@@ -28,6 +28,8 @@ export interface MetadataRecord {
   requestLabel: string | null;
   /** The events its creator asked to be told about by e-mail (empty: none). */
   notifyOn: NotifyEvent[];
+  /** What the mailer reported of each notification sent so far. */
+  notifyStatus: Partial<Record<NotifyEvent, 'sent' | 'failed'>>;
   secretExpiresAt: Date;
   expiresAt: Date;
   delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
@@ -77,6 +79,7 @@ type MetadataRow = {
   burned_at: Date | null;
   request_label: string | null;
   notify_on: NotifyEvent[] | null;
+  notify_status: Partial<Record<NotifyEvent, 'sent' | 'failed'>> | null;
   secret_expires_at: Date;
   expires_at: Date;
   delivery_status: 'queued' | 'sent' | 'failed' | null;
@@ -85,7 +88,7 @@ type MetadataRow = {
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, notify_on, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, notify_on, notify_status, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -107,6 +110,7 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   burnedAt: r.burned_at,
   requestLabel: r.request_label,
   notifyOn: r.notify_on ?? [],
+  notifyStatus: r.notify_status ?? {},
   secretExpiresAt: r.secret_expires_at,
   expiresAt: r.expires_at,
   delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
