@@ -66,7 +66,7 @@ describe('notifications to the creator', () => {
   let auth: string;
   beforeAll(async () => {
     await proxy.start();
-    system = await startSystem({ redisUrl: proxy.url, secretsEnv: { TTL_MIN: '1', SWEEP_INTERVAL: '3600' } });
+    system = await startSystem({ redisUrl: proxy.url, secretsEnv: { TTL_MIN: '1', SWEEP_INTERVAL: '3600', PASSPHRASE_MAX_ATTEMPTS: '2' } });
     ({ auth } = await system.secrets.account());
   });
   afterAll(async () => {
@@ -97,6 +97,19 @@ describe('notifications to the creator', () => {
     const reads = await Promise.all(Array.from({ length: 20 }, () => system.secrets.http.post(`/api/v1/secret/${s.secret_key}`)));
     expect(reads.filter((r) => r.status === 200)).toHaveLength(1);
     await expectEachOnce(system, { revealed: s });
+  }, 40_000);
+
+  it('of a burn by too many wrong passphrases arrives once', async () => {
+    const to = `notify-guessed-${randomBytes(4).toString('hex')}@example.com`;
+    const res = await system.secrets.http
+      .post('/api/v1/share')
+      .set('Authorization', auth)
+      .type('form')
+      .send({ secret: 'guarded', passphrase: 'right', notify: 'burned', notify_email: to });
+    const s = { ...(res.body as { secret_key: string; metadata_key: string }), value: 'guarded', to };
+    for (let i = 0; i < 2; i++) expect((await system.secrets.http.post(`/api/v1/secret/${s.secret_key}`).type('form').send({ passphrase: 'wrong' })).status).toBe(401);
+    expect((await system.secrets.http.post(`/api/v1/secret/${s.secret_key}`).type('form').send({ passphrase: 'right' })).status).toBe(404);
+    await expectEachOnce(system, { burned: s });
   }, 40_000);
 
   it('are not sent for an event not asked for', async () => {
