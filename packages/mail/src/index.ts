@@ -1,5 +1,6 @@
 export * from './classify.js';
 export * from './escape.js';
+export * from './notification.js';
 export * from './secret-link.js';
 export * from './send.js';
 export * from './transport.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { SecretLinkJob } from '@hush/queue';
+import { isNotification, type MailJob } from '@hush/queue';
 import { classifySendError, type SendFailure } from './classify.js';
+import { renderNotificationEmail } from './notification.js';
 import { renderSecretLinkEmail } from './secret-link.js';
 import type { MailTransport } from './transport.js';
 
@@ -15,18 +16,20 @@ export class SendError extends Error {
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
 /**
- * Renders and sends the recipient's e-mail: the link, never the value. Throws SendError with an
- * address-free reason. Used by the mailer's worker and by the secrets service's inline delivery.
+ * Renders and sends one job's e-mail: a recipient's link (never the value), or a creator's
+ * notification (no link at all). Throws SendError with an address-free reason. Used by the
+ * mailer's worker and by the secrets service's inline delivery.
  */
-export async function sendSecretLink(transport: MailTransport, job: SecretLinkJob): Promise<{ messageId: string }> {
-  const email = renderSecretLinkEmail(job);
+export async function sendMailJob(transport: MailTransport, job: MailJob): Promise<{ messageId: string }> {
+  const email = isNotification(job) ? renderNotificationEmail(job) : renderSecretLinkEmail(job);
+  const replyTo = !isNotification(job) && isEmail(job.sender) ? job.sender : undefined;
   try {
     const info = await transport.sendMail({
       to: job.to,
       subject: email.subject,
       text: email.text,
       html: email.html,
-      replyTo: isEmail(job.sender) ? job.sender : undefined,
+      replyTo,
       headers: { 'Auto-Submitted': 'auto-generated' },
     });
     return { messageId: info.messageId };

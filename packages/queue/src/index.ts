@@ -9,6 +9,8 @@ import { z } from 'zod';
  * added again, so the consumer must expect a job to run more than once.
  */
 export * from './secret-link-job.js';
+export * from './notification-job.js';
+export * from './mail-job.js';
 export * from './sealed-job.js';
 
 /** Queue the mailer reports outcomes to; the secrets service's worker records them on the metadata. */

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { jobSeal, UnsealableJobError } from './sealed-job.js';
+import { isNotification } from './mail-job.js';
+import type { NotificationJob } from './notification-job.js';
 import type { SecretLinkJob } from './secret-link-job.js';
 
 const job: SecretLinkJob = {
@@ -35,6 +37,24 @@ describe('sealed secret-link jobs', () => {
     const bytes = Buffer.from(sealed.sealed, 'base64url');
     bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 1;
     expect(() => jobSeal(key).open({ ...sealed, sealed: bytes.toString('base64url') })).toThrow(/does not open/);
+  });
+
+  it('carry a creator notification the same way, opening to a notification', () => {
+    const notification: NotificationJob = {
+      version: 1,
+      kind: 'notification',
+      deliveryId: 'delivery-3',
+      to: 'carol@example.com',
+      event: 'burned',
+      shortkey: 'abc123',
+      at: 1_900_000_000,
+    };
+    const sealed = jobSeal(key).seal(notification);
+    expect(JSON.stringify(sealed)).not.toContain('carol');
+    const opened = jobSeal(key).open(sealed);
+    expect(opened).toEqual(notification);
+    expect(isNotification(opened)).toBe(true);
+    expect(isNotification(job)).toBe(false);
   });
 
   it('refuse an unsealed job as an invalid payload', () => {

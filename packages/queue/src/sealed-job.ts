@@ -1,6 +1,7 @@
 import { deriveKey, open, seal } from '@hush/common/base';
 import { z } from 'zod';
-import { SECRET_LINK_QUEUE, secretLinkJob, type SecretLinkJob } from './secret-link-job.js';
+import { mailJob, type MailJob } from './mail-job.js';
+import { SECRET_LINK_QUEUE } from './secret-link-job.js';
 
 /**
  * What a secret-link job holds in Redis: its delivery id (the job id, which BullMQ keeps in clear
@@ -13,7 +14,7 @@ import { SECRET_LINK_QUEUE, secretLinkJob, type SecretLinkJob } from './secret-l
 export const sealedSecretLinkJob = z.object({
   version: z.literal(2),
   deliveryId: z.string().min(1).max(100),
-  /** base64url of the sealed JSON of the SecretLinkJob. */
+  /** base64url of the sealed JSON of the MailJob (a SecretLinkJob or a NotificationJob). */
   sealed: z.string().min(1).max(20_000),
 });
 export type SealedSecretLinkJob = z.infer<typeof sealedSecretLinkJob>;
@@ -30,14 +31,14 @@ export class UnsealableJobError extends Error {
 }
 
 export interface JobSeal {
-  seal(job: SecretLinkJob): SealedSecretLinkJob;
+  seal(job: MailJob): SealedSecretLinkJob;
   /** The job inside `data`; throws UnsealableJobError with a reason safe to log and report. */
-  open(data: unknown): SecretLinkJob;
+  open(data: unknown): MailJob;
 }
 
 const aad = (deliveryId: string) => `${SECRET_LINK_QUEUE}:${deliveryId}`;
 
-/** Seals and opens secret-link jobs under `sealingKey` (MAIL_SEALING_KEY, 32 bytes). */
+/** Seals and opens the mail queue's jobs (both types) under `sealingKey` (MAIL_SEALING_KEY, 32 bytes). */
 export function jobSeal(sealingKey: Buffer): JobSeal {
   const key = deriveKey(sealingKey, SEALING_LABEL);
   return {
@@ -54,7 +55,7 @@ export function jobSeal(sealingKey: Buffer): JobSeal {
       } catch {
         throw new UnsealableJobError('job seal does not open: MAIL_SEALING_KEY differs between the secrets service and the mailer, or the job was altered');
       }
-      const job = secretLinkJob.safeParse(JSON.parse(plaintext.toString('utf8')));
+      const job = mailJob.safeParse(JSON.parse(plaintext.toString('utf8')));
       if (!job.success || job.data.deliveryId !== deliveryId) throw new UnsealableJobError('invalid job payload');
       return job.data;
     },

@@ -1,10 +1,10 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, obfuscateEmail, type JobSeal, type SecretLinkJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, UnsealableJobError, isNotification, obfuscateEmail, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
-import { SendError, sendSecretLink, type MailTransport } from '@hush/mail';
+import { SendError, sendMailJob, type MailTransport } from '@hush/mail';
 
 /** A 4xx reply or a connection problem: thrown so BullMQ retries with the job's backoff. */
 export class TemporarySendError extends Error {
@@ -40,14 +40,15 @@ function isConnectionFailure(err: Error): boolean {
 const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
 
 /** The job inside a sealed payload; throws UnsealableJobError (permanent) when there is none to send. */
-function openJob(seal: JobSeal, data: unknown): SecretLinkJob {
+function openJob(seal: JobSeal, data: unknown): MailJob {
   const job = seal.open(data);
-  if (!isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
+  if (!isNotification(job) && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
   return job;
 }
 
 /**
- * Processes one secret-link job: parse → send (once) → report.
+ * Processes one job of the mail queue (a link e-mail or a notification, the same way): parse →
+ * send (once) → report.
  * Errors carry only short, address-free messages: BullMQ stores them on the job (`failedReason`)
  * and they become the `reason` of a `failed` status.
  */
@@ -63,7 +64,7 @@ export function createProcessor(deps: WorkerDeps) {
 }
 
 async function processSecretLink({ logger, transport, status, metrics, seal }: WorkerDeps, job: Job): Promise<'sent'> {
-  let data: SecretLinkJob;
+  let data: MailJob;
   try {
     data = openJob(seal, job.data);
   } catch (err) {
@@ -72,7 +73,7 @@ async function processSecretLink({ logger, transport, status, metrics, seal }: W
     logger.warn({ jobId: job.id, reason: err.message }, 'secret-link job cannot be opened; failing it');
     throw new UnrecoverableError(err.message);
   }
-  const log = logger.child({ jobId: job.id, to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
+  const log = logger.child({ jobId: job.id, type: isNotification(data) ? 'notification' : 'secret-link', to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
 
   // An earlier run may have sent the e-mail and then failed to report or to complete the job;
   // SMTP has no idempotency, so this marker is what keeps a retry from sending it again.
@@ -82,7 +83,7 @@ async function processSecretLink({ logger, transport, status, metrics, seal }: W
   } else {
     const stopTimer = metrics.sendDuration.startTimer();
     try {
-      const info = await sendSecretLink(transport, data);
+      const info = await sendMailJob(transport, data);
       log.info({ messageId: info.messageId }, 'e-mail sent');
     } catch (err) {
       if (!(err instanceof SendError)) throw err;

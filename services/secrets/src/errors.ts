@@ -25,6 +25,11 @@ export class InvalidRecipientError extends DomainError {
   }
 }
 export class AnonymousRecipientError extends fixedError(400, 'account_required', 'An account is required to send emails.') {}
+export class NotifyAddressRequiredError extends fixedError(
+  400,
+  'notify_email_required',
+  "notify needs an address: give notify_email, as this account's id is not an e-mail address",
+) {}
 export class InvalidShareDomainError extends fixedError(400, 'invalid_share_domain', 'share_domain must be a host name') {}
 export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {

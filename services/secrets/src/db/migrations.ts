@@ -4,6 +4,7 @@ import * as outboxUntilOutcome from '../../migrations/20261215000000_outbox_unti
 import * as metadataDialectFields from '../../migrations/20261220000000_metadata_dialect_fields.js';
 import * as webSessions from '../../migrations/20261230000000_web_sessions.js';
 import * as secretRequestsAndReceipts from '../../migrations/20270105000000_secret_requests_and_receipts.js';
+import * as notifications from '../../migrations/20270110000000_notifications.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -12,4 +13,5 @@ export const migrationSource = staticMigrations({
   '20261220000000_metadata_dialect_fields': metadataDialectFields,
   '20261230000000_web_sessions': webSessions,
   '20270105000000_secret_requests_and_receipts': secretRequestsAndReceipts,
+  '20270110000000_notifications': notifications,
 });

@@ -1,4 +1,4 @@
-import { secretLinkJob } from '@hush/queue';
+import { notificationJob, secretLinkJob, type MailJob } from '@hush/queue';
 import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
 import { BurstLog } from './burst-log.js';
@@ -26,7 +26,7 @@ export interface DeliveryOptions {
 /** What the relay reaches: the outbox, the key that opens the payloads sealed in it, the log. */
 export interface DeliveryDeps {
   outbox: OutboxRepository;
-  crypto: Pick<SecretCrypto, 'openOutbox'>;
+  crypto: Pick<SecretCrypto, 'openOutbox' | 'openNotify'>;
   logger: Logger;
 }
 
@@ -141,7 +141,7 @@ export class Delivery {
           progressed = true;
           if (verdict !== 'requeue') continue;
         }
-        const job = secretLinkJob.parse(JSON.parse(this.deps.crypto.openOutbox(row.id, row.payloadSealed)));
+        const job = this.jobOf(row);
         const outcome = await dispatcher.dispatch(job, row.attempts);
         if (outcome.kind === 'retry') {
           this.warn('dispatch', new Error(outcome.reason));
@@ -161,6 +161,17 @@ export class Delivery {
       await this.deps.outbox.remove(done);
       if (!progressed) return total; // everything due is failing (Redis or SMTP down): wait
     }
+  }
+
+  /**
+   * The job of an outbox row: a recipient's link e-mail sealed for the row, or a creator's
+   * notification, whose address was sealed for its metadata when the secret was shared and whose
+   * event and time are the row's own.
+   */
+  private jobOf(row: OutboxRow): MailJob {
+    if (!row.notify) return secretLinkJob.parse(JSON.parse(this.deps.crypto.openOutbox(row.id, row.payloadSealed)));
+    const { to, shortkey } = JSON.parse(this.deps.crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string };
+    return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at: Math.floor(row.notify.at.getTime() / 1000) });
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { SecretLinkJob } from '@hush/queue';
+import type { MailJob } from '@hush/queue';
 
 /** What happened to one e-mail request taken from the outbox. */
 export type Outcome =
@@ -9,7 +9,7 @@ export type Outcome =
 
 /** Hands e-mail requests on: to the mailer through BullMQ, or straight to SMTP. */
 export interface Dispatcher {
-  dispatch(job: SecretLinkJob, attempt: number): Promise<Outcome>;
+  dispatch(job: MailJob, attempt: number): Promise<Outcome>;
   /**
    * Whether the job of a delivery handed on earlier is still waiting, delayed or running (false:
    * it is gone, e.g. with Redis's data, and no outcome will come unless it is queued again).

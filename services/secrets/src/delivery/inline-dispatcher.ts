@@ -1,5 +1,5 @@
-import type { SecretLinkJob } from '@hush/queue';
-import { SendError, createMailTransport, sendSecretLink, type MailTransport } from '@hush/mail';
+import type { MailJob } from '@hush/queue';
+import { SendError, createMailTransport, sendMailJob, type MailTransport } from '@hush/mail';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
 
 /**
@@ -22,9 +22,9 @@ export class InlineDispatcher implements Dispatcher {
   private readonly attempts: number;
   private readonly backoffMs: number;
 
-  async dispatch(job: SecretLinkJob, attempt: number): Promise<Outcome> {
+  async dispatch(job: MailJob, attempt: number): Promise<Outcome> {
     try {
-      await sendSecretLink(this.transport, job);
+      await sendMailJob(this.transport, job);
       await this.onStatus(job.deliveryId, 'sent', new Date(), undefined);
       return { kind: 'done' };
     } catch (err) {

@@ -1,3 +1,4 @@
+import type { NotifyEvent } from '@hush/queue';
 import type { Db } from '../db/knex.js';
 
 export interface OutboxRow {
@@ -9,7 +10,20 @@ export interface OutboxRow {
   queuedAt: Date | null;
   /** Times its job was found gone from the queue and added again. */
   requeues: number;
+  /** A creator's notification: the event, with the metadata its payload is bound to and when it happened. */
+  notify: { event: NotifyEvent; metadataHash: Buffer; at: Date } | null;
 }
+
+type LeasedRow = {
+  id: string;
+  payload_sealed: Buffer;
+  attempts: number;
+  queued_at: Date | null;
+  requeues: number;
+  notify_event: NotifyEvent | null;
+  metadata_hash: Buffer;
+  created_at: Date;
+};
 
 export class OutboxRepository {
   constructor(private readonly db: Db) {}
@@ -21,16 +35,23 @@ export class OutboxRepository {
    * transaction stays open while Redis or SMTP is called.
    */
   async lease(limit: number, leaseSeconds: number): Promise<OutboxRow[]> {
-    const { rows } = await this.db.raw<{ rows: { id: string; payload_sealed: Buffer; attempts: number; queued_at: Date | null; requeues: number }[] }>(
+    const { rows } = await this.db.raw<{ rows: LeasedRow[] }>(
       `UPDATE outbox SET next_attempt_at = now() + make_interval(secs => ?), attempts = attempts + 1
        WHERE id IN (
          SELECT id FROM outbox WHERE next_attempt_at <= now() AND expires_at > now()
          ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED
        )
-       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues`,
+       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues, notify_event, metadata_hash, created_at`,
       [leaseSeconds, limit],
     );
-    return rows.map((r) => ({ id: r.id, payloadSealed: r.payload_sealed, attempts: r.attempts, queuedAt: r.queued_at, requeues: r.requeues }));
+    return rows.map((r) => ({
+      id: r.id,
+      payloadSealed: r.payload_sealed,
+      attempts: r.attempts,
+      queuedAt: r.queued_at,
+      requeues: r.requeues,
+      notify: r.notify_event ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
+    }));
   }
 
   /** The outcome is known (sent or failed): the row, with the address and link, is gone. */
@@ -64,15 +85,18 @@ export class OutboxRepository {
   /**
    * What the mailer reported (or the relay decided); `sent` is final (a late `failed` from an
    * earlier attempt never overrides it). Either outcome ends the delivery: its outbox row, the
-   * last copy of the address, is deleted in the same statement.
+   * last copy of the address, is deleted in the same statement. A creator's notification records
+   * its outcome under its event on the metadata, while its row is still there (the first outcome).
    */
   async recordDelivery(deliveryId: string, status: 'sent' | 'failed', at: Date, reason: string | undefined): Promise<boolean> {
     const { rows } = await this.db.raw<{ rows: { updated: number }[] }>(
-      `WITH gone AS (DELETE FROM outbox WHERE id = ?::uuid),
+      `WITH gone AS (DELETE FROM outbox WHERE id = ?::uuid RETURNING metadata_hash, notify_event),
        m AS (UPDATE metadata SET delivery_status = ?, delivery_updated_at = ?, delivery_reason = ?
-             WHERE delivery_id = ?::uuid AND delivery_status IS DISTINCT FROM 'sent' RETURNING 1)
-       SELECT count(*)::int AS updated FROM m`,
-      [deliveryId, status, at, reason ?? null, deliveryId],
+             WHERE delivery_id = ?::uuid AND delivery_status IS DISTINCT FROM 'sent' RETURNING 1),
+       n AS (UPDATE metadata SET notify_status = COALESCE(notify_status, '{}'::jsonb) || jsonb_build_object(gone.notify_event, ?::text)
+             FROM gone WHERE metadata.metadata_hash = gone.metadata_hash AND gone.notify_event IS NOT NULL RETURNING 1)
+       SELECT (SELECT count(*) FROM m)::int + (SELECT count(*) FROM n)::int AS updated`,
+      [deliveryId, status, at, reason ?? null, deliveryId, status],
     );
     return (rows[0]?.updated ?? 0) > 0;
   }

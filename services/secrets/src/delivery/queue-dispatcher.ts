@@ -1,5 +1,5 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, jobSeal, secretLinkJobOptions, statusJobId, type JobSeal, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, jobSeal, mailJobName, secretLinkJobOptions, statusJobId, type JobSeal, type MailJob } from '@hush/queue';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
 
 /** BullMQ job states of a job still to be run (or running). */
@@ -46,9 +46,9 @@ export class QueueDispatcher implements Dispatcher {
     this.statusWorker.on('error', (err) => onError('status worker', err));
   }
 
-  async dispatch(job: SecretLinkJob): Promise<Outcome> {
+  async dispatch(job: MailJob): Promise<Outcome> {
     try {
-      await this.queue.add('secret-link', this.seal.seal(job), secretLinkJobOptions(job.deliveryId, this.retry));
+      await this.queue.add(mailJobName(job), this.seal.seal(job), secretLinkJobOptions(job.deliveryId, this.retry));
       return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.

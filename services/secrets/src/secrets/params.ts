@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFY_EVENTS } from '@hush/queue';
 import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidShareDomainError, InvalidTtlError, SecretRequiredError } from '../errors.js';
 import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from '../http/params.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
@@ -106,6 +107,39 @@ const recipient = blankable(
   { trim: true },
 );
 
+/**
+ * `notify`: the events the creator is told about by e-mail, comma-separated (`revealed`,
+ * `burned`, `expired`); `notify_email`: where to (default: the account's id when it is an e-mail
+ * address). Extensions: Onetime Secret's clients never send them.
+ */
+const notify = blankable(
+  z
+    .string()
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((e) => e.trim())
+          .filter((e) => e !== ''),
+      ),
+    ])
+    .pipe(z.array(z.enum(NOTIFY_EVENTS, { error: `notify lists events among ${NOTIFY_EVENTS.join(', ')}` })))
+    .optional()
+    .describe(`Events to be told about by e-mail, comma-separated: ${NOTIFY_EVENTS.join(', ')}. The e-mail never holds the secret or a link.`),
+  { trim: true },
+);
+
+const notifyEmail = blankable(
+  z
+    .string()
+    .refine(isValidAddress, { error: 'notify_email is not a valid e-mail address' })
+    .optional()
+    .meta({ format: 'email', description: "Where notify's e-mails go; default: the account's id when it is an e-mail address." }),
+  { trim: true },
+);
+
+const notifyOptions = { notify, notify_email: notifyEmail };
+
 /** `recipient[]` (Onetime Secret's Ruby client) is `recipient` with a single element. */
 const withRecipientAlias = (params: unknown): unknown => {
   const p = params as Params;
@@ -122,13 +156,13 @@ const optionErrors: Record<string, FieldErrors> = {
 
 /** Key order is check order: the first failing field is the error the client sees. */
 function shareSchema(bounds: TtlBounds) {
-  return z.preprocess(withRecipientAlias, z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain }));
+  return z.preprocess(withRecipientAlias, z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain, ...notifyOptions }));
 }
 
 const generateLength = wholeNumber(4, z.int().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH).default(GENERATE_DEFAULT_LENGTH));
 
 function generateSchema(bounds: TtlBounds) {
-  return z.preprocess(withRecipientAlias, z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain }));
+  return z.preprocess(withRecipientAlias, z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain, ...notifyOptions }));
 }
 
 const otsRecipient = z.string().optional().meta({ format: 'email', description: 'The first valid address of recipient / recipient[]; others are ignored.' });
@@ -136,14 +170,14 @@ const otsRecipient = z.string().optional().meta({ format: 'email', description: 
 function otsShareSchema(bounds: TtlBounds) {
   return z.preprocess(
     firstValidRecipient,
-    z.object({ secret: text(z.string().min(1)), ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain }),
+    z.object({ secret: text(z.string().min(1)), ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain, ...notifyOptions }),
   );
 }
 
 function otsGenerateSchema(bounds: TtlBounds) {
   return z.preprocess(
     firstValidRecipient,
-    z.object({ length: generateLength, ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain }),
+    z.object({ length: generateLength, ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain, ...notifyOptions }),
   );
 }
 

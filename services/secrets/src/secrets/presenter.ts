@@ -1,3 +1,4 @@
+import { NOTIFY_EVENTS } from '@hush/queue';
 import { z } from 'zod';
 import { GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import type { BurnedView, MetadataView } from './metadata.js';
@@ -63,6 +64,11 @@ export const metadataResponse = z.strictObject({
   delivery_status: z.enum(['queued', 'sent', 'failed']).optional().describe('With a recipient: whether the e-mail with the link left'),
   delivery_updated: unixTime.optional().describe('When delivery_status last changed'),
   delivery_reason: z.string().optional().describe('Why delivery failed (never the address)'),
+  notify: z.array(z.enum(NOTIFY_EVENTS)).optional().describe('The events its creator is told about by e-mail (the share option notify); absent: none'),
+  notify_status: z
+    .partialRecord(z.enum(NOTIFY_EVENTS), z.enum(['sent', 'failed']))
+    .optional()
+    .describe('What became of each notification e-mail that has an outcome, by event'),
 });
 
 export const burnResponse = metadataResponse.extend({ status: z.literal('burned'), state: z.literal('burned'), secret_key: z.null() });
@@ -144,6 +150,8 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
           ...(m.delivery.status === 'failed' && m.delivery.reason ? { delivery_reason: m.delivery.reason } : {}),
         }
       : {}),
+    ...(m.notifyOn.length ? { notify: m.notifyOn } : {}),
+    ...(Object.keys(m.notifyStatus).length ? { notify_status: m.notifyStatus } : {}),
   };
 }
 

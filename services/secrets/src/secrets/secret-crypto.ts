@@ -62,6 +62,19 @@ export class SecretCrypto {
     return open(this.outboxKey, sealed, `outbox:${id}`).toString('utf8');
   }
 
+  /**
+   * Where a creator's notifications go, kept on the metadata under the outbox key (the relay opens
+   * it as it opens any outbox row), bound to the metadata hash: the reveal, burn and sweep
+   * statements copy it into the outbox as it is.
+   */
+  sealNotify(metadataHash: Buffer, payload: string): Buffer {
+    return seal(this.outboxKey, payload, `notify:${metadataHash.toString('hex')}`);
+  }
+
+  openNotify(metadataHash: Buffer, sealed: Buffer): string {
+    return open(this.outboxKey, sealed, `notify:${metadataHash.toString('hex')}`).toString('utf8');
+  }
+
   private get outboxKey(): Buffer {
     return (this.outboxKeyCache ??= deriveKey(this.masterKey, KEY_LABELS.outbox));
   }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { batchedPerItem } from '../db/batch.js';
 import type { Db } from '../db/knex.js';
+import type { NotifyEvent } from '@hush/queue';
 
 /** A metadata row as the presenter needs it (hashes and sealed blobs stay opaque). */
 export interface MetadataRecord {
@@ -25,6 +26,10 @@ export interface MetadataRecord {
   burnedAt: Date | null;
   /** The label of the request this secret answered (null: shared, not requested). */
   requestLabel: string | null;
+  /** The events its creator asked to be told about by e-mail (empty: none). */
+  notifyOn: NotifyEvent[];
+  /** What the mailer reported of each notification sent so far. */
+  notifyStatus: Partial<Record<NotifyEvent, 'sent' | 'failed'>>;
   secretExpiresAt: Date;
   expiresAt: Date;
   delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
@@ -50,6 +55,8 @@ export interface NewSecret {
   /** Only this account may read the secret (an answer to its request); null: whoever holds the link. */
   readerCustid?: string | null;
   requestLabel?: string | null;
+  /** The events its creator is told about, and where to (sealed, see SecretCrypto.sealNotify); null: none. */
+  notify?: { on: readonly NotifyEvent[]; sealed: Buffer } | null;
 }
 
 type MetadataRow = {
@@ -71,6 +78,8 @@ type MetadataRow = {
   received_by: string | null;
   burned_at: Date | null;
   request_label: string | null;
+  notify_on: NotifyEvent[] | null;
+  notify_status: Partial<Record<NotifyEvent, 'sent' | 'failed'>> | null;
   secret_expires_at: Date;
   expires_at: Date;
   delivery_status: 'queued' | 'sent' | 'failed' | null;
@@ -79,7 +88,7 @@ type MetadataRow = {
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, notify_on, notify_status, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -100,10 +109,27 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   receivedBy: r.received_by,
   burnedAt: r.burned_at,
   requestLabel: r.request_label,
+  notifyOn: r.notify_on ?? [],
+  notifyStatus: r.notify_status ?? {},
   secretExpiresAt: r.secret_expires_at,
   expiresAt: r.expires_at,
   delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
 });
+
+/**
+ * A CTE that writes the creator's `event` notification to the outbox for each metadata row of
+ * `from` (which returns metadata_hash, notify_on, notify_sealed, expires_at) that asked for it:
+ * part of the statement that makes the event happen, so the e-mail is owed exactly when the event
+ * is, and nothing is lost if the process dies after it. A row that asked for nothing inserts
+ * nothing; the statement costs no extra round trip either way. The row lives as long as the receipt.
+ */
+const NOTIFY = (from: string, event: NotifyEvent) => `
+  INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at, notify_event)
+  SELECT gen_random_uuid(), ${from}.metadata_hash, ${from}.notify_sealed, ${from}.expires_at, '${event}'
+  FROM ${from} WHERE ${from}.notify_sealed IS NOT NULL AND '${event}' = ANY(${from}.notify_on)`;
+
+/** What NOTIFY reads of a metadata row (qualified for an UPDATE ... FROM's RETURNING). */
+const NOTIFY_COLUMNS = 'metadata.metadata_hash, metadata.notify_on, metadata.notify_sealed, metadata.expires_at';
 
 /**
  * THE one-time read, for every claim of one event-loop turn: a single DELETE ... RETURNING that
@@ -117,8 +143,8 @@ const CLAIM = (condition: string, receivedBy = 'NULL') => `
   ), m AS (
     UPDATE metadata SET state = 'received', received_at = now(), received_by = ${receivedBy}, updated_at = now(), secret_key_sealed = NULL
     FROM s WHERE metadata.metadata_hash = s.metadata_hash
-    RETURNING metadata.metadata_hash
-  )
+    RETURNING ${NOTIFY_COLUMNS}
+  ), n AS (${NOTIFY('m', 'revealed')})
   SELECT s.secret_hash, s.ciphertext FROM s`;
 // A secret bound to one reader is never claimed by the batched, anonymous path.
 const CLAIM_PLAIN = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND passphrase_hash IS NULL');
@@ -135,17 +161,17 @@ const CLAIM_AS_READER_ANY = CLAIM('secret_hash = ? AND reader_custid = ?', '?::t
 const INSERT = (gate?: string) => `
   WITH ${gate ? `gate AS (${gate}), ` : ''}input AS (
     SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
-                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[])
+                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
            outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain,
-           reader_custid, request_label)
+           reader_custid, request_label, notify_on, notify_sealed)
     ${gate ? 'WHERE EXISTS (SELECT 1 FROM gate)' : ''}
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-                          metadata_key_sealed, state, anonymous, share_domain, request_label,
+                          metadata_key_sealed, state, anonymous, share_domain, request_label, notify_on, notify_sealed,
                           delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
     SELECT metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-           metadata_key_sealed, state, anonymous, share_domain, request_label,
+           metadata_key_sealed, state, anonymous, share_domain, request_label, string_to_array(notify_on, ','), notify_sealed,
            outbox_id, CASE WHEN outbox_id IS NULL THEN NULL ELSE 'queued' END, CASE WHEN outbox_id IS NULL THEN NULL ELSE now() END,
            -- The receipt outlives the secret by its ttl (Onetime Secret's 2 x ttl) or RECEIPT_RETENTION, whichever is longer.
            now() + make_interval(secs => ttl), now() + make_interval(secs => ttl + GREATEST(ttl, ?::int))
@@ -190,6 +216,9 @@ function insertBindings(items: readonly NewSecret[], receiptRetention: number): 
     items.map((s) => s.shareDomain),
     items.map((s) => s.readerCustid ?? null),
     items.map((s) => s.requestLabel ?? null),
+    // One text per row (unnest cannot take an array of arrays): the events, comma-separated.
+    items.map((s) => (s.notify ? s.notify.on.join(',') : null)),
+    items.map((s) => s.notify?.sealed ?? null),
     receiptRetention,
   ] as unknown as readonly Knex.RawBinding[];
 }
@@ -306,9 +335,10 @@ export class SecretsRepository {
   /** Too many wrong passphrases: the secret is deleted and its metadata says burned. */
   async destroy(secretHash: Buffer): Promise<void> {
     await this.db.raw(
-      `WITH s AS (DELETE FROM secrets WHERE secret_hash = ? RETURNING metadata_hash)
-       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
-       FROM s WHERE metadata.metadata_hash = s.metadata_hash`,
+      `WITH s AS (DELETE FROM secrets WHERE secret_hash = ? RETURNING metadata_hash),
+       m AS (UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
+             FROM s WHERE metadata.metadata_hash = s.metadata_hash RETURNING ${NOTIFY_COLUMNS})
+       ${NOTIFY('m', 'burned')}`,
       [secretHash],
     );
   }
@@ -330,12 +360,14 @@ export class SecretsRepository {
       `WITH s AS (
          DELETE FROM secrets WHERE metadata_hash = ? AND expires_at > now()
          RETURNING metadata_hash
-       )
-       UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
-       FROM s WHERE metadata.metadata_hash = s.metadata_hash
-       RETURNING ${METADATA_COLUMNS.split(',')
-         .map((c) => `metadata.${c.trim()}`)
-         .join(', ')}`,
+       ), m AS (
+         UPDATE metadata SET state = 'burned', burned_at = now(), updated_at = now(), secret_key_sealed = NULL
+         FROM s WHERE metadata.metadata_hash = s.metadata_hash
+         RETURNING ${METADATA_COLUMNS.split(',')
+           .map((c) => `metadata.${c.trim()}`)
+           .join(', ')}, metadata.notify_sealed
+       ), n AS (${NOTIFY('m', 'burned')})
+       SELECT * FROM m`,
       [metadataHash],
     );
     return rows[0] ? toRecord(rows[0]) : undefined;
@@ -359,7 +391,15 @@ export class SecretsRepository {
    */
   async sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }> {
     return this.db.transaction(async (trx) => {
-      const secrets = await trx('secrets').whereRaw('expires_at <= now()').delete();
+      // A secret still here at its expiry was never read: its creator's `expired` notification is
+      // written by the statement that deletes it.
+      const { rows: swept } = await trx.raw<{ rows: { n: number }[] }>(
+        `WITH s AS (DELETE FROM secrets WHERE expires_at <= now() RETURNING metadata_hash),
+         m AS (SELECT ${NOTIFY_COLUMNS} FROM metadata JOIN s ON metadata.metadata_hash = s.metadata_hash WHERE metadata.notify_sealed IS NOT NULL),
+         n AS (${NOTIFY('m', 'expired')})
+         SELECT count(*)::int AS n FROM s`,
+      );
+      const secrets = swept[0]?.n ?? 0;
       const sealedKeys = await trx('metadata').whereNotNull('secret_key_sealed').andWhereRaw('secret_expires_at <= now()').update({ secret_key_sealed: null });
       // A delivery still pending when its secret expires will never happen: say so on the metadata
       // (which outlives the secret) rather than leave it `queued`.

@@ -1,12 +1,13 @@
 import { planOf, type Plan } from '../accounts/plans.js';
 import { isAnonymous, type Principal } from '../auth/principal.js';
-import { AnonymousRecipientError, SecretTooLongError } from '../errors.js';
+import { AnonymousRecipientError, NotifyAddressRequiredError, SecretTooLongError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
 import { characterCount, type GenerateInput, type ShareInput } from './params.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
+import { isValidAddress } from './recipient.js';
 import type { NewSecret } from './secrets.repository.js';
 
 /** What share and generate created, for the dialect's presenter (secrets/dialect.ts). */
@@ -80,7 +81,7 @@ async function store(
 ): Promise<CreatedSecret> {
   const anonymous = isAnonymous(principal);
   // Without an account nobody answers for the e-mail: an open relay otherwise.
-  if (anonymous && options.recipient !== undefined) throw new AnonymousRecipientError();
+  if (anonymous && (options.recipient !== undefined || options.notify !== undefined)) throw new AnonymousRecipientError();
   const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state);
   const { createdAt } = await deps.secrets.insert(row);
   if (row.outbox) deps.outboxWritten();
@@ -100,6 +101,7 @@ export async function prepareSecret(
   state: 'new' | 'viewed',
 ): Promise<{ row: NewSecret; created: Omit<CreatedSecret, 'createdAt'> }> {
   const { ttl, passphrase, recipient } = options;
+  const notifyTo = options.notify?.length ? notifyAddress(owner.custid, options.notify_email) : undefined;
   const shareDomain = options.share_domain ?? null;
   const secretKey = newKey();
   const metadataKey = newKey();
@@ -123,6 +125,10 @@ export async function prepareSecret(
     anonymous: owner.anonymous,
     shareDomain,
     ciphertext: deps.crypto.sealValue(secretKey, secretHash, passphrase, value),
+    notify:
+      notifyTo === undefined || !options.notify?.length
+        ? null
+        : { on: options.notify, sealed: deps.crypto.sealNotify(metadataHash, JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6) })) },
   };
   return {
     row,
@@ -143,4 +149,11 @@ function outboxEntry(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, sender: str
     expiresAt: Math.floor(Date.now() / 1000) + ttl,
   };
   return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
+}
+
+/** notify_email if given, else the account's id when it is an e-mail address (web sign-ins). */
+function notifyAddress(custid: string, given: string | undefined): string {
+  if (given !== undefined) return given;
+  if (isValidAddress(custid)) return custid;
+  throw new NotifyAddressRequiredError();
 }

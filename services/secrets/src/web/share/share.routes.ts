@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { formField, toDomainError } from '@hush/common';
+import { NOTIFY_EVENTS, type NotifyEvent } from '@hush/queue';
 import { PLANS } from '../../accounts/plans.js';
 import { isAnonymous, type Principal } from '../../auth/principal.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
@@ -20,8 +21,13 @@ export interface ShareOptions {
   anonymous?: { limiter: RateLimiter } | undefined;
 }
 
-/** A recipient's address, the form's buttons and choices. */
-const SHORT_FIELDS_CHARACTERS = 320;
+/** The form's notification boxes (`notify_<event>`) as the API's `notify` events. */
+function notifyChoices(req: { body?: unknown }): NotifyEvent[] {
+  return NOTIFY_EVENTS.filter((event) => formField(req, `notify_${event}`) !== undefined);
+}
+
+/** A recipient's and a notification address, the form's buttons, boxes and choices. */
+const SHORT_FIELDS_CHARACTERS = 640;
 
 /**
  * The share page: a secret (or a generated password) with a lifetime, an optional passphrase and
@@ -75,6 +81,8 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
       ttl: formField(req, 'ttl'),
       passphrase: formField(req, 'passphrase'),
       recipient: formField(req, 'recipient'),
+      notify: notifyChoices(req).join(','),
+      notify_email: formField(req, 'notify_email'),
     };
     try {
       if (formField(req, 'action') === 'generate') {
@@ -96,7 +104,13 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
           plan: await planOfCaller(principal),
           anonymous: isAnonymous(principal),
           ttlOptions: ttl.options,
-          values: { secret: formField(req, 'secret'), ttl: ttl.options.some((o) => o.seconds === ttlValue) ? ttlValue : ttl.selected, recipient: fields.recipient },
+          values: {
+            secret: formField(req, 'secret'),
+            ttl: ttl.options.some((o) => o.seconds === ttlValue) ? ttlValue : ttl.selected,
+            recipient: fields.recipient,
+            notify: notifyChoices(req),
+            notifyEmail: fields.notify_email,
+          },
           error: `${known.message}.`.replace(/\.\.$/, '.'),
         }),
       );

@@ -16,7 +16,7 @@ export interface ShareForm {
   /** A signed-out visitor sharing anonymously (ANONYMOUS_SHARES): no recipient, a sign-in offer. */
   anonymous?: boolean;
   ttlOptions: TtlOption[];
-  values: { secret?: string | undefined; ttl: number; recipient?: string | undefined };
+  values: { secret?: string | undefined; ttl: number; recipient?: string | undefined; notify?: readonly string[]; notifyEmail?: string | undefined };
   error?: string | undefined;
 }
 
@@ -43,13 +43,31 @@ ${
   !f.anonymous &&
   html`<label for="recipient">Recipient's e-mail <span class="note">(optional)</span></label>
 <input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
-<p class="note" id="recipient-note">We e-mail them the link, never the secret.</p>`
+<p class="note" id="recipient-note">We e-mail them the link, never the secret.</p>
+${notifyFieldset(f.values)}`
 }
 <div class="actions"><button type="submit" name="action" value="share" id="share">Create the secret link</button>
 <button type="submit" name="action" value="generate" id="generate" class="secondary" formnovalidate>Generate a strong password instead</button></div>`,
 )}`,
     `${COUNTER_SCRIPT}`,
   );
+}
+
+const NOTIFY_CHOICES = [
+  ['revealed', 'it is read'],
+  ['burned', 'it is burned'],
+  ['expired', 'it expires unread'],
+] as const;
+
+/** The creator's notifications: one box per event, and where to (default: the account's address). */
+function notifyFieldset(values: ShareForm['values']) {
+  return html`<fieldset id="notify"><legend>E-mail me when <span class="note">(optional)</span></legend>
+${NOTIFY_CHOICES.map(
+  ([event, label]) => html`<label><input type="checkbox" name="notify_${event}" value="1"${values.notify?.includes(event) ? html` checked` : ''}> ${label}</label>`,
+)}
+<label for="notify_email">To <span class="note">(optional: your account's address if it is one)</span></label>
+<input id="notify_email" name="notify_email" type="email" autocomplete="email" value="${values.notifyEmail ?? ''}" aria-describedby="notify-note">
+<p class="note" id="notify-note">The e-mail says what happened, never the secret or its link.</p></fieldset>`;
 }
 
 /** After "generate": the password, shown this once, and the receipt. */

@@ -1,0 +1,23 @@
+import { formatExpiry } from './secret-link.js';
+import { renderNotificationEmail } from './notification.js';
+
+const at = Date.UTC(2026, 0, 1, 12, 30) / 1000;
+
+describe('the creator notification e-mail', () => {
+  test.each([
+    ['revealed', /opened and read/],
+    ['burned', /burned before anyone read it/],
+    ['expired', /expired without being read/],
+  ] as const)('says the secret was %s, names it by its receipt short key and gives the time', (event, what) => {
+    const email = renderNotificationEmail({ event, shortkey: 'abc123', at });
+    expect(email.subject).toMatch(what);
+    for (const part of [email.subject, email.text, email.html]) expect(part).toContain('abc123');
+    expect(email.text).toContain(formatExpiry(at));
+  });
+
+  test('holds no link at all', () => {
+    const email = renderNotificationEmail({ event: 'revealed', shortkey: 'abc123', at });
+    expect(email.text).not.toMatch(/https?:/);
+    expect(email.html).not.toMatch(/href=|https?:/);
+  });
+});

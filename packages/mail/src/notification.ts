@@ -1,0 +1,41 @@
+import type { NotificationJob } from '@hush/queue';
+import { html } from '@hush/common/web';
+import type { RenderedEmail } from './secret-link.js';
+import { formatExpiry } from './secret-link.js';
+
+type NotificationView = Pick<NotificationJob, 'event' | 'shortkey' | 'at'>;
+
+const WHAT: Record<NotificationJob['event'], string> = {
+  revealed: 'was opened and read',
+  burned: 'was burned before anyone read it',
+  expired: 'expired without being read',
+};
+
+/**
+ * The e-mail that tells a creator what happened to their secret. It names the secret by its
+ * receipt's short key only: no value, no key and no link, so forwarding or scanning it opens nothing.
+ */
+export function renderNotificationEmail(view: NotificationView): RenderedEmail {
+  const what = WHAT[view.event];
+  const when = formatExpiry(view.at);
+  const subject = `Your secret ${view.shortkey}… ${what}`;
+  const text = [
+    `Your secret with the receipt ${view.shortkey}… ${what} on ${when}.`,
+    '',
+    'Its content is gone from Hush. Its receipt, under My secrets, shows what happened to it.',
+    '',
+    'You receive this e-mail because you asked to be told when you shared the secret.',
+    '',
+  ].join('\n');
+  const body = html`<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
+<body style="font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; color: #1a1a1a; line-height: 1.5; max-width: 560px; margin: 0 auto; padding: 24px;">
+<p>Your secret with the receipt <strong>${view.shortkey}…</strong> ${what} on ${when}.</p>
+<p>Its content is gone from Hush. Its receipt, under My secrets, shows what happened to it.</p>
+<p style="font-size: 13px; color: #666666;">You receive this e-mail because you asked to be told when you shared the secret.</p>
+</body>
+</html>
+`;
+  return { subject, text, html: String(body) };
+}
