@@ -89,6 +89,8 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
   {
     name: 'resume-query',
     why: "drops the query of a resume URL before oidc-provider's routes, whose error handler would read it",
+    // Resume URLs (`…/auth/<uid>`) are never exactly a route's path: they run the whole list.
+    routes: [],
     create: () => resumeQuery,
   },
   {
