@@ -1,5 +1,6 @@
 import type { NotificationJob } from '@hush/queue';
 import { html } from '@hush/common/web';
+import { emailDocument } from './document.js';
 import type { RenderedEmail } from './secret-link.js';
 import { formatExpiry } from './secret-link.js';
 
@@ -27,15 +28,9 @@ export function renderNotificationEmail(view: NotificationView): RenderedEmail {
     'You receive this e-mail because you asked to be told when you shared the secret.',
     '',
   ].join('\n');
-  const body = html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
-<body style="font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; color: #1a1a1a; line-height: 1.5; max-width: 560px; margin: 0 auto; padding: 24px;">
-<p>Your secret with the receipt <strong>${view.shortkey}…</strong> ${what} on ${when}.</p>
+  const content = html`<p>Your secret with the receipt <strong>${view.shortkey}…</strong> ${what} on ${when}.</p>
 <p>Its content is gone from Hush. Its receipt, under My secrets, shows what happened to it.</p>
 <p style="font-size: 13px; color: #666666;">You receive this e-mail because you asked to be told when you shared the secret.</p>
-</body>
-</html>
 `;
-  return { subject, text, html: String(body) };
+  return { subject, text, html: emailDocument(subject, content) };
 }

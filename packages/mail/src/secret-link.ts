@@ -1,5 +1,6 @@
 import type { SecretLinkJob } from '@hush/queue';
 import { html } from '@hush/common/web';
+import { emailDocument } from './document.js';
 import { displayName } from './escape.js';
 
 export interface RenderedEmail {
@@ -22,7 +23,7 @@ export function formatExpiry(expiresAt: number): string {
 }
 
 /**
- * The e-mail that carries a secret's link (spec 1.6). It names the sender, holds the link, says the
+ * The e-mail that carries a secret's link. It names the sender, holds the link, says the
  * link works once and until when, and whether a passphrase is needed; it never holds the value or
  * the passphrase (the job has neither). Opening the link reveals nothing until the button is
  * pressed, so link scanners do not burn it; the text says so, to keep people from worrying.
@@ -50,19 +51,13 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
     '',
   ].join('\n');
 
-  const body = html`<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${subject}</title></head>
-<body style="font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; color: #1a1a1a; line-height: 1.5; max-width: 560px; margin: 0 auto; padding: 24px;">
-<p><strong>${sender}</strong> sent you a secret.</p>
+  const content = html`<p><strong>${sender}</strong> sent you a secret.</p>
 <p><a href="${view.link}" style="display: inline-block; padding: 10px 18px; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 6px;">Open the secret</a></p>
 <p style="font-size: 14px;">Or copy this link into your browser:<br><a href="${view.link}">${view.link}</a></p>
 <p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${expires}.</p>
 <p>${passphraseText}</p>
 <p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
 <p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
-</body>
-</html>
 `;
-  return { subject, text, html: String(body) };
+  return { subject, text, html: emailDocument(subject, content) };
 }
