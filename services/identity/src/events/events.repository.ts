@@ -1,28 +1,39 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 import type { AdminEvent, EventsConfig, UserEvent } from './events.types.js';
 
-export interface UserEventFilter {
-  types?: string[] | undefined;
-  client?: string | undefined;
-  user?: string | undefined;
-  ipAddress?: string | undefined;
+/** What both event queries take: a time window and Keycloak's `first`/`max` paging. */
+interface EventWindow {
   dateFrom?: Date | undefined;
   dateTo?: Date | undefined;
   first?: number | undefined;
   max?: number | undefined;
 }
 
-export interface AdminEventFilter {
+export interface UserEventFilter extends EventWindow {
+  types?: string[] | undefined;
+  client?: string | undefined;
+  user?: string | undefined;
+  ipAddress?: string | undefined;
+}
+
+export interface AdminEventFilter extends EventWindow {
   operationTypes?: string[] | undefined;
   resourceTypes?: string[] | undefined;
   resourcePath?: string | undefined;
   authClient?: string | undefined;
   authUser?: string | undefined;
   authIpAddress?: string | undefined;
-  dateFrom?: Date | undefined;
-  dateTo?: Date | undefined;
-  first?: number | undefined;
-  max?: number | undefined;
+}
+
+/** Newest first, within the window, one page. */
+function windowed<Q extends Knex.QueryBuilder>(q: Q, f: EventWindow): Q {
+  q.orderBy('time', 'desc').orderBy('id', 'desc');
+  if (f.dateFrom) q.where('time', '>=', f.dateFrom);
+  if (f.dateTo) q.where('time', '<', f.dateTo);
+  if (f.first) q.offset(f.first);
+  if (f.max !== undefined && f.max >= 0) q.limit(f.max);
+  return q;
 }
 
 type UserRow = {
@@ -110,16 +121,12 @@ export class EventsRepository {
   }
 
   async userEvents(f: UserEventFilter): Promise<UserEvent[]> {
-    const q = this.db<UserRow>('events').orderBy('time', 'desc').orderBy('id', 'desc');
+    const q = this.db<UserRow>('events');
     if (f.types?.length) q.whereIn('type', f.types);
     if (f.client !== undefined) q.where('client_id', f.client);
     if (f.user !== undefined) q.where('user_id', f.user);
     if (f.ipAddress !== undefined) q.where('ip_address', f.ipAddress);
-    if (f.dateFrom) q.where('time', '>=', f.dateFrom);
-    if (f.dateTo) q.where('time', '<', f.dateTo);
-    if (f.first) q.offset(f.first);
-    if (f.max !== undefined && f.max >= 0) q.limit(f.max);
-    return (await q).map((r) => ({
+    return (await windowed(q, f)).map((r) => ({
       time: r.time.getTime(),
       type: r.type as UserEvent['type'],
       clientId: undefinedIfNull(r.client_id),
@@ -132,7 +139,7 @@ export class EventsRepository {
   }
 
   async adminEvents(f: AdminEventFilter): Promise<AdminEvent[]> {
-    const q = this.db<AdminRow>('admin_events').orderBy('time', 'desc').orderBy('id', 'desc');
+    const q = this.db<AdminRow>('admin_events');
     if (f.operationTypes?.length) q.whereIn('operation_type', f.operationTypes);
     if (f.resourceTypes?.length) q.whereIn('resource_type', f.resourceTypes);
     // Keycloak's resourcePath filter takes `*` as a wildcard.
@@ -140,11 +147,7 @@ export class EventsRepository {
     if (f.authClient !== undefined) q.where('auth_client_id', f.authClient);
     if (f.authUser !== undefined) q.where('auth_user_id', f.authUser);
     if (f.authIpAddress !== undefined) q.where('auth_ip_address', f.authIpAddress);
-    if (f.dateFrom) q.where('time', '>=', f.dateFrom);
-    if (f.dateTo) q.where('time', '<', f.dateTo);
-    if (f.first) q.offset(f.first);
-    if (f.max !== undefined && f.max >= 0) q.limit(f.max);
-    return (await q).map((r) => ({
+    return (await windowed(q, f)).map((r) => ({
       time: r.time.getTime(),
       operationType: r.operation_type as AdminEvent['operationType'],
       resourceType: r.resource_type,
