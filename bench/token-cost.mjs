@@ -10,20 +10,17 @@
 //   BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32)
 // Linux only (reads /proc). Redis and PostgreSQL's background processes are counted whole: on a
 // machine where something else uses them, their figures include it.
-import { fork, execFileSync } from 'node:child_process';
-import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { startBare, startIdentity, transactions, withAdmin } from './token-servers.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const admin = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const algArg = arg('--alg', 'both');
 const ALGS = algArg === 'both' ? ['RS256', 'ES256'] : [algArg];
@@ -32,16 +29,6 @@ const rounds = Number(arg('--rounds', '1'));
 const root = arg('--root', here);
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const BACKGROUND = /walwriter|checkpointer|background writer|autovacuum|logical replication|stats/;
-
-async function withAdmin(sql, params) {
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  try {
-    return (await c.query(sql, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 /** CPU ticks (user + system) of every process, with its command line. */
 function processes() {
@@ -83,22 +70,6 @@ function perToken(a, b, tokens) {
   return { server: us(b.server - a.server), connections: us(connections), background: us(b.background - a.background), redis: us(b.redis - a.redis), load: Math.round(load) };
 }
 
-function start(script, env) {
-  return fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-}
-
-async function waitHttp(url) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 /** Warm-up (JIT, pools), then the measured run, between two snapshots. */
 async function load(url, body, pid, database) {
   const options = { url, method: 'POST', connections, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
@@ -115,61 +86,14 @@ async function load(url, body, pid, database) {
   return result;
 }
 
-/** Transactions (one per statement outside BEGIN) run in `database`, as PostgreSQL counts them. */
-async function transactions(database) {
-  return Number((await withAdmin('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]))[0].n);
-}
-
-const children = [];
+const servers = [];
 const databases = [];
 
-async function identity(alg) {
-  const database = `bench_identity_${randomBytes(4).toString('hex')}`;
-  const dbUrl = new URL(admin);
-  dbUrl.pathname = `/${database}`;
-  await withAdmin(`CREATE DATABASE "${database}"`);
-  databases.push(database);
-  const port = 18080 + Math.floor(Math.random() * 1000);
-  const env = {
-    DATABASE_URL: dbUrl.toString(),
-    MASTER_KEY: randomBytes(32).toString('hex'),
-    AUTH_URL: `http://127.0.0.1:${port}`,
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
-    SECRETS_API_AUDIENCE: 'https://bench.example.com',
-    DEFAULT_SIGNING_ALG: alg,
-  };
-  const { runCli } = await import(join(root, 'services/identity/dist/src/cli/cli.js'));
-  const cli = async (...args) => {
-    const r = await runCli([...args, '--json'], { ...process.env, ...env });
-    if (r.code !== 0) throw new Error(r.stderr + r.stdout);
-    return JSON.parse(r.stdout);
-  };
-  await cli('bootstrap');
-  await cli('apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
-  const client = await cli('clients', 'create', '--name', 'bench', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
-  const server = start(join(root, 'services/identity/dist/src/main.js'), env);
-  children.push(server);
-  const issuer = `http://127.0.0.1:${port}/auth/realms/public`;
-  await waitHttp(`${issuer}/.well-known/openid-configuration`);
-  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: client.client_id, client_secret: client.client_secret }).toString();
-  const result = await load(`${issuer}/protocol/openid-connect/token`, body, server.pid, database);
-  server.kill('SIGTERM');
-  await once(server, 'exit');
-  return result;
-}
-
-async function bare(alg) {
-  const port = 19080 + Math.floor(Math.random() * 1000);
-  const secret = randomBytes(32).toString('base64url');
-  const server = start(join(here, 'bench/bare-provider.mjs'), { PORT: String(port), CLIENT_SECRET: secret, ALG: alg });
-  children.push(server);
-  await once(server, 'message');
-  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'bench:read', client_id: 'bench', client_secret: secret }).toString();
-  const result = await load(`http://127.0.0.1:${port}/token`, body, server.pid, undefined);
-  server.kill('SIGTERM');
-  await once(server, 'exit');
+/** One server's run: started, measured, stopped. */
+async function measured(server) {
+  servers.push(server);
+  const result = await load(server.url, server.body, server.child.pid, server.database);
+  await server.stop();
   return result;
 }
 
@@ -177,8 +101,8 @@ try {
   const rows = [];
   for (let round = 1; round <= rounds; round++) {
     for (const alg of ALGS) {
-      rows.push({ alg, name: 'identity', ...(await identity(alg)) });
-      rows.push({ alg, name: 'bare oidc-provider', ...(await bare(alg)) });
+      rows.push({ alg, name: 'identity', ...(await measured(await startIdentity(root, alg, { databases }))) });
+      rows.push({ alg, name: 'bare oidc-provider', ...(await measured(await startBare(here, alg))) });
     }
   }
   console.log(`\nCPU µs per token, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
@@ -192,6 +116,6 @@ try {
     console.log(`| ${r.alg} | ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.failed} | ${c.server} | ${c.connections} | ${c.background} | ${c.redis} | ${c.load} | ${sql} |`);
   }
 } finally {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const { child } of servers) if (child.exitCode === null) child.kill('SIGKILL');
   for (const db of databases) await withAdmin(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
 }
