@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /**
@@ -39,4 +42,25 @@ export async function inEveryLook(page: Page, look: (width: Width, scheme: 'ligh
   }
   await page.setViewportSize(VIEWPORTS.desktop);
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * What every page of ours must pass: no serious or critical axe-core violation (axe injected
+ * through the DevTools protocol, so the page's CSP is untouched), no sideways scrolling at either
+ * width, no CSP violation; with a screenshot per width and colour scheme in `dir`.
+ */
+export async function inspectPage(page: Page, violations: string[], name: string, dir: string): Promise<void> {
+  await page.evaluate(AXE);
+  const serious = await page.evaluate<string[]>(
+    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
+  expect({ name, serious }).toEqual({ name, serious: [] });
+  await inEveryLook(page, async (width, scheme) => {
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    expect({ name, width, scrollWidth: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, scrollWidth: true });
+    await page.screenshot({ path: join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
+  });
+  expect({ name, violations }).toEqual({ name, violations: [] });
 }

@@ -1,9 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -20,7 +19,6 @@ import { startWebWithIdentity } from '../../../services/secrets/test/identity.js
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'web');
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'db-password: s3cr3t-Ω-42';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
@@ -45,20 +43,7 @@ async function newPage(): Promise<{ page: Page; violations: string[] }> {
   return { page, violations };
 }
 
-/** axe-core (run through the DevTools protocol, so the page's CSP is untouched), no sideways scrolling, screenshots in both widths and themes. */
-async function inspect(page: Page, violations: string[], name: string) {
-  await page.evaluate(AXE);
-  const serious = await page.evaluate<string[]>(
-    `axe.run(document).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-  );
-  expect({ name, serious }).toEqual({ name, serious: [] });
-  await inEveryLook(page, async (width, scheme) => {
-    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-    expect({ name, width, scrollWidth: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, scrollWidth: true });
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-  });
-  expect({ name, violations }).toEqual({ name, violations: [] });
-}
+const inspect = (page: Page, violations: string[], name: string) => inspectPage(page, violations, name, ARTIFACTS);
 
 const h1 = (page: Page) => page.locator('h1').textContent();
 
