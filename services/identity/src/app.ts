@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
@@ -131,7 +131,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', trustFunction(config.TRUST_PROXY));
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, databaseReadiness, managementEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, databaseReadiness, managementEndpoints, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -87,7 +87,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', trustFunction(config.TRUST_PROXY));
   const everyRequest = [requestLog(logger), metrics.http.middleware];
   for (const m of everyRequest) app.use(m);
 
