@@ -40,6 +40,17 @@ async function loginFailures(h: Harness, headers: () => Record<string, string>):
   return statuses;
 }
 
+/** The cookies the authorization endpoint sets (the interaction's), requested with `headers`. */
+async function interactionCookies(h: Harness, headers: Record<string, string>): Promise<string[]> {
+  const c = await createApiAndClient(h, { grants: 'authorization_code', redirectUri: REDIRECT });
+  const { url } = await authorizationUrl(await clientConfig(h.issuer, c.clientId, c.clientSecret), REDIRECT, 'openid');
+  const res = await new Browser(url.origin).send(url.toString(), undefined, headers);
+  expect(res.status).toBe(303);
+  const cookies = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+  expect(cookies.length).toBeGreaterThan(0);
+  return cookies;
+}
+
 const limits = { CLIENT_AUTH_MAX_FAILURES_PER_IP: String(LIMIT), CLIENT_AUTH_MAX_FAILURES: '1000', LOGIN_MAX_FAILURES_PER_IP: String(LIMIT), LOGIN_MAX_FAILURES: '1000' };
 
 describe('from a peer that is not a trusted proxy (TRUST_PROXY unset)', () => {
@@ -69,6 +80,10 @@ describe('from a peer outside the trusted addresses (TRUST_PROXY=10.0.0.0/8)', (
     expect(await clientAuthFailures(h, rotating)).toEqual([401, 401, 401, 429]);
     expect(await loginFailures(h, rotating)).toEqual([401, 401, 401, 429]);
   });
+
+  it('a forged X-Forwarded-Proto does not make the connection count as HTTPS (no Secure cookies over plain HTTP)', async () => {
+    for (const cookie of await interactionCookies(h, { 'x-forwarded-proto': 'https' })) expect(cookie).not.toMatch(/;\s*secure/i);
+  });
 });
 
 describe('behind a trusted proxy (TRUST_PROXY=loopback)', () => {
@@ -84,6 +99,11 @@ describe('behind a trusted proxy (TRUST_PROXY=loopback)', () => {
     // One client (the address the proxy appended last), whatever that client put before it.
     let n = 0;
     expect(await clientAuthFailures(h, () => ({ 'x-forwarded-for': `192.0.2.${++n}, 203.0.113.77` }))).toEqual([401, 401, 401, 429]);
+  });
+
+  it('takes HTTPS from the X-Forwarded-Proto of the proxy (Secure cookies)', async () => {
+    for (const cookie of await interactionCookies(h, { 'x-forwarded-proto': 'https' })) expect(cookie).toMatch(/;\s*secure/i);
+    for (const cookie of await interactionCookies(h, {})) expect(cookie).not.toMatch(/;\s*secure/i);
   });
 
   it('counts sign-in failures under the client the proxy names', async () => {
