@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+import { renderKustomization } from './k8s.render.js';
+import { schemaErrors } from './k8s.schema.js';
+import { cliCommands, defaultPort, implemented, isTrustedProxyList, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
 
 // The Kubernetes manifests in infra/k8s, checked without a cluster: every document parses, has a
 // known kind and apiVersion, and fits the services (probes, ports, variables) and each other
@@ -12,7 +14,12 @@ import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksL
 type Obj = Record<string, any>;
 
 const dir = join(repoRoot, 'infra', 'k8s');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+// The base, and the migration Job's own kustomization (migrate/).
+const files = ['', 'migrate/'].flatMap((sub) =>
+  readdirSync(join(dir, sub))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => `${sub}${f}`),
+);
 // Kubernetes reads YAML 1.1 (e.g. `0440` is octal), so parse it that way.
 const docs = files.flatMap((file) =>
   parseAllDocuments(readFileSync(join(dir, file), 'utf8'), { version: '1.1' }).map((doc, i) => {
@@ -33,6 +40,9 @@ const API_VERSIONS: Record<string, string> = {
   Job: 'batch/v1',
   HorizontalPodAutoscaler: 'autoscaling/v2',
   PodDisruptionBudget: 'policy/v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
+  Ingress: 'networking.k8s.io/v1',
+  ServiceMonitor: 'monitoring.coreos.com/v1',
 };
 /** Container fields of core/v1 Container that we use; anything else is most likely a typo. */
 const CONTAINER_FIELDS = new Set([
@@ -91,10 +101,20 @@ describe('infra/k8s', () => {
     expect(new Set(ofKind('Deployment').map((d) => d['metadata']['name']))).toEqual(new Set(SERVICES));
   });
 
-  it('applies everything with kustomize except the placeholder Secrets', () => {
+  it('applies the workloads with kustomize, and neither the Namespace nor the placeholder Secrets', () => {
     const kustomization = docs.find((d) => d.file === 'kustomization.yaml')?.obj ?? {};
     expect(kustomization['kind']).toBe('Kustomization');
-    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => f !== 'kustomization.yaml' && f !== 'secrets.example.yaml').sort());
+    const outside = ['kustomization.yaml', 'secrets.example.yaml', 'namespace.yaml'];
+    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => !f.startsWith('migrate/') && !outside.includes(f)).sort());
+    const migrate = docs.find((d) => d.file === 'migrate/kustomization.yaml')?.obj ?? {};
+    expect(migrate['resources']).toEqual(['job.yaml']);
+  });
+
+  it('sets TRUST_PROXY to proxy addresses or a hop count, never a bare true', () => {
+    for (const name of ['identity', 'secrets'] as const) {
+      const value = containerVar(name, 'TRUST_PROXY') ?? '';
+      expect({ name, value, ok: isTrustedProxyList(value) }).toEqual({ name, value, ok: true });
+    }
   });
 
   it('ships placeholders only: no real key in any Secret', () => {
@@ -226,6 +246,16 @@ describe('infra/k8s', () => {
     }
   });
 
+  it('names the migration Job after the release its images carry, so each release is a new Job', () => {
+    const base = docs.find((d) => d.file === 'kustomization.yaml')?.obj ?? {};
+    const migrate = docs.find((d) => d.file === 'migrate/kustomization.yaml')?.obj ?? {};
+    const tags = (k: Obj) => new Map((k['images'] as Obj[]).map((i) => [i['name'], `${i['newName']}:${i['newTag']}`]));
+    const tag = (migrate['images'] as Obj[])[0]?.['newTag'] as string;
+    expect(migrate['nameSuffix']).toBe(`-${tag.replaceAll('.', '-')}`);
+    for (const [name, image] of tags(migrate)) expect({ name, image }).toEqual({ name, image: tags(base).get(name) });
+    expect(ofKind('Job')[0]?.['spec']['ttlSecondsAfterFinished']).toBeUndefined();
+  });
+
   it('migrates with a Job: identity bootstrap, then secrets migrate, through CLI commands that exist', () => {
     const jobs = ofKind('Job');
     expect(jobs).toHaveLength(1);
@@ -266,5 +296,30 @@ describe('infra/k8s', () => {
     expect(secretKey(secretsPod['containers'][0], secretsPod, 'WEB_CLIENT_SECRET')).toBe('secrets-keys/WEB_CLIENT_SECRET');
     const identityService = byName('Service', 'identity');
     expect(containerVar('secrets', 'IDENTITY_INTERNAL_URL')).toBe(`http://identity:${identityService?.['spec']['ports'][0]['port']}`);
+  });
+});
+
+describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)', () => {
+  const rendered = renderKustomization();
+  const migration = renderKustomization(join(dir, 'migrate'));
+
+  it('renders only objects that fit the Kubernetes schemas', () => {
+    expect([...rendered, ...migration].flatMap(schemaErrors)).toEqual([]);
+  });
+
+  it('would delete neither the Namespace nor any Secret: the key Secrets are created outside and only referenced', () => {
+    const kinds = new Set(rendered.map((o) => o['kind']));
+    expect(kinds.has('Namespace')).toBe(false);
+    expect(kinds.has('Secret')).toBe(false);
+    const referenced = new Set(
+      [...rendered, ...migration].flatMap((o) => ((o['spec']?.['template']?.['spec']?.['volumes'] ?? []) as Obj[]).flatMap((v) => (v['secret'] ? [v['secret']['secretName']] : []))),
+    );
+    expect([...referenced].sort()).toEqual(ofKind('Secret').map((s) => s['metadata']['name']).sort());
+    for (const name of referenced) expect(rendered.some((o) => o['metadata']['name'] === name)).toBe(false);
+  });
+
+  it('keeps the migration Job out of the base, in its own kustomization named for the release', () => {
+    expect(rendered.some((o) => o['kind'] === 'Job')).toBe(false);
+    expect(migration.map((o) => `${o['kind']}/${o['metadata']['name']}`)).toEqual(['Job/hush-migrate-0-1-0']);
   });
 });
