@@ -26,7 +26,7 @@ export function coalesce(base: Obj, override: Obj): Obj {
   const out: Obj = { ...base };
   for (const [k, v] of Object.entries(override)) {
     if (v === null) delete out[k];
-    else if (isMap(v) && isMap(out[k])) out[k] = coalesce(out[k] as Obj, v);
+    else if (isMap(v) && isMap(out[k])) out[k] = coalesce(out[k], v);
     else out[k] = v;
   }
   return out;
@@ -46,10 +46,13 @@ export interface ChartRendering {
   values: Obj;
 }
 
-/** `helm template <release> infra/helm/hush -n <namespace> -f <file>...`, for revision `revision`. */
-export function renderChart(valueFiles: string[] = [], release = { name: 'hush', namespace: 'hush', revision: 1 }): ChartRendering {
+/** `helm template <release> infra/helm/hush -n <namespace> -f <file>... --set ...`, for revision `revision`. */
+export function renderChart(valueFiles: string[] = [], release = { name: 'hush', namespace: 'hush', revision: 1 }, set: Obj = {}): ChartRendering {
   const chart = readYaml(join(chartDir, 'Chart.yaml'));
-  const values = valueFiles.reduce((acc, file) => coalesce(acc, readYaml(file)), readYaml(join(chartDir, 'values.yaml')));
+  const values = coalesce(
+    valueFiles.reduce((acc, file) => coalesce(acc, readYaml(file)), readYaml(join(chartDir, 'values.yaml'))),
+    set,
+  );
   const dir = join(chartDir, 'templates');
   const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
   const data = {

@@ -13,10 +13,12 @@ import type { Obj } from './k8s.render.js';
  * check types, required fields and enums, but not unknown fields: k8s.test.ts and helm.test.ts
  * also allow only the container fields we know.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- rendered YAML is untyped */
 interface Validating {
   validate(): void;
 }
-const MODELS: Record<string, new (data: Obj) => Validating> = {
+// Each model's constructor takes its own typed shape; rendered YAML is untyped, hence `any`.
+const MODELS: Record<string, new (data: any) => Validating> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Namespace': Namespace,
   'v1/Secret': Secret,
@@ -44,3 +46,23 @@ export function schemaErrors(obj: Obj): string[] {
     return [`${where}: ${(e as Error).message}`];
   }
 }
+
+/** Container fields of core/v1 Container that we use; anything else is most likely a typo. */
+export const CONTAINER_FIELDS = new Set([
+  'name',
+  'image',
+  'imagePullPolicy',
+  'command',
+  'args',
+  'ports',
+  'env',
+  'envFrom',
+  'volumeMounts',
+  'readinessProbe',
+  'livenessProbe',
+  'startupProbe',
+  'lifecycle',
+  'resources',
+  'securityContext',
+  'workingDir',
+]);

@@ -2,8 +2,21 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { renderKustomization } from './k8s.render.js';
-import { schemaErrors } from './k8s.schema.js';
-import { cliCommands, defaultPort, implemented, isTrustedProxyList, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+import { CONTAINER_FIELDS, schemaErrors } from './k8s.schema.js';
+import {
+  cliCommands,
+  defaultPort,
+  implemented,
+  isTrustedProxyList,
+  managementPort,
+  isReadBy,
+  looksLikeKey,
+  repoRoot,
+  REQUIRED,
+  SERVICES,
+  sourceOf,
+  type ServiceName,
+} from './services.contract.js';
 
 // The Kubernetes manifests in infra/k8s, checked without a cluster: every document parses, has a
 // known kind and apiVersion, and fits the services (probes, ports, variables) and each other
@@ -44,25 +57,6 @@ const API_VERSIONS: Record<string, string> = {
   Ingress: 'networking.k8s.io/v1',
   ServiceMonitor: 'monitoring.coreos.com/v1',
 };
-/** Container fields of core/v1 Container that we use; anything else is most likely a typo. */
-const CONTAINER_FIELDS = new Set([
-  'name',
-  'image',
-  'imagePullPolicy',
-  'command',
-  'args',
-  'ports',
-  'env',
-  'envFrom',
-  'volumeMounts',
-  'readinessProbe',
-  'livenessProbe',
-  'startupProbe',
-  'lifecycle',
-  'resources',
-  'securityContext',
-  'workingDir',
-]);
 
 const serviceOfImage = (image: string): ServiceName | undefined => SERVICES.find((s) => new RegExp(`^hush-${s}:[\\w.-]+$`).test(image));
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -312,9 +306,15 @@ describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)
     expect(kinds.has('Namespace')).toBe(false);
     expect(kinds.has('Secret')).toBe(false);
     const referenced = new Set(
-      [...rendered, ...migration].flatMap((o) => ((o['spec']?.['template']?.['spec']?.['volumes'] ?? []) as Obj[]).flatMap((v) => (v['secret'] ? [v['secret']['secretName']] : []))),
+      [...rendered, ...migration].flatMap((o) =>
+        ((o['spec']?.['template']?.['spec']?.['volumes'] ?? []) as Obj[]).flatMap((v) => (v['secret'] ? [v['secret']['secretName']] : [])),
+      ),
     );
-    expect([...referenced].sort()).toEqual(ofKind('Secret').map((s) => s['metadata']['name']).sort());
+    expect([...referenced].sort()).toEqual(
+      ofKind('Secret')
+        .map((s) => s['metadata']['name'])
+        .sort(),
+    );
     for (const name of referenced) expect(rendered.some((o) => o['metadata']['name'] === name)).toBe(false);
   });
 
