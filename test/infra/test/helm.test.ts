@@ -213,8 +213,13 @@ describe('helm chart values', () => {
     expect(ofKind(upgrade.objects, 'Job').map((j) => j['metadata']['name'])).toEqual(['hush-migrate-7']);
   });
 
-  it('refuses to render with trustProxy left empty', () => {
-    expect(() => renderChart([], { name: 'hush', namespace: 'hush', revision: 1 }, { trustProxy: '' })).toThrow(/trustProxy/);
+  it('refuses values that values.schema.json rejects: a typo, a bare true trustProxy, a secret in config, a short digest', () => {
+    const release = { name: 'hush', namespace: 'hush', revision: 1 };
+    expect(() => renderChart([], release, { identity: { autoscalling: { enabled: false } } })).toThrow(/autoscalling/);
+    expect(() => renderChart([], release, { trustProxy: 'true' })).toThrow(/trustProxy/);
+    expect(() => renderChart([], release, { trustProxy: '' })).toThrow(/trustProxy/);
+    expect(() => renderChart([], release, { secrets: { config: { MASTER_KEY: 'x' } } })).toThrow(/config/);
+    expect(() => renderChart([], release, { mailer: { image: { digest: 'sha256:abc' } } })).toThrow(/digest/);
   });
 
   it('has a schema validator that does reject a broken object', () => {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { parse, parseAllDocuments } from 'yaml';
 import { renderTemplates } from './gotemplate.js';
 import { repoRoot } from './services.contract.js';
@@ -40,6 +41,15 @@ function documents(text: string, where: string): Obj[] {
   });
 }
 
+/** The chart's values.schema.json errors for `values` (helm checks the merged values before rendering). */
+let validateValues: ReturnType<Ajv['compile']> | undefined;
+export function valuesSchemaErrors(values: Obj): string[] {
+  // Not strict: helm's validator accepts any draft-07 schema, as Ajv's strict mode would not.
+  validateValues ??= new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(chartDir, 'values.schema.json'), 'utf8')) as Obj);
+  const validate = validateValues;
+  return validate(values) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}
+
 export interface ChartRendering {
   objects: Obj[];
   notes: string;
@@ -53,6 +63,8 @@ export function renderChart(valueFiles: string[] = [], release = { name: 'hush',
     valueFiles.reduce((acc, file) => coalesce(acc, readYaml(file)), readYaml(join(chartDir, 'values.yaml'))),
     set,
   );
+  const invalid = valuesSchemaErrors(values);
+  if (invalid.length) throw new Error(`values don't meet values.schema.json:\n${invalid.join('\n')}`);
   const dir = join(chartDir, 'templates');
   const files = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
   const data = {
