@@ -58,6 +58,7 @@ describe('the Go-template subset used to render the Helm chart', () => {
     expect(() => render('{{ .v | required "v is needed" }}', { v: '' })).toThrow(/v is needed/);
     expect(render('{{ printf "%s-migrate-%d" .r 3 }}', { r: 'hush' })).toBe('hush-migrate-3');
     expect(render('{{ and 1 "" 2 }}|{{ or "" 0 "z" }}|{{ not "" }}|{{ eq .a "x" "y" }}', { a: 'y' })).toBe('|z|true|true');
+    expect(render('{{ if and .missing true }}yes{{ else }}no{{ end }}|{{ or .missing nil }}|{{ and 1 2 }}', {})).toBe('no||2');
   });
 
   it('reads a field of a parenthesised result, and index into maps', () => {

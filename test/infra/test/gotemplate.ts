@@ -9,7 +9,9 @@ import { stringify } from 'yaml';
  * FUNCTIONS below, with Helm's meanings. Anything else (another function, a method call,
  * .Capabilities, lookup, tpl) is an error here rather than a guess, so the chart cannot drift into
  * constructs this renderer would get wrong. Like Helm (and unlike Go's default), a field of a
- * missing value is an error, and a missing map key prints as an empty string.
+ * missing value is an error, and a missing map key prints as an empty string. One difference on
+ * the safe side: `and` and `or` evaluate all their arguments (Go stops at the deciding one), so a
+ * template that only works through short-circuiting fails here rather than passing.
  */
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- template data is untyped YAML */
@@ -330,6 +332,12 @@ function goPrintf(format: string, args: Value[], where: string): string {
 
 type Fn = (where: string, ...args: Value[]) => Value;
 
+/** Index of the first value that passes, or of the last value. */
+const firstIndex = (vs: Value[], test: (v: Value) => boolean) => {
+  const i = vs.findIndex(test);
+  return i === -1 ? vs.length - 1 : i;
+};
+
 const FUNCTIONS: Record<string, Fn> = {
   default: (_w: string, fallback: Value, given?: Value) => (truthy(given) ? given : fallback),
   empty: (_w: string, v: Value) => !truthy(v),
@@ -354,8 +362,9 @@ const FUNCTIONS: Record<string, Fn> = {
   lt: (_w: string, a: number, b: number) => a < b,
   gt: (_w: string, a: number, b: number) => a > b,
   not: (_w: string, v: Value) => !truthy(v),
-  and: (_w: string, ...vs: Value[]) => vs.find((v) => !truthy(v)) ?? vs[vs.length - 1],
-  or: (_w: string, ...vs: Value[]) => vs.find((v) => truthy(v)) ?? vs[vs.length - 1],
+  // Go returns the first false (and) or true (or) argument, else the last one.
+  and: (_w: string, ...vs: Value[]) => vs[firstIndex(vs, (v) => !truthy(v))],
+  or: (_w: string, ...vs: Value[]) => vs[firstIndex(vs, truthy)],
   list: (_w: string, ...vs: Value[]) => vs,
   dict: (_w: string, ...kv: Value[]) => Object.fromEntries(Array.from({ length: kv.length / 2 }, (_, i) => [String(kv[2 * i]), kv[2 * i + 1]])),
   index: (w: string, v: Value, ...keys: Value[]) =>

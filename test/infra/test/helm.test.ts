@@ -108,6 +108,23 @@ describe.each(cases)('helm chart infra/helm/hush with %s values', (_name, { obje
     for (const name of ['identity', 'secrets']) expect(variables(objects, podOf(deployment(name))['containers'][0]).get('TRUST_PROXY')).toMatch(/\d/);
   });
 
+  it('reads every <NAME>_FILE from a key of a mounted Secret volume', () => {
+    for (const w of workloads(objects)) {
+      const pod = podOf(w);
+      for (const c of containersOf(w))
+        for (const e of (c['env'] ?? []) as Obj[]) {
+          if (!String(e['name']).endsWith('_FILE')) continue;
+          const path = String(e['value']);
+          const mount = (c['volumeMounts'] as Obj[]).find((m) => path.startsWith(`${m['mountPath']}/`));
+          const secret = (pod['volumes'] as Obj[]).find((v) => v['name'] === mount?.['name'])?.['secret'];
+          const file = path.slice(String(mount?.['mountPath']).length + 1);
+          const where = `${c['name']} ${e['name']}`;
+          expect({ where, secret: typeof secret?.['secretName'] }).toEqual({ where, secret: 'string' });
+          if (secret?.['items']) expect({ where, listed: (secret['items'] as Obj[]).some((i) => i['path'] === file) }).toEqual({ where, listed: true });
+        }
+    }
+  });
+
   it('has a NetworkPolicy for each service that lets in and out only what it needs', () => {
     const policies = ofKind(objects, 'NetworkPolicy');
     const policyOf = (name: ServiceName) => {
@@ -206,6 +223,27 @@ describe('helm chart values', () => {
     expect(new Set(cidrs)).toEqual(new Set(['10.10.0.0/24', '10.10.1.0/24', '203.0.113.25/32']));
     expect(ofKind(defaults, 'ServiceMonitor')).toEqual([]);
     expect(ofKind(production, 'ServiceMonitor').map(component).sort()).toEqual([...SERVICES].sort());
+  });
+
+  it("takes DATABASE_URL from another Secret's key, and REDIS_URL from a value when it has no password", () => {
+    const identity = ofKind(production, 'Deployment').find((d) => component(d) === 'identity') ?? {};
+    const c = podOf(identity)['containers'][0];
+    expect(variables(production, c).get('DATABASE_URL_FILE')).toBe('/var/run/secrets/hush-database/DATABASE_URL');
+    expect(podOf(identity)['volumes']).toContainEqual({
+      name: 'identity-database',
+      secret: { secretName: 'hush-identity-db-app', defaultMode: 0o440, items: [{ key: 'uri', path: 'DATABASE_URL' }] },
+    });
+    const job = ofKind(production, 'Job')[0] ?? {};
+    expect(containersOf(job).map((x) => variables(production, x).get('DATABASE_URL_FILE'))).toEqual([
+      '/var/run/secrets/hush-database/DATABASE_URL',
+      '/var/run/secrets/hush-database/DATABASE_URL',
+    ]);
+    const withUrl = renderChart([], { name: 'hush', namespace: 'hush', revision: 1 }, { externalRedis: { url: 'rediss://redis.internal:6379' } }).objects;
+    for (const d of ofKind(withUrl, 'Deployment')) {
+      const vars = variables(withUrl, podOf(d)['containers'][0]);
+      expect({ d: component(d), url: vars.get('REDIS_URL'), file: vars.has('REDIS_URL_FILE') }).toEqual({ d: component(d), url: 'rediss://redis.internal:6379', file: false });
+    }
+    expect(() => renderChart([], { name: 'hush', namespace: 'hush', revision: 1 }, { externalRedis: { url: 'redis://:pw@redis:6379' } })).toThrow(/url/);
   });
 
   it('names the migration Job after the revision, so every upgrade runs a new one', () => {

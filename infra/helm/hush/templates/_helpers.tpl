@@ -79,3 +79,60 @@ prometheus.io/scrape: "true"
 prometheus.io/port: {{ .port | quote }}
 prometheus.io/path: /metrics
 {{- end }}
+
+{{/*
+Where the database and Redis URLs come from (externalDatabase, externalRedis): env entries, and
+the extra mounts and volumes when they come from Secrets of their own. Files, never env values,
+unless externalRedis.url is a URL without a password.
+*/}}
+{{- define "hush.urlEnv" -}}
+{{- $db := index .root.Values.externalDatabase .component -}}
+{{- $redis := .root.Values.externalRedis -}}
+{{- if ne .component "mailer" }}
+- name: DATABASE_URL_FILE
+  value: {{ if $db.secretName }}/var/run/secrets/hush-database/DATABASE_URL{{ else }}/var/run/secrets/hush/DATABASE_URL{{ end }}
+{{- end }}
+{{- if .redis }}
+{{- if $redis.url }}
+- name: REDIS_URL
+  value: {{ $redis.url | quote }}
+{{- else }}
+- name: REDIS_URL_FILE
+  value: {{ if $redis.secretName }}/var/run/secrets/hush-redis/REDIS_URL{{ else }}/var/run/secrets/hush/REDIS_URL{{ end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "hush.urlMounts" -}}
+{{- if ne .component "mailer" }}
+{{- if (index .root.Values.externalDatabase .component).secretName }}
+- { name: {{ printf "%s-database" .component }}, mountPath: /var/run/secrets/hush-database, readOnly: true }
+{{- end }}
+{{- end }}
+{{- if and .redis .root.Values.externalRedis.secretName (not .root.Values.externalRedis.url) }}
+- { name: redis, mountPath: /var/run/secrets/hush-redis, readOnly: true }
+{{- end }}
+{{- end }}
+
+{{- define "hush.urlVolumes" -}}
+{{- $redis := .root.Values.externalRedis -}}
+{{- range $component := .components }}
+{{- $db := index $.root.Values.externalDatabase $component }}
+{{- if $db.secretName }}
+- name: {{ printf "%s-database" $component }}
+  secret:
+    secretName: {{ $db.secretName | quote }}
+    defaultMode: 0440
+    items:
+      - { key: {{ $db.key | quote }}, path: DATABASE_URL }
+{{- end }}
+{{- end }}
+{{- if and .redis $redis.secretName (not $redis.url) }}
+- name: redis
+  secret:
+    secretName: {{ $redis.secretName | quote }}
+    defaultMode: 0440
+    items:
+      - { key: {{ $redis.key | quote }}, path: REDIS_URL }
+{{- end }}
+{{- end }}
