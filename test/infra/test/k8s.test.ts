@@ -27,8 +27,9 @@ import {
 type Obj = Record<string, any>;
 
 const dir = join(repoRoot, 'infra', 'k8s');
-// The base, and the migration Job's own kustomization (migrate/).
-const files = ['', 'migrate/'].flatMap((sub) =>
+// The base, the migration Job's own kustomization (migrate/), and the optional components.
+const COMPONENTS = ['network-policy', 'ingress', 'service-monitor'];
+const files = ['', 'migrate/', ...COMPONENTS.map((c) => `components/${c}/`)].flatMap((sub) =>
   readdirSync(join(dir, sub))
     .filter((f) => f.endsWith('.yaml'))
     .map((f) => `${sub}${f}`),
@@ -40,7 +41,7 @@ const docs = files.flatMap((file) =>
     return { file, index: i, obj: doc.toJS() as Obj };
   }),
 );
-const objects = docs.filter((d) => d.obj && d.obj['kind'] !== 'Kustomization');
+const objects = docs.filter((d) => d.obj && d.obj['kind'] !== 'Kustomization' && d.obj['kind'] !== 'Component');
 const ofKind = (kind: string) => objects.filter((d) => d.obj['kind'] === kind).map((d) => d.obj);
 const byName = (kind: string, name: string) => ofKind(kind).find((o) => o['metadata']?.['name'] === name);
 
@@ -99,7 +100,7 @@ describe('infra/k8s', () => {
     const kustomization = docs.find((d) => d.file === 'kustomization.yaml')?.obj ?? {};
     expect(kustomization['kind']).toBe('Kustomization');
     const outside = ['kustomization.yaml', 'secrets.example.yaml', 'namespace.yaml'];
-    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => !f.startsWith('migrate/') && !outside.includes(f)).sort());
+    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => !f.includes('/') && !outside.includes(f)).sort());
     const migrate = docs.find((d) => d.file === 'migrate/kustomization.yaml')?.obj ?? {};
     expect(migrate['resources']).toEqual(['job.yaml']);
   });
@@ -321,5 +322,50 @@ describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)
   it('keeps the migration Job out of the base, in its own kustomization named for the release', () => {
     expect(rendered.some((o) => o['kind'] === 'Job')).toBe(false);
     expect(migration.map((o) => `${o['kind']}/${o['metadata']['name']}`)).toEqual(['Job/hush-migrate-0-1-0']);
+  });
+});
+
+describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, ServiceMonitors)', () => {
+  const base = renderKustomization();
+  const parts = Object.fromEntries(COMPONENTS.map((c) => [c, renderKustomization(join(dir, 'components', c))]));
+  const all = [...base, ...Object.values(parts).flat()];
+  const deployments = base.filter((o) => o['kind'] === 'Deployment');
+  const podLabels = (d: Obj) => d['spec']['template']['metadata']['labels'] as Record<string, string>;
+  const ports = (rules: Obj[]) => new Set(rules.flatMap((r) => (r['ports'] as Obj[]).map((p) => p['port'])));
+
+  it('render objects that fit the Kubernetes schemas, in the namespace, and neither a Namespace nor a Secret', () => {
+    expect(all.flatMap(schemaErrors)).toEqual([]);
+    for (const o of Object.values(parts).flat()) {
+      expect(o['metadata']['namespace']).toBe('hush');
+      expect(['Namespace', 'Secret']).not.toContain(o['kind']);
+    }
+  });
+
+  it('give each Deployment one NetworkPolicy, letting in its own ports only, from named peers', () => {
+    const policies = parts['network-policy'] ?? [];
+    for (const d of deployments) {
+      const name = d['metadata']['name'];
+      const mine = policies.filter((p) => matches(p['spec']['podSelector']['matchLabels'], podLabels(d)));
+      expect({ name, policies: mine.length }).toEqual({ name, policies: 1 });
+      const policy = mine[0] ?? {};
+      expect(policy['spec']['policyTypes']).toEqual(['Ingress', 'Egress']);
+      const named = new Set((d['spec']['template']['spec']['containers'][0]['ports'] as Obj[]).map((p) => p['name']));
+      for (const port of ports(policy['spec']['ingress'])) expect(named.has(port)).toBe(true);
+      for (const rule of policy['spec']['ingress']) expect(rule['from'].length).toBeGreaterThan(0);
+      expect(ports(policy['spec']['egress']).has(53)).toBe(true);
+    }
+  });
+
+  it('route the Ingress to public ports only, and scrape through the management port only', () => {
+    for (const ing of parts['ingress'] ?? [])
+      for (const rule of ing['spec']['rules']) for (const path of rule['http']['paths']) expect(path['backend']['service']['port']).toEqual({ name: 'http' });
+    const monitors = (parts['service-monitor'] ?? []).filter((o) => o['kind'] === 'ServiceMonitor');
+    expect(monitors.map((m) => m['metadata']['name']).sort()).toEqual([...SERVICES].sort());
+    for (const m of monitors) {
+      expect(m['spec']['endpoints']).toEqual([expect.objectContaining({ port: 'management', path: '/metrics' })]);
+      const services = all.filter((o) => o['kind'] === 'Service' && matches(m['spec']['selector']['matchLabels'], o['metadata']['labels']));
+      expect(services).toHaveLength(1);
+      expect(services[0]?.['spec']['ports']).toEqual([{ name: 'management', port: managementPort(m['metadata']['name']), targetPort: 'management' }]);
+    }
   });
 });
