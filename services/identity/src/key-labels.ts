@@ -11,4 +11,5 @@ export const KEY_LABELS = {
   anonymousSessions: 'hush identity anonymous sessions v1',
   csrf: 'hush identity csrf v1',
   clientSecrets: 'hush identity client secrets v1',
+  consoleSessions: 'hush identity console sessions v1',
 } as const;
