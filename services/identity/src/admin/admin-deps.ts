@@ -14,6 +14,8 @@ export type AdminDeps = Pick<
   | 'sessions'
   | 'passwordCost'
   | 'signingKeys'
+  | 'keysRepository'
+  | 'keyReloadSeconds'
   | 'eventsRepository'
   | 'handovers'
   | 'secretsApi'

@@ -22,10 +22,12 @@ const RESOURCE_TYPES: Record<string, string> = {
   events: 'REALM',
   config: 'REALM',
   'admin-events': 'REALM',
+  keys: 'COMPONENT',
+  handovers: 'REALM',
 };
 
 /** Calls that act on a resource rather than create it (Keycloak's ACTION). */
-const ACTIONS = new Set(['client-secret', 'reset-password', 'logout']);
+const ACTIONS = new Set(['client-secret', 'reset-password', 'logout', 'rotation']);
 
 /**
  * What the event shows of the request: its body without a secret (none for a secret rotation);
