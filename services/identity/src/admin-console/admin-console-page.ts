@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { html, nonceOf, readForm, type Html } from '@hush/common';
 import { ZodError, type z } from 'zod';
 import { InvalidInputError } from '../errors.js';
@@ -139,3 +139,12 @@ export const lines = (value: string | undefined): string[] =>
     .split(/[\r\n]+/)
     .map((l) => l.trim())
     .filter(Boolean);
+
+type Handler = (c: ConsoleRequest, req: Request, res: Response) => Promise<void>;
+
+/** How each section declares its pages: every one behind the console session and a realm-management role; every POST a console form. */
+export interface ConsoleRoutes {
+  get(this: void, router: Router, path: string, handler: Handler): void;
+  /** `characters`: the most the form's fields hold (its body limit). */
+  post(this: void, router: Router, path: string, characters: number, handler: Handler): void;
+}

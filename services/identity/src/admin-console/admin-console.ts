@@ -1,7 +1,7 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { fixedError, html, pageErrorHandler, pageSecurity, type Logger } from '@hush/common';
 import type { ConsoleSignIn } from '../consoles/index.js';
-import { consoleRequest, CONSOLE_MOUNT, SECTIONS, type ConsoleContext, type ConsoleRequest } from './admin-console-page.js';
+import { consoleRequest, CONSOLE_MOUNT, SECTIONS, type ConsoleContext, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 import { clientPages } from './clients.pages.js';
 import { eventPages } from './events.pages.js';
 import { keyPages } from './keys.pages.js';
@@ -10,15 +10,6 @@ import { scopePages } from './scopes.pages.js';
 import { userPages } from './users.pages.js';
 
 export { CONSOLE_MOUNT };
-
-type Handler = (c: ConsoleRequest, req: Request, res: Response) => Promise<void>;
-
-/** How each section declares its pages: every one behind the console session and a realm-management role; every POST a console form. */
-export interface ConsoleRoutes {
-  get(this: void, router: Router, path: string, handler: Handler): void;
-  /** `characters`: the most the form's fields hold (its body limit). */
-  post(this: void, router: Router, path: string, characters: number, handler: Handler): void;
-}
 
 export interface AdminConsoleDeps {
   signIn: ConsoleSignIn;

@@ -1,7 +1,6 @@
 import type { Request, Router } from 'express';
 import { html, type Html } from '@hush/common';
-import { CONSOLE_MOUNT, firstOf, pager, text, type ConsoleRequest } from './admin-console-page.js';
-import type { ConsoleRoutes } from './admin-console.js';
+import { CONSOLE_MOUNT, firstOf, pager, text, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/events`;
 const SIZE = 50;

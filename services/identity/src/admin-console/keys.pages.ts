@@ -1,7 +1,6 @@
 import type { Router } from 'express';
 import { html } from '@hush/common';
-import { CONSOLE_MOUNT, type ConsoleRequest } from './admin-console-page.js';
-import type { ConsoleRoutes } from './admin-console.js';
+import { CONSOLE_MOUNT, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/keys`;
 

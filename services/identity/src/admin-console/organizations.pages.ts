@@ -2,8 +2,7 @@ import type { Router } from 'express';
 import { html } from '@hush/common';
 import { z } from 'zod';
 import { createdId } from './admin-api-client.js';
-import { confirmation, CONSOLE_MOUNT, firstOf, formOf, notice, PAGE_SIZE, pager, searchForm, text, type ConsoleRequest } from './admin-console-page.js';
-import type { ConsoleRoutes } from './admin-console.js';
+import { confirmation, CONSOLE_MOUNT, firstOf, formOf, notice, PAGE_SIZE, pager, searchForm, text, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/organizations`;
 

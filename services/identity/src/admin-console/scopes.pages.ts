@@ -1,8 +1,7 @@
 import type { Router } from 'express';
 import { html } from '@hush/common';
 import { z } from 'zod';
-import { CONSOLE_MOUNT, formOf, notice, type ConsoleRequest } from './admin-console-page.js';
-import type { ConsoleRoutes } from './admin-console.js';
+import { CONSOLE_MOUNT, formOf, notice, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/scopes`;
 
