@@ -153,7 +153,7 @@ it('an administrator creates an organization, a user and a client whose secret i
   for (const text of [await page.content(), sys.identity.logs.join('\n')]) expect(text).not.toContain(secret);
 }, 180_000);
 
-it('a person without an administrator role is refused, and a delete asks for confirmation first', async () => {
+it('a person without an administrator role is refused; a delete needs the CSRF token and asks for confirmation first', async () => {
   const { page } = await newPage();
   await signIn(page, 'pat');
   await page.waitForURL(`${console_}/`);
@@ -163,6 +163,12 @@ it('a person without an administrator role is refused, and a delete asks for con
   await signIn(admin.page, 'ada');
   await admin.page.goto(`${console_}/users?search=carol`);
   await admin.page.click('a:has-text("carol")');
+  const carolPage = admin.page.url().split('?')[0] as string;
+  // A form POST without the session's CSRF token (same cookies, same origin) changes nothing.
+  const forged = await admin.page.request.post(`${carolPage}/delete`, { form: {}, headers: { origin: sys.identity.url } });
+  expect(forged.status()).toBe(400);
+  await admin.page.goto(carolPage);
+  await expect(h1(admin.page)).resolves.toBe('carol');
   await admin.page.click('a:has-text("Delete carol")');
   await expect(h1(admin.page)).resolves.toBe('Delete carol?');
   await inspect(admin.page, admin.violations, 'admin-12-confirm-delete');
