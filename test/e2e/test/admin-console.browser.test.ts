@@ -153,7 +153,7 @@ it('an administrator creates an organization, a user and a client whose secret i
   for (const text of [await page.content(), sys.identity.logs.join('\n')]) expect(text).not.toContain(secret);
 }, 180_000);
 
-it('a person without an administrator role is refused; a delete needs the CSRF token and asks for confirmation first', async () => {
+it('a person without an administrator role is refused; a password is handed over; a delete needs the CSRF token and asks for confirmation first', async () => {
   const { page } = await newPage();
   await signIn(page, 'pat');
   await page.waitForURL(`${console_}/`);
@@ -164,6 +164,12 @@ it('a person without an administrator role is refused; a delete needs the CSRF t
   await admin.page.goto(`${console_}/users?search=carol`);
   await admin.page.click('a:has-text("carol")');
   const carolPage = admin.page.url().split('?')[0] as string;
+  // Her password handed over to her address: the page shows only the receipt.
+  await admin.page.click('button:has-text("Hand over a new password")');
+  await expect(admin.page.locator('.ok').textContent()).resolves.toContain('Handed over');
+  await expect(admin.page.locator('li[data-receipt]').textContent()).resolves.toMatch(/^Password to ca\*+@e\*+\.com/);
+  await sys.smtp.waitFor('carol@example.com', 1, 30_000);
+  await inspect(admin.page, admin.violations, 'admin-12-user-password-handed-over');
   // A form POST without the session's CSRF token (same cookies, same origin) changes nothing.
   const forged = await admin.page.request.post(`${carolPage}/delete`, { form: {}, headers: { origin: sys.identity.url } });
   expect(forged.status()).toBe(400);
@@ -171,7 +177,7 @@ it('a person without an administrator role is refused; a delete needs the CSRF t
   await expect(h1(admin.page)).resolves.toBe('carol');
   await admin.page.click('a:has-text("Delete carol")');
   await expect(h1(admin.page)).resolves.toBe('Delete carol?');
-  await inspect(admin.page, admin.violations, 'admin-12-confirm-delete');
+  await inspect(admin.page, admin.violations, 'admin-13-confirm-delete');
   await admin.page.click('button:has-text("Delete user")');
   await expect(admin.page.locator('.ok').textContent()).resolves.toBe('Deleted.');
   await expect(admin.page.locator('ul.items').textContent()).resolves.not.toContain('carol');

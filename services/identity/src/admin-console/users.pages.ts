@@ -45,7 +45,7 @@ const createForm = z.object({
 });
 
 const passwordForm = z.object({ handoverTo: email, password: optional }).refine((f) => (f.handoverTo === undefined) !== (f.password === undefined), {
-  message: 'Give either the owner’s e-mail address (the password is generated and handed over) or a new password, not both',
+  message: 'Give the owner’s e-mail address (the password is generated and handed over) or a new password',
 });
 
 const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
@@ -98,10 +98,12 @@ ${
 <form method="post" action="${BASE}/${id}/logout">${c.csrf}<button type="submit" class="secondary">Sign out everywhere</button></form>
 <h2>Password</h2>
 <form method="post" action="${BASE}/${id}/password">${c.csrf}
-<label for="pw-handover">Hand a new password to the owner’s e-mail address</label><input id="pw-handover" name="handoverTo" type="email" autocomplete="off" value="${user.email ?? ''}" aria-describedby="pw-note">
-<p class="note" id="pw-note">A password is generated and sent as a one-time link; you never see it. Or leave this empty and set one yourself:</p>
-<label for="pw-value">New password</label><input id="pw-value" name="password" type="password" autocomplete="new-password">
-<button type="submit">Reset password</button></form>`
+<label for="pw-handover">Hand a new password to this e-mail address</label><input id="pw-handover" name="handoverTo" type="email" required autocomplete="off" value="${user.email ?? ''}" aria-describedby="pw-note">
+<p class="note" id="pw-note">A password is generated and sent as a one-time link; you never see it.</p>
+<button type="submit">Hand over a new password</button></form>
+<form method="post" action="${BASE}/${id}/password">${c.csrf}
+<label for="pw-value">Or set a new password yourself</label><input id="pw-value" name="password" type="password" required autocomplete="new-password">
+<button type="submit" class="secondary">Set password</button></form>`
     : ''
 }
 <h2>Second factor</h2>${credentials}
