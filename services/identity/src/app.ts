@@ -4,7 +4,8 @@ import type Provider from 'oidc-provider';
 import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
-import { ACCOUNT_CONSOLE, consoleSignIn } from './consoles/index.js';
+import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
+import { adminConsole, adminConsoleRedirect } from './admin-console/admin-console.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
 import { EventRecorder, recordProviderEvents } from './events/index.js';
@@ -159,6 +160,12 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
   const consoleRealm = { issuer: config.issuer, authUrl: config.AUTH_URL, idTokenAlg: config.DEFAULT_SIGNING_ALG, logger, ...consoleKeys };
   app.use(ACCOUNT_CONSOLE.mount, accountConsole({ signIn: consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm }), users: context.users, logger }));
+  // The admin console: its pages call the admin API above with the signed-in administrator's token.
+  app.get('/auth/admin', adminConsoleRedirect());
+  app.use(
+    ADMIN_CONSOLE.mount,
+    adminConsole({ signIn: consoleSignIn({ console: ADMIN_CONSOLE, ...consoleRealm }), authUrl: config.AUTH_URL, rolesOf: (userId) => adminRolesOf(context, userId), logger }),
+  );
   app.use(
     REALM_PATH,
     interactionRoutes({

@@ -68,6 +68,21 @@ export const configSchema = z.object({
     .default(30 * 24 * 3600),
   /** Seconds over which failed client authentications and sign-ins are counted (the limits above). */
   AUTH_FAILURE_WINDOW: seconds(300),
+  /**
+   * Credential handover (src/handover/): the admin API may hand a new client secret or password to
+   * its owner's e-mail address as a one-time secret of the secrets service at SECRETS_URL (its
+   * origin; the API is at /api/v1), which identity calls as the confidential client
+   * HANDOVER_CLIENT_ID (registered by `bootstrap` with HANDOVER_CLIENT_SECRET, at least 32
+   * characters) with a client-credentials token of its own realm. Either unset: handover is off.
+   * HANDOVER_TTL: seconds the one-time link lives.
+   */
+  SECRETS_URL: z
+    .url()
+    .optional()
+    .transform((u) => u?.replace(/\/+$/, '')),
+  HANDOVER_CLIENT_ID: z.string().min(1).default('hush-handover'),
+  HANDOVER_CLIENT_SECRET: z.string().min(32).optional(),
+  HANDOVER_TTL: seconds(3 * 24 * 3600, 60),
 });
 
 export type Config = z.infer<typeof configSchema> & { issuer: string };

@@ -14,6 +14,8 @@ import { Revocations } from './revocations/revocations.js';
 import { RolesRepository } from './roles/index.js';
 import { SessionsRepository } from './sessions/index.js';
 import { EventsRepository } from './events/index.js';
+import { HandoversRepository } from './handover/handovers.repository.js';
+import { SecretsApi } from './handover/secrets-api.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -33,6 +35,9 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     apis: new ApisRepository(db),
     clients: new ClientsRepository(db),
     secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),
+    handovers: new HandoversRepository(db),
+    secretsApi: handoverApi(config),
+    handoverTtl: config.HANDOVER_TTL,
     keysRepository,
     signingKeys: new SigningKeys(keysRepository, config.MASTER_KEY),
     passwordCost: config.PASSWORD_HASH_COST,
@@ -42,6 +47,17 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     // With the service's logger, announcements Redis misses are retried in the background.
     revocations: new Revocations(config.REVOCATIONS_CHANNEL, redis ?? { url: config.REDIS_URL, timeoutMs: config.REDIS_TIMEOUT_MS }, logger),
   };
+}
+
+/** The secrets service as identity's handover client reaches it (handover/), when configured. */
+function handoverApi(config: Config): SecretsApi | undefined {
+  if (config.SECRETS_URL === undefined || config.HANDOVER_CLIENT_SECRET === undefined) return undefined;
+  return new SecretsApi({
+    secretsUrl: config.SECRETS_URL,
+    tokenUrl: `${config.issuer}/protocol/openid-connect/token`,
+    clientId: config.HANDOVER_CLIENT_ID,
+    clientSecret: config.HANDOVER_CLIENT_SECRET,
+  });
 }
 
 export type Context = ReturnType<typeof createContext>;

@@ -49,7 +49,8 @@ export function secretsPerFile(use: (h: Harness, auth: string) => void): void {
  */
 export async function startSecrets(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('secrets');
-  const port = await freePort();
+  // A PORT given is used, so a service started first (identity) can be told this one's URL.
+  const port = overrides['PORT'] !== undefined ? Number(overrides['PORT']) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: via.postgres?.via(database.url) ?? database.url,

@@ -56,6 +56,10 @@ ul.items{list-style:none;padding:0;margin:0}
 ul.items>li{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;margin:.75rem 0}
 ul.items button{margin-top:.5rem}
 [hidden]{display:none!important}
+fieldset{border:1px solid var(--border);border-radius:6px;margin:1rem 0 0;padding:.25rem .9rem .6rem}
+legend{font-weight:600;padding:0 .3rem}
+fieldset label{font-weight:400;margin:.45rem 0 0}
+label>input[type=checkbox],label>input[type=radio]{display:inline-block;width:auto;margin:0 .45rem 0 0;vertical-align:middle}
 @media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}.actions>a{display:inline-block;margin-top:1rem}button.link,.copy button{width:auto}nav form{margin-left:0}}
 `
   .trim()

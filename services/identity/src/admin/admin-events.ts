@@ -3,6 +3,7 @@ import { redactRepresentation, type EventRecorder, type OperationType } from '..
 import type { AdminDeps } from './admin-deps.js';
 import type { AdminInput, AdminRoute } from './admin-route.js';
 import { ADMIN_MOUNT } from './admin.routes.js';
+import { HANDOVER_HEADER } from './handovers.routes.js';
 
 /** Keycloak's resource types, by the path segment that names the resource (the last one that does). */
 const RESOURCE_TYPES: Record<string, string> = {
@@ -21,10 +22,24 @@ const RESOURCE_TYPES: Record<string, string> = {
   events: 'REALM',
   config: 'REALM',
   'admin-events': 'REALM',
+  keys: 'COMPONENT',
+  handovers: 'REALM',
 };
 
 /** Calls that act on a resource rather than create it (Keycloak's ACTION). */
-const ACTIONS = new Set(['client-secret', 'reset-password', 'logout']);
+const ACTIONS = new Set(['client-secret', 'reset-password', 'logout', 'rotation']);
+
+/**
+ * What the event shows of the request: its body without a secret (none for a secret rotation);
+ * for a credential handed over (handovers.routes.ts), that it was and to whom, never the credential.
+ */
+function representationOf(input: AdminInput<unknown, unknown, unknown>, tail: string, res: Response): string | undefined {
+  const handoverId = res.getHeader(HANDOVER_HEADER);
+  const body = input.body === undefined || tail === 'client-secret' ? undefined : redactRepresentation(input.body);
+  if (typeof handoverId !== 'string') return body === undefined ? undefined : JSON.stringify(body);
+  const to = (input.query as { handoverTo?: string }).handoverTo;
+  return JSON.stringify({ ...(body && typeof body === 'object' ? body : {}), handover: { id: handoverId, to } });
+}
 
 /**
  * The admin event of a successful change (every call but GET): what, where (`resourcePath`
@@ -52,7 +67,7 @@ export function recordAdminEvent(events: Pick<EventRecorder, 'admin'>) {
       resourceType,
       resourcePath,
       authDetails: { realmId: 'public', clientId: input.caller.clientId, userId: input.caller.userId ?? input.caller.subject, ipAddress: input.caller.ipAddress },
-      representation: input.body === undefined || tail === 'client-secret' ? undefined : JSON.stringify(redactRepresentation(input.body)),
+      representation: representationOf(input, tail, res),
     });
   };
 }

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { createClient, deleteClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
 import type { Client } from '../clients/clients.repository.js';
 import { serviceAccountUser } from '../accounts/users.js';
-import { NotFoundError } from '../errors.js';
+import { newClientSecret } from '../clients/client-secret.js';
+import { InvalidInputError, NotFoundError } from '../errors.js';
+import { handOver } from '../handover/handover.js';
+import { announceHandover, handoverQuery, handoverReceipt } from './handovers.routes.js';
 import { withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
@@ -56,6 +59,7 @@ export const realmManagementClient: ClientRepresentation = {
 };
 
 const secretRepresentation = z.object({ type: z.literal('secret'), value: z.string() });
+const rotatedSecretRepresentation = z.object({ type: z.literal('secret'), value: z.string().optional(), handover: handoverReceipt.optional() });
 
 export const clientRoutes = [
   defineAdminRoute({
@@ -80,18 +84,37 @@ export const clientRoutes = [
   }),
   defineAdminRoute({
     operationId: 'createClient',
-    summary: 'Creates a client; a `secret` given is its secret (at least 32 characters), else one is generated.',
+    summary:
+      'Creates a client; a `secret` given is its secret (at least 32 characters), else one is generated. With `handoverTo`, the generated secret goes to that address as a one-time secret (never readable back); the `Hush-Handover` header names the receipt.',
     method: 'post',
     path: '/clients',
     roles: MANAGE,
+    query: handoverQuery,
     body: clientRepresentationInput,
     ok: { status: 201, description: 'Created; Location ends in the new id' },
-    errors: { '400': 'Bad representation', '409': 'The clientId is taken' },
-    async handle(deps: AdminDeps, { body, caller }) {
+    errors: {
+      '400': 'Bad representation, or a `secret` with `handoverTo`, or a public client with it',
+      '409': 'The clientId is taken',
+      '503': 'The secrets service cannot be reached (nothing was created)',
+    },
+    async handle(deps: AdminDeps, { query, body, caller }, _req, res) {
       const input = toClientInput(body);
       if (caller.organizationId !== undefined) input.organization = caller.organizationId;
-      const { client } = await createClient(deps, input);
-      return client.id;
+      if (query.handoverTo === undefined) return (await createClient(deps, input)).client.id;
+      if (input.secret !== undefined) throw new InvalidInputError('with handoverTo the secret is generated: leave `secret` out');
+      if (body.publicClient) throw new InvalidInputError('a public client has no secret to hand over');
+      const secret = newClientSecret().secret;
+      // No sealed copy: a handed-over secret is known to its owner alone.
+      const { clients, apis, organizations } = deps;
+      const { applied, handover } = await handOver(
+        deps,
+        { kind: 'client_secret', recipient: query.handoverTo, organizationId: caller.organizationId ?? null, createdBy: caller.userId ?? caller.subject },
+        secret,
+        () => createClient({ clients, apis, organizations }, { ...input, secret }),
+        (made) => made.client.id,
+      );
+      announceHandover(res, handover);
+      return applied.client.id;
     },
   }),
   defineAdminRoute({
@@ -156,16 +179,30 @@ export const clientRoutes = [
   }),
   defineAdminRoute({
     operationId: 'rotateClientSecret',
-    summary: 'A new secret; the old one is refused at once on every replica and the client’s tokens are announced revoked.',
+    summary:
+      'A new secret; the old one is refused at once on every replica and the client’s tokens are announced revoked. With `handoverTo`, the new secret goes to that address as a one-time secret instead of in the answer (never readable back), and the answer carries the receipt.',
     method: 'post',
     path: '/clients/:id/client-secret',
     roles: MANAGE,
     params: idParams,
-    ok: { status: 200, schema: secretRepresentation, description: 'The new secret' },
-    errors: { ...NOT_FOUND, '400': 'A public client has no secret' },
-    async handle(deps: AdminDeps, { params, caller }) {
+    query: handoverQuery,
+    ok: { status: 200, schema: rotatedSecretRepresentation, description: 'The new secret, or with `handoverTo` the receipt of its handover' },
+    errors: { ...NOT_FOUND, '400': 'A public client has no secret', '503': 'The secrets service cannot be reached (the secret stays as it was)' },
+    async handle(deps: AdminDeps, { params, query, caller }, _req, res) {
       const client = await reachableClient(deps, caller, params.id);
-      return { type: 'secret', value: (await rotateClientSecret(deps, client.clientId)).clientSecret };
+      if (query.handoverTo === undefined) return { type: 'secret', value: (await rotateClientSecret(deps, client.clientId)).clientSecret };
+      if (client.secretHash === null) throw new InvalidInputError(`client ${client.clientId} is public and has no secret`);
+      const secret = newClientSecret();
+      const { clients, revocations } = deps;
+      const { handover, receipt } = await handOver(
+        deps,
+        { kind: 'client_secret', recipient: query.handoverTo, organizationId: client.organizationId, createdBy: caller.userId ?? caller.subject },
+        secret.secret,
+        () => rotateClientSecret({ clients, revocations }, client.clientId, secret),
+        () => client.id,
+      );
+      announceHandover(res, handover);
+      return { type: 'secret', handover: receipt };
     },
   }),
   defineAdminRoute({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireRealmWide } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
+import { rotateKeysStep } from '../keys/rotation.js';
 
 /** Keycloak's KeysMetadataRepresentation: the realm's signing keys, public parts only. */
 const keysMetadata = z.object({
@@ -17,6 +18,7 @@ const keysMetadata = z.object({
       algorithm: z.string(),
       publicKey: z.string(),
       use: z.literal('SIG'),
+      stage: z.enum(['active', 'next', 'retiring']).describe('Hush: where the key is in its rotation (PASSIVE is next or retiring)'),
     }),
   ),
 });
@@ -45,8 +47,34 @@ export const keyRoutes = [
             .export({ type: 'spki', format: 'der' })
             .toString('base64'),
           use: 'SIG' as const,
+          stage: k.status,
         })),
       };
+    },
+  }),
+  defineAdminRoute({
+    operationId: 'rotateKeysStep',
+    summary:
+      'Hush: one safe step of the signing keys’ rotation, whichever is due (`keys rotate` of the CLI): add next keys (published, not signing), or once every process has loaded them promote them (the old ones retire), and delete retired keys whose tokens have all expired.',
+    method: 'post',
+    path: '/keys/rotation',
+    roles: ['manage-realm'],
+    ok: {
+      status: 200,
+      schema: z.object({
+        step: z.enum(['added-next', 'waiting', 'promoted']),
+        kids: z.array(z.string()),
+        retired: z.array(z.string()),
+        retiring: z.array(z.string()).optional(),
+        retireAfterSeconds: z.number().optional(),
+        promoteAfter: z.string().optional().describe('waiting: when the next keys may be promoted (ISO 8601)'),
+      }),
+      description: 'The step taken',
+    },
+    async handle(deps: AdminDeps, { caller }) {
+      requireRealmWide(caller);
+      const step = await rotateKeysStep(deps);
+      return step.step === 'waiting' ? { ...step, promoteAfter: step.promoteAfter.toISOString() } : step;
     },
   }),
 ];

@@ -23,7 +23,8 @@ export const userRepresentation = z.object({
 export const credentialInput = z
   .object({
     type: z.literal('password').optional(),
-    value: z.string(),
+    // Required, except with `handoverTo` (handovers.routes.ts), where identity generates it.
+    value: z.string().optional(),
     // Hush has no required actions: a temporary password would never be asked to change.
     temporary: z.literal(false, { error: 'temporary passwords are not supported (no required actions): send temporary: false' }).optional(),
   })

@@ -1,7 +1,10 @@
+import { randomToken } from '@hush/common';
 import { z } from 'zod';
 import { createUser, deleteUser, resetUserPassword, updateUser } from '../accounts/users.js';
 import type { User } from '../accounts/users.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
+import { handOver } from '../handover/handover.js';
+import { announceHandover, handoverQuery } from './handovers.routes.js';
 import { endAccountSessions } from '../sessions/index.js';
 import { withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
@@ -32,6 +35,16 @@ const filters = {
   briefRepresentation: queryFlag.optional(),
 };
 
+/** A password an administrator never sees: 18 random bytes, as the CLI's generated ones. */
+const generatedPassword = () => randomToken(18);
+
+const passwordHandover = (recipient: string, caller: AdminCaller, organizationId?: string | null) => ({
+  kind: 'password' as const,
+  recipient,
+  organizationId: organizationId !== undefined ? organizationId : (caller.organizationId ?? null),
+  createdBy: caller.userId ?? caller.subject,
+});
+
 export const userRoutes = [
   defineAdminRoute({
     operationId: 'listUsers',
@@ -57,26 +70,47 @@ export const userRoutes = [
   }),
   defineAdminRoute({
     operationId: 'createUser',
-    summary: 'Creates a user, with a password from `credentials` (without one the user cannot sign in until reset-password).',
+    summary:
+      'Creates a user, with a password from `credentials` (without one the user cannot sign in until reset-password). With `handoverTo`, identity generates the first password and sends it to that address as a one-time secret; the `Hush-Handover` header names the receipt.',
     method: 'post',
     path: '/users',
     roles: MANAGE,
+    query: handoverQuery,
     body: userRepresentationInput,
     ok: { status: 201, description: 'Created; Location ends in the new id' },
-    errors: { '400': 'Bad representation or password', '409': 'The username is taken' },
-    async handle(deps: AdminDeps, { body, caller }) {
+    errors: {
+      '400': 'Bad representation or password, or a password with `handoverTo`',
+      '409': 'The username is taken',
+      '503': 'The secrets service cannot be reached (nothing was created)',
+    },
+    async handle(deps: AdminDeps, { query, body, caller }, _req, res) {
       if (!body.username) throw new InvalidInputError('username is required');
-      const { user } = await createUser(deps, {
-        username: body.username,
-        password: body.credentials?.[0]?.value,
-        email: body.email ?? undefined,
-        firstName: body.firstName ?? undefined,
-        lastName: body.lastName ?? undefined,
-        emailVerified: body.emailVerified,
-        enabled: body.enabled,
-        organization: caller.organizationId,
-      });
-      return user.id;
+      const given = body.credentials?.[0];
+      if (given && given.value === undefined && query.handoverTo === undefined) throw new InvalidInputError('credentials[0].value is required');
+      if (given?.value !== undefined && query.handoverTo !== undefined) throw new InvalidInputError('with handoverTo the password is generated: leave its value out');
+      const newUser = (password: string | undefined) =>
+        createUser(deps, {
+          username: body.username!,
+          password,
+          email: body.email ?? undefined,
+          firstName: body.firstName ?? undefined,
+          lastName: body.lastName ?? undefined,
+          emailVerified: body.emailVerified,
+          enabled: body.enabled,
+          organization: caller.organizationId,
+        });
+      if (query.handoverTo === undefined) return (await newUser(given?.value)).user.id;
+      const password = generatedPassword();
+      const { applied, handover } = await handOver(
+        deps,
+        passwordHandover(query.handoverTo, caller),
+        password,
+        () => newUser(password),
+        (made) => made.user.id,
+      );
+      announceHandover(res, handover);
+      deps.events.user({ type: 'UPDATE_PASSWORD', userId: applied.user.id, clientId: caller.clientId, ipAddress: caller.ipAddress, details: { handover: handover.id } });
+      return applied.user.id;
     },
   }),
   defineAdminRoute({
@@ -132,18 +166,35 @@ export const userRoutes = [
   }),
   defineAdminRoute({
     operationId: 'resetPassword',
-    summary: 'Sets the user’s password (`temporary` must be false: Hush has no required actions).',
+    summary:
+      'Sets the user’s password (`temporary` must be false: Hush has no required actions). With `handoverTo` and no `value`, identity generates the password and sends it to that address as a one-time secret; the `Hush-Handover` header names the receipt.',
     method: 'put',
     path: '/users/:id/reset-password',
     roles: MANAGE,
     params: idParams,
+    query: handoverQuery,
     body: credentialInput,
     ok: { status: 204, description: 'Set' },
-    errors: { ...NOT_FOUND, '400': 'Bad password' },
-    async handle(deps: AdminDeps, { params, body, caller }) {
+    errors: { ...NOT_FOUND, '400': 'Bad password, or a `value` with `handoverTo`', '503': 'The secrets service cannot be reached (the password stays as it was)' },
+    async handle(deps: AdminDeps, { params, query, body, caller }, _req, res) {
       const user = await reachableUser(deps, caller, params.id);
-      await resetUserPassword(deps, user.id, body.value);
-      deps.events.user({ type: 'UPDATE_PASSWORD', userId: user.id, clientId: caller.clientId, ipAddress: caller.ipAddress });
+      if (query.handoverTo === undefined) {
+        if (body.value === undefined) throw new InvalidInputError('value is required');
+        await resetUserPassword(deps, user.id, body.value);
+        deps.events.user({ type: 'UPDATE_PASSWORD', userId: user.id, clientId: caller.clientId, ipAddress: caller.ipAddress });
+        return;
+      }
+      if (body.value !== undefined) throw new InvalidInputError('with handoverTo the password is generated: leave `value` out');
+      const password = generatedPassword();
+      const { handover } = await handOver(
+        deps,
+        passwordHandover(query.handoverTo, caller, user.organizationId),
+        password,
+        () => resetUserPassword(deps, user.id, password),
+        () => user.id,
+      );
+      announceHandover(res, handover);
+      deps.events.user({ type: 'UPDATE_PASSWORD', userId: user.id, clientId: caller.clientId, ipAddress: caller.ipAddress, details: { handover: handover.id } });
     },
   }),
   defineAdminRoute({

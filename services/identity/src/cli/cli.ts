@@ -3,6 +3,7 @@ import { addMember, removeMember } from '../accounts/organizations.js';
 import { endAccountSessions } from '../sessions/index.js';
 import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../accounts/users.js';
 import { ensureAdminClient } from '../admin/index.js';
+import { ensureHandoverClient } from '../handover/handover-client.js';
 import { createRealmRole, REALM, REALM_MANAGEMENT, REALM_MANAGEMENT_ROLES, resolveRoles } from '../roles/index.js';
 import { createApi } from '../apis/apis.js';
 import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
@@ -105,7 +106,14 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const webUrl = input['secrets-url'] ?? env.SECRETS_BASE_URL ?? audience.replace(/\/api\/v1\/?$/, '');
     const web = await ensureWebClient(ctx, webUrl, env.SECRETS_WEB_CLIENT_SECRET);
     const admin = await ensureAdminClient(ctx, env.ADMIN_CLIENT_SECRET);
-    return { migrations: applied, api: { identifier: api.identifier, scopes: api.scopes }, web_client: web, admin_client: admin };
+    const handover = await ensureHandoverClient(ctx, ctx.config, SECRETS_SCOPES);
+    return {
+      migrations: applied,
+      api: { identifier: api.identifier, scopes: api.scopes },
+      web_client: web,
+      admin_client: admin,
+      ...(handover ? { handover_client: handover } : {}),
+    };
   }),
   'orgs add-member': cliCommand(orgsMemberInput, ['org', 'username'], async (ctx: CliContext, { org, username }) => {
     const organization = await ctx.organizations.find(org);

@@ -172,11 +172,11 @@ async function clientFields(deps: Pick<ClientsDeps, 'apis' | 'organizations'>, i
 export async function rotateClientSecret(
   deps: Pick<ClientsDeps, 'clients' | 'revocations'> & Partial<Pick<ClientsDeps, 'secretSeal'>>,
   clientId: string,
+  secret: { secret: string; hash: string } = newClientSecret(),
 ): Promise<{ clientId: string; clientSecret: string }> {
   const client = await deps.clients.find(clientId);
   if (!client) throw new NotFoundError(`client ${clientId}`);
   if (client.secretHash === null) throw new InvalidInputError(`client ${clientId} is public and has no secret`);
-  const secret = newClientSecret();
   await deps.revocations.revokeClient(clientId);
   await deps.clients.setSecret(clientId, secret.hash, deps.secretSeal ? deps.secretSeal.seal(client.id, secret.secret) : null);
   return { clientId, clientSecret: secret.secret };

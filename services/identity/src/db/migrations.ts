@@ -8,6 +8,7 @@ import * as adminApi from '../../migrations/20261210000000_admin_api.js';
 import * as events from '../../migrations/20261210010000_events.js';
 import * as replaceRefreshTokens from '../../migrations/20261210020000_replace_refresh_tokens.js';
 import * as consoleClients from '../../migrations/20261220000000_console_clients.js';
+import * as handovers from '../../migrations/20261220010000_handovers.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -20,4 +21,5 @@ export const migrationSource = staticMigrations({
   '20261210010000_events': events,
   '20261210020000_replace_refresh_tokens': replaceRefreshTokens,
   '20261220000000_console_clients': consoleClients,
+  '20261220010000_handovers': handovers,
 });
