@@ -59,7 +59,9 @@ async function buildAsImage(service: ServiceName, work: string): Promise<string>
   const tsc = words(compile ?? '', vars);
   expect((await run(tsc[0] ?? 'node', tsc.slice(1), { cwd: repoRoot })).code).toBe(0);
   const [deployLine = '', cleanup = ''] = (deploy ?? '').split(' && ');
-  const deployArgs = words(deployLine, vars).slice(1).map((w) => (w === '/out' ? out : w));
+  const deployArgs = words(deployLine, vars)
+    .slice(1)
+    .map((w) => (w === '/out' ? out : w));
   const deployed = await pnpm([...deployArgs, '--cache-dir', join(work, 'cache')], repoRoot);
   expect({ code: deployed.code, out: deployed.code === 0 ? '' : deployed.out }).toEqual({ code: 0, out: '' });
   const removed = words(cleanup, vars);
@@ -69,14 +71,21 @@ async function buildAsImage(service: ServiceName, work: string): Promise<string>
 }
 
 /** CMD of the runtime stage (exec form). */
-const imageCmd = (service: ServiceName) => JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile(service).split(/^FROM /m).at(-1) ?? '')?.[1] ?? '[]') as string[];
+const imageCmd = (service: ServiceName) =>
+  JSON.parse(
+    /^CMD (\[.*\])$/m.exec(
+      dockerfile(service)
+        .split(/^FROM /m)
+        .at(-1) ?? '',
+    )?.[1] ?? '[]',
+  ) as string[];
 
 async function answersHealthz(port: number): Promise<number | undefined> {
   const res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
   return res?.ok ? res.status : undefined;
 }
 
-describe.each(SERVICES)('the %s image, built outside Docker by its Dockerfile\'s commands', (service) => {
+describe.each(SERVICES)("the %s image, built outside Docker by its Dockerfile's commands", (service) => {
   let work: string;
   let db: TestDatabase | undefined;
   beforeAll(() => {
