@@ -43,21 +43,38 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
 
 const pnpm = (args: string[], cwd: string) => run('npx', ['--yes', rootPackage.packageManager, ...args], { cwd });
 
+/** The build stage's install, compile and deploy lines of a service's Dockerfile. */
+function buildSteps(service: ServiceName) {
+  const runs = buildStageRuns(dockerfile(service));
+  return { install: runs.find((r) => r.startsWith('pnpm install ')), compile: runs.find((r) => r.includes('tsc -b')), deploy: runs.find((r) => r.startsWith('pnpm deploy ')) };
+}
+
+/**
+ * The compile lines of the three Dockerfiles, run once and one after the other (they build shared
+ * packages into the same folders), before the deploys, which run side by side.
+ */
+let compiling: Promise<number[]> | undefined;
+const compileAll = () =>
+  (compiling ??= (async () => {
+    const codes: number[] = [];
+    for (const service of SERVICES) {
+      const tsc = words(buildSteps(service).compile ?? '', { SERVICE: service });
+      codes.push((await run(tsc[0] ?? 'node', tsc.slice(1), { cwd: repoRoot })).code ?? -1);
+    }
+    return codes;
+  })());
+
 /** Builds `service` as its Dockerfile does into a fresh folder (the image's /app). */
 async function buildAsImage(service: ServiceName, work: string): Promise<string> {
   const out = join(work, 'app');
   // The local store (`store path` names its versioned folder; --store-dir takes the one above it).
   const store = (await pnpm(['store', 'path'], repoRoot)).out.trim().replace(/\/v\d+$/, '');
   const vars = { SERVICE: service, PNPM_STORE: store };
-  const runs = buildStageRuns(dockerfile(service));
-  const install = runs.find((r) => r.startsWith('pnpm install '));
-  const compile = runs.find((r) => r.includes('tsc -b'));
-  const deploy = runs.find((r) => r.startsWith('pnpm deploy '));
+  const { install, compile, deploy } = buildSteps(service);
   expect({ install, compile, deploy }).toEqual({ install: expect.any(String), compile: expect.any(String), deploy: expect.any(String) });
   // The workspace's own install stands for the image's (offline, from the lockfile, frozen).
   expect(install).toMatch(/--offline --frozen-lockfile/);
-  const tsc = words(compile ?? '', vars);
-  expect((await run(tsc[0] ?? 'node', tsc.slice(1), { cwd: repoRoot })).code).toBe(0);
+  expect(await compileAll()).toEqual(SERVICES.map(() => 0));
   const [deployLine = '', cleanup = ''] = (deploy ?? '').split(' && ');
   const deployArgs = words(deployLine, vars)
     .slice(1)
@@ -85,57 +102,62 @@ async function answersHealthz(port: number): Promise<number | undefined> {
   return res?.ok ? res.status : undefined;
 }
 
-describe.each(SERVICES)("the %s image, built outside Docker by its Dockerfile's commands", (service) => {
-  let work: string;
-  let db: TestDatabase | undefined;
-  beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), `hush-image-${service}-`));
-  });
-  afterAll(async () => {
-    await db?.drop();
-    rmSync(work, { recursive: true, force: true });
-  });
+const databases: TestDatabase[] = [];
+const workDirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(databases.map((db) => db.drop()));
+  for (const dir of workDirs) rmSync(dir, { recursive: true, force: true });
+});
 
-  it('holds production dependencies only, workspace packages as real copies, and starts: its management port answers /healthz', async () => {
-    const started = Date.now();
-    const app = await buildAsImage(service, work);
-    const built = Date.now() - started;
+describe("each image, built outside Docker by its Dockerfile's commands", () => {
+  // Side by side: the deploys wait mostly on the registry's metadata.
+  it.concurrent.each(SERVICES)(
+    '%s: holds production dependencies only, workspace packages as real copies, and starts: its management port answers /healthz',
+    async (service) => {
+      const started = Date.now();
+      const work = mkdtempSync(join(tmpdir(), `hush-image-${service}-`));
+      workDirs.push(work);
+      const app = await buildAsImage(service, work);
+      const built = Date.now() - started;
 
-    // What the image holds: compiled code and production dependencies; no sources, no dev tools.
-    expect(existsSync(join(app, 'dist', 'src', 'main.js'))).toBe(true);
-    expect(existsSync(join(app, 'src'))).toBe(false);
-    for (const dev of ['typescript', 'jest', '@hush/testing']) expect({ dev, present: existsSync(join(app, 'node_modules', dev)) }).toEqual({ dev, present: false });
-    const common = realpathSync(join(app, 'node_modules', '@hush', 'common'));
-    expect(common.startsWith(realpathSync(app))).toBe(true); // a copy inside /app, not a link into the workspace
+      // What the image holds: compiled code and production dependencies; no sources, no dev tools.
+      expect(existsSync(join(app, 'dist', 'src', 'main.js'))).toBe(true);
+      expect(existsSync(join(app, 'src'))).toBe(false);
+      for (const dev of ['typescript', 'jest', '@hush/testing']) expect({ dev, present: existsSync(join(app, 'node_modules', dev)) }).toEqual({ dev, present: false });
+      const common = realpathSync(join(app, 'node_modules', '@hush', 'common'));
+      expect(common.startsWith(realpathSync(app))).toBe(true); // a copy inside /app, not a link into the workspace
 
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = { NODE_ENV: 'production', MANAGEMENT_PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: testRedisUrl, PATH: process.env.PATH ?? '' };
-    Object.assign(env, { MAIL_SEALING_KEY: randomBytes(32).toString('hex'), QUEUE_PREFIX: uniquePrefix('image') });
-    if (service === 'mailer') {
-      Object.assign(env, { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
-    } else {
-      db = await createTestDatabase(`image_${service}`);
-      Object.assign(env, { DATABASE_URL: db.url, MASTER_KEY: randomBytes(32).toString('hex'), PORT: String(await freePort()), REDIS_PREFIX: `${uniquePrefix('image')}:` });
-      // The compose one-shot's command, in the image: migrations from the image's dist/migrations.
-      const command = service === 'identity' ? 'bootstrap' : 'migrate';
-      const cli = await run('node', ['dist/src/cli/main.js', command], { cwd: app, env });
-      expect({ code: cli.code, out: cli.code === 0 ? '' : cli.out }).toEqual({ code: 0, out: '' });
-    }
+      const port = await freePort();
+      const env: NodeJS.ProcessEnv = { NODE_ENV: 'production', MANAGEMENT_PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: testRedisUrl, PATH: process.env.PATH ?? '' };
+      Object.assign(env, { MAIL_SEALING_KEY: randomBytes(32).toString('hex'), QUEUE_PREFIX: uniquePrefix('image') });
+      if (service === 'mailer') {
+        Object.assign(env, { SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
+      } else {
+        const db = await createTestDatabase(`image_${service}`);
+        databases.push(db);
+        Object.assign(env, { DATABASE_URL: db.url, MASTER_KEY: randomBytes(32).toString('hex'), PORT: String(await freePort()), REDIS_PREFIX: `${uniquePrefix('image')}:` });
+        // The compose one-shot's command, in the image: migrations from the image's dist/migrations.
+        const command = service === 'identity' ? 'bootstrap' : 'migrate';
+        const cli = await run('node', ['dist/src/cli/main.js', command], { cwd: app, env });
+        expect({ code: cli.code, out: cli.code === 0 ? '' : cli.out }).toEqual({ code: 0, out: '' });
+      }
 
-    const [node = 'node', ...args] = imageCmd(service);
-    expect(node).toBe('node');
-    const child = spawn(process.execPath, args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    try {
-      const status = await eventually(() => (child.exitCode === null ? answersHealthz(port) : Promise.reject(new Error(`exited ${child.exitCode}: ${stderr}`))), 20_000);
-      expect(status).toBe(200);
-    } finally {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-    }
-    // The figure the report quotes: build (tsc -b and pnpm deploy) of one image's files.
-    // eslint-disable-next-line no-console -- the figure is read from the test output
-    console.info(`${service}: built in ${built} ms, answering in ${Date.now() - started} ms`);
-  }, 120_000);
+      const [node = 'node', ...args] = imageCmd(service);
+      expect(node).toBe('node');
+      const child = spawn(process.execPath, args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      try {
+        const status = await eventually(() => (child.exitCode === null ? answersHealthz(port) : Promise.reject(new Error(`exited ${child.exitCode}: ${stderr}`))), 20_000);
+        expect(status).toBe(200);
+      } finally {
+        child.kill('SIGTERM');
+        if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      }
+      // The figure the report quotes: build (tsc -b and pnpm deploy) of one image's files.
+      // eslint-disable-next-line no-console -- the figure is read from the test output
+      console.info(`${service}: built in ${built} ms, answering in ${Date.now() - started} ms`);
+    },
+    120_000,
+  );
 });
