@@ -113,8 +113,9 @@ beforeAll(async () => {
     [/^\/run\/secrets\//, `${secretsDir}/`],
     [/^redis:\/\/redis:6379$/, testRedisUrl],
     [/http:\/\/identity:8080/, `http://127.0.0.1:${ports.identity}`],
-    // The compose network's gateway, where the host's proxy comes from: here, this machine.
-    [/^172\.28\.0\.1$/, '127.0.0.1'],
+    // The compose network's gateway, where a proxy on the host comes from: no proxy stands in
+    // front of these processes, so none is trusted.
+    [/^172\.28\.0\.1$/, 'false'],
   ];
   envs = {
     'identity-migrate': envFor('identity-migrate', vars, mapping, 0),
