@@ -37,7 +37,7 @@ function scenario(label: string) {
       env: { PATH: process.env.PATH, HUSH_SECRETS_DIR: dir, PGHOST: admin.hostname, PGPORT: admin.port || '5432', POSTGRES_USER: decodeURIComponent(admin.username) },
       encoding: 'utf8',
     });
-  return { names, urlOf, drop, init };
+  return { names, urlOf, drop, init, dir };
 }
 
 async function query(url: string, sql: string): Promise<pg.QueryResult> {
@@ -86,6 +86,24 @@ describe('infra/compose/postgres-init.sh', () => {
     const run = fresh.init();
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(run.stdout).toContain(`role ${names.identity.role} owns database ${names.identity.database}`);
+  });
+
+  it('refuses a URL without a password or with a name it would have to quote, before touching the server', () => {
+    for (const bad of [
+      'postgres://hush_identity@postgres:5432/hush_identity',
+      'postgres://Hush-Identity:pw@postgres:5432/hush_identity',
+      'postgres://r:pw@postgres:5432/db;drop',
+    ]) {
+      const broken = scenario('bad');
+      writeFileSync(join(broken.dir, 'identity_database_url'), `${bad}\n`);
+      const run = broken.init();
+      rmSync(broken.dir, { recursive: true, force: true });
+      expect({ bad, status: run.status, stderr: run.stderr }).toEqual({
+        bad,
+        status: 1,
+        stderr: expect.stringContaining('identity_database_url must be postgres://<role>:<password>@'),
+      });
+    }
   });
 
   it('gives the roles no power beyond their databases', async () => {
