@@ -28,7 +28,10 @@ RUN pnpm install --offline --frozen-lockfile --ignore-scripts --store-dir "$PNPM
 RUN node node_modules/typescript/bin/tsc -b "services/${SERVICE}"
 # pnpm 10 deploys non-injected workspaces only with --legacy; it copies the package (dist included)
 # and installs its dependencies, with @hush/* workspace packages as real copies, no devDependencies.
-RUN pnpm deploy --legacy --offline --prod --filter "@hush/${SERVICE}" --store-dir "$PNPM_STORE" /out \
+# The versions are the lockfile's and the packages come from the store, but the legacy deploy reads
+# the registry's metadata of the @hush/* packages' dependencies, which `pnpm fetch` does not keep:
+# --prefer-offline, as --offline fails here (test/infra images.test.ts runs this very line).
+RUN pnpm deploy --legacy --prefer-offline --frozen-lockfile --prod --filter "@hush/${SERVICE}" --store-dir "$PNPM_STORE" /out \
  && rm -rf /out/src /out/migrations /out/test /out/tsconfig*.json /out/dist/tsconfig.tsbuildinfo
 
 # ---- runtime: Node, the compiled service and its production node_modules; nothing else.

@@ -25,6 +25,8 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     if (file) {
       try {
         raw[key] = readFileSync(file, 'utf8').trim();
+        // An empty file is a mistake (a secret not written yet), never "use the default".
+        if (raw[key] === '') problems.push(`${fileVar}: ${file} is empty`);
       } catch (err) {
         problems.push(`${fileVar}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
       }

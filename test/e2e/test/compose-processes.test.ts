@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
@@ -10,12 +11,18 @@ import { Browser, createTestDatabase, freePort, startSmtp, type TestDatabase, te
 /**
  * Issue 5: the services started as processes exactly as docker-compose.yml starts them — the same
  * commands and the same environment — with only the network addresses mapped to this machine
- * (postgres, redis, mailpit and identity hostnames; a free port per service). Then one flow:
+ * (postgres, redis and identity hostnames, /run/secrets; a free port per service). Then one flow:
  * token → share with recipient → e-mail → read once, and SIGTERM under load.
  */
 const ROOT = process.cwd();
 type ComposeService = { command?: string[]; environment?: Record<string, string> };
-const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+
+/** A one-shot's command without the retry loop compose wraps it in (`sh -c <loop> retry node ...`). */
+const commandOf = (service: string) => {
+  const command = compose.services[service]?.command;
+  return command?.[0] === 'sh' ? command.slice(4) : command;
+};
 
 /** Compose's `${VAR}`, `${VAR:-default}` and `${VAR:?error}` interpolation. */
 function interpolate(value: string, vars: Record<string, string>): string {
@@ -30,6 +37,8 @@ function interpolate(value: string, vars: Record<string, string>): string {
 const children: ChildProcess[] = [];
 let smtp: TestSmtp;
 let databases: TestDatabase[] = [];
+/** Stands for /run/secrets: the files compose mounts, one value each. */
+let secretsDir: string;
 let envs: Record<string, NodeJS.ProcessEnv>;
 let ports: { identity: number; secrets: number };
 /** The management ports (/healthz, /readyz, /metrics): the mailer has no other. */
@@ -45,7 +54,7 @@ function envFor(service: string, vars: Record<string, string>, mapping: [RegExp,
 }
 
 function run(service: string, dir: string, env: NodeJS.ProcessEnv, args?: string[]): ChildProcess {
-  const command = args ?? compose.services[service]?.command ?? ['node', 'dist/src/main.js'];
+  const command = args ?? commandOf(service) ?? ['node', 'dist/src/main.js'];
   const child = spawn(process.execPath, command.slice(1), { cwd: join(ROOT, 'services', dir), env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return child;
@@ -80,23 +89,33 @@ beforeAll(async () => {
   ports = { identity: await freePort(), secrets: await freePort() };
   management = { identity: await freePort(), secrets: await freePort(), mailer: await freePort() };
   const vars = {
-    POSTGRES_PASSWORD: 'unused-locally',
-    IDENTITY_MASTER_KEY: randomBytes(32).toString('hex'),
-    SECRETS_MASTER_KEY: randomBytes(32).toString('hex'),
-    SECRETS_WEB_CLIENT_SECRET: randomBytes(32).toString('hex'),
-    MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
     AUTH_URL: `http://127.0.0.1:${ports.identity}`,
     BASE_URL: `http://127.0.0.1:${ports.secrets}`,
     QUEUE_PREFIX: `compose-${randomBytes(4).toString('hex')}`,
-    SMTP_URL: smtp.url,
     LOG_LEVEL: 'warn',
   };
   const [identityDb, secretsDb] = databases as [TestDatabase, TestDatabase];
+  // The files infra/compose/init-secrets.sh writes, with this machine's databases and SMTP server.
+  secretsDir = mkdtempSync(join(tmpdir(), 'hush-compose-secrets-'));
+  const key = () => randomBytes(32).toString('hex');
+  const files = {
+    identity_database_url: identityDb.url,
+    secrets_database_url: secretsDb.url,
+    identity_master_key: key(),
+    secrets_master_key: key(),
+    secrets_web_client_secret: key(),
+    admin_client_secret: key(),
+    mail_sealing_key: key(),
+    smtp_url: smtp.url,
+  };
+  for (const [name, value] of Object.entries(files)) writeFileSync(join(secretsDir, name), `${value}\n`);
   const mapping: [RegExp, string][] = [
-    [/^postgres:\/\/hush:[^@]*@postgres:5432\/hush_identity$/, identityDb.url],
-    [/^postgres:\/\/hush:[^@]*@postgres:5432\/hush_secrets$/, secretsDb.url],
+    [/^\/run\/secrets\//, `${secretsDir}/`],
     [/^redis:\/\/redis:6379$/, testRedisUrl],
     [/http:\/\/identity:8080/, `http://127.0.0.1:${ports.identity}`],
+    // The compose network's gateway, where a proxy on the host comes from: no proxy stands in
+    // front of these processes, so none is trusted.
+    [/^172\.28\.0\.1$/, 'false'],
   ];
   envs = {
     'identity-migrate': envFor('identity-migrate', vars, mapping, 0),
@@ -117,6 +136,7 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   await smtp?.close();
   await Promise.all(databases.map((d) => d.drop()));
+  if (secretsDir) rmSync(secretsDir, { recursive: true, force: true });
 });
 
 it('token → share with recipient → e-mail → read once, with the compose environment', async () => {

@@ -2,39 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { parse } from 'yaml';
-import { interpolate, interpolateAll, MissingVariable } from './compose.interpolate.js';
+import { interpolateAll } from './compose.interpolate.js';
+import { BASE, composeText, loadCompose, MAIL_CATCHER, mergedRaw, readCompose, secretsOf, TLS_PROXY, VARIANTS, type ComposeService } from './compose.load.js';
 import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
 
-// docker-compose.yml checked without a Docker engine: against the Compose specification, and
-// against what the services really read, listen on and run.
+// docker-compose.yml and its overrides checked without a Docker engine: against the Compose
+// specification, and against what the services really read, listen on and run.
 
-interface ComposeService {
-  image?: string;
-  build?: { context?: string; dockerfile?: string };
-  command?: string[] | string;
-  environment?: Record<string, string | number | boolean | null>;
-  ports?: string[];
-  healthcheck?: { test?: string[] | string };
-  depends_on?: Record<string, { condition?: string }>;
-  volumes?: string[];
-  restart?: string;
-  read_only?: boolean;
-}
-interface ComposeFile {
-  services: Record<string, ComposeService>;
-}
-
-const composeText = readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8');
-const raw = parse(composeText) as ComposeFile;
-const ENV = {
-  IDENTITY_MASTER_KEY: 'a'.repeat(64),
-  SECRETS_MASTER_KEY: 'b'.repeat(64),
-  POSTGRES_PASSWORD: 'pw',
-  SECRETS_WEB_CLIENT_SECRET: 'c'.repeat(40),
-  MAIL_SEALING_KEY: 'd'.repeat(64),
-};
-const compose = interpolateAll(raw, ENV);
+const raw = readCompose(BASE);
+const compose = loadCompose([BASE], {});
 
 /** The workspace service whose image a compose service runs, from its Dockerfile's name. */
 function serviceOf(svc: ComposeService): ServiceName | undefined {
@@ -45,8 +21,18 @@ const appServices = Object.entries(raw.services).flatMap(([name, svc]) => {
   const service = serviceOf(svc);
   return service ? [{ name, service, svc, env: compose.services[name]?.environment ?? {} }] : [];
 });
-const longRunning = appServices.filter((a) => a.svc.command === undefined);
-const oneShot = appServices.filter((a) => a.svc.command !== undefined);
+const oneShot = appServices.filter((a) => a.svc.restart === 'no');
+const longRunning = appServices.filter((a) => a.svc.restart !== 'no');
+
+/**
+ * The command a compose service runs, unwrapped from the one-shots' retry loop
+ * (`sh -c <loop> retry <command...>`, x-retry in docker-compose.yml).
+ */
+function commandOf(svc: ComposeService): string[] | undefined {
+  if (svc.command === undefined) return undefined;
+  const words = [svc.command].flat();
+  return words[0] === 'sh' && words[1] === '-c' ? words.slice(4) : words;
+}
 
 /** CMD of a service's Dockerfile (exec form). */
 function dockerfileCmd(service: ServiceName): string[] {
@@ -68,63 +54,61 @@ describe('docker-compose.yml', () => {
     expect(existsSync(composeSchemaPath)).toBe(true);
   });
 
-  it('is valid against the Compose specification', () => {
+  it.each(VARIANTS.map((files) => [files.join(' + '), files] as const))('is valid against the Compose specification: %s', (_, files) => {
     const schema = JSON.parse(readFileSync(composeSchemaPath, 'utf8')) as Record<string, unknown>;
     delete schema['$schema']; // draft-07 under an https URL Ajv does not know by that name
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats.default(ajv);
     const validate = ajv.compile(schema);
-    expect(validate(raw) ? [] : validate.errors).toEqual([]);
+    for (const file of files) expect({ file, errors: validate(readCompose(file)) ? [] : validate.errors }).toEqual({ file, errors: [] });
+    expect(validate(mergedRaw(files)) ? [] : validate.errors).toEqual([]);
   });
 
   it('runs identity, secrets and the mailer, each from its own Dockerfile, plus their one-shot migrations', () => {
     expect(new Set(longRunning.map((a) => a.service))).toEqual(new Set(SERVICES));
-    expect(oneShot.map((a) => `${a.service}: ${String(a.svc.command)}`).sort()).toEqual([
+    expect(oneShot.map((a) => `${a.service}: ${String(commandOf(a.svc))}`).sort()).toEqual([
       'identity: node,dist/src/cli/main.js,bootstrap',
       'secrets: node,dist/src/cli/main.js,migrate',
     ]);
-    for (const { svc } of oneShot) expect(svc.restart).toBe('no');
-    for (const name of ['postgres', 'redis', 'mailpit']) expect(raw.services[name]).toBeDefined();
+    for (const { svc } of longRunning) expect(svc.command).toBeUndefined();
+    for (const name of ['postgres', 'redis']) expect(raw.services[name]).toBeDefined();
   });
 
   it('sets only variables the service reads (directly or as <NAME>_FILE)', () => {
-    const unknown = appServices.flatMap(({ name, service, svc }) =>
-      Object.keys(svc.environment ?? {})
-        .filter((v) => !isReadBy(service, v))
-        .map((v) => `${name}: ${v}`),
-    );
-    expect(unknown).toEqual([]);
+    for (const files of VARIANTS) {
+      const merged = mergedRaw(files);
+      const unknown = appServices.flatMap(({ name, service }) =>
+        Object.keys(merged.services[name]?.environment ?? {})
+          .filter((v) => !isReadBy(service, v))
+          .map((v) => `${name}: ${v}`),
+      );
+      expect({ files, unknown }).toEqual({ files, unknown: [] });
+    }
   });
 
-  it('gives every long-running service its required variables, the keys only from .env, and refuses to start without them', () => {
+  it('gives every long-running service its required variables', () => {
     for (const { name, service, svc } of appServices) {
       for (const key of REQUIRED[service]) {
         const value = svc.environment?.[key] ?? svc.environment?.[`${key}_FILE`];
         expect({ name, key, set: value !== undefined && value !== null && value !== '' }).toEqual({ name, key, set: true });
       }
-      const masterKey = svc.environment?.['MASTER_KEY'];
-      if (masterKey !== undefined) {
-        expect(String(masterKey)).toMatch(/^\$\{[A-Z_]+:\?[^}]+\}$/);
-        expect(() => interpolate(String(masterKey), {})).toThrow(MissingVariable);
-      }
     }
-    for (const key of Object.keys(ENV)) {
-      expect(() => interpolateAll(raw, { ...ENV, [key]: '' })).toThrow(MissingVariable);
-    }
-    expect(composeText.split(/\s+/).filter(looksLikeKey)).toEqual([]);
+    expect(composeText(BASE).split(/\s+/).filter(looksLikeKey)).toEqual([]);
   });
 
-  it('gives identity and secrets different master keys', () => {
-    const keyVar = (name: string) => String(raw.services[name]?.environment?.['MASTER_KEY']);
-    expect(keyVar('identity')).not.toEqual(keyVar('secrets'));
-    for (const { name, service } of oneShot) expect(keyVar(name)).toEqual(keyVar(service));
+  it('gives identity and secrets different master keys, each also to its one-shot', () => {
+    const keyFile = (name: string) => String(raw.services[name]?.environment?.['MASTER_KEY_FILE']);
+    expect(keyFile('identity')).not.toEqual(keyFile('secrets'));
+    for (const { name, service } of oneShot) expect(keyFile(name)).toEqual(keyFile(service));
   });
 
-  it('gives the secrets service and the mailer one MAIL_SEALING_KEY, from .env only, and no other service it', () => {
-    const sealingKey = (name: string) => raw.services[name]?.environment?.['MAIL_SEALING_KEY'];
-    expect(String(sealingKey('secrets'))).toMatch(/^\$\{MAIL_SEALING_KEY:\?[^}]+\}$/);
+  it('gives the secrets service and the mailer one MAIL_SEALING_KEY, and no other service it', () => {
+    const sealingKey = (name: string) => raw.services[name]?.environment?.['MAIL_SEALING_KEY_FILE'];
+    expect(sealingKey('secrets')).toBe('/run/secrets/mail_sealing_key');
     expect(sealingKey('mailer')).toEqual(sealingKey('secrets'));
-    for (const name of Object.keys(raw.services)) if (name !== 'secrets' && name !== 'mailer') expect({ name, key: sealingKey(name) }).toEqual({ name, key: undefined });
+    for (const [name, svc] of Object.entries(raw.services)) {
+      if (name !== 'secrets' && name !== 'mailer') expect({ name, mounts: secretsOf(svc).includes('mail_sealing_key') }).toEqual({ name, mounts: false });
+    }
   });
 
   it('publishes only the public port of each service, and health-checks /healthz on its management port', () => {
@@ -142,7 +126,7 @@ describe('docker-compose.yml', () => {
   it('runs entry points and CLI commands that exist in the services', () => {
     for (const { name, service, svc } of appServices) {
       if (!implemented(service)) continue; // the mailer's source is still being written
-      const command = svc.command === undefined ? dockerfileCmd(service) : [svc.command].flat();
+      const command = commandOf(svc) ?? dockerfileCmd(service);
       expect(command[0]).toBe('node');
       // Node's own flags (the heap sizing of the start scripts) come before the entry point.
       const at = command.findIndex((word, i) => i > 0 && !word.startsWith('--'));
@@ -154,42 +138,31 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts a service only once what it uses is healthy and its migrations have completed', () => {
+    for (const files of VARIANTS) {
+      const merged = mergedRaw(files);
+      for (const [name, svc] of Object.entries(merged.services)) {
+        for (const [dep, { condition }] of Object.entries(svc.depends_on ?? {})) {
+          expect({ files, name, dep, defined: merged.services[dep] !== undefined }).toEqual({ files, name, dep, defined: true });
+          if (condition === 'service_healthy')
+            expect({ files, name, dep, healthcheck: merged.services[dep]?.healthcheck !== undefined }).toEqual({ files, name, dep, healthcheck: true });
+        }
+      }
+    }
     for (const { name, env, svc } of appServices) {
       const deps = svc.depends_on ?? {};
-      const uses = [hostOf(env['DATABASE_URL']), hostOf(env['REDIS_URL']), hostOf(env['SMTP_URL'])].filter((h): h is string => h !== undefined);
-      for (const host of uses) {
-        expect({ name, host, condition: deps[host]?.condition }).toEqual({ name, host, condition: 'service_healthy' });
-      }
+      const uses = [env['DATABASE_URL_FILE'] ? 'postgres' : undefined, hostOf(env['REDIS_URL'])].filter((h): h is string => h !== undefined);
+      for (const host of uses) expect({ name, host, condition: deps[host]?.condition }).toEqual({ name, host, condition: 'service_healthy' });
     }
     for (const { name, service } of longRunning.filter((a) => a.service !== 'mailer')) {
       const migrate = oneShot.find((o) => o.service === service);
       expect(migrate).toBeDefined();
       expect(raw.services[name]?.depends_on?.[migrate?.name ?? '']?.condition).toBe('service_completed_successfully');
     }
-    for (const [name, svc] of Object.entries(raw.services)) {
-      for (const [dep, { condition }] of Object.entries(svc.depends_on ?? {})) {
-        expect(raw.services[dep]).toBeDefined();
-        if (condition === 'service_healthy') expect({ name, dep, healthcheck: raw.services[dep]?.healthcheck !== undefined }).toEqual({ name, dep, healthcheck: true });
-      }
-    }
-  });
-
-  it('runs Redis with noeviction and creates the databases the services connect to', () => {
-    expect([raw.services['redis']?.command].flat().join(' ')).toMatch(/--maxmemory-policy noeviction/);
-    const init = raw.services['postgres']?.volumes?.find((v) => v.includes('/docker-entrypoint-initdb.d/'));
-    expect(init).toBeDefined();
-    const sql = readFileSync(join(repoRoot, (init ?? '').split(':')[0] ?? ''), 'utf8');
-    for (const { name, env } of appServices) {
-      const url = env['DATABASE_URL'];
-      if (typeof url !== 'string') continue;
-      const database = new URL(url).pathname.slice(1);
-      expect({ name, database, created: new RegExp(`CREATE DATABASE ${database};`).test(sql) }).toEqual({ name, database, created: true });
-    }
   });
 
   it('wires secrets to identity: public issuer, internal JWKS, the audience bootstrap registers, one queue prefix', () => {
     for (const overrides of [{}, { AUTH_URL: 'https://auth.example.com', BASE_URL: 'https://s.example.com', QUEUE_PREFIX: 'q1' }]) {
-      const c = interpolateAll(raw, { ...ENV, ...overrides });
+      const c = interpolateAll(raw, overrides);
       const env = (n: string) => c.services[n]?.environment ?? {};
       expect(env('secrets')['IDENTITY_ISSUER']).toBe(`${String(env('identity')['AUTH_URL'])}/auth/realms/public`);
       expect(env('identity-migrate')['SECRETS_API_AUDIENCE']).toBe(env('secrets')['API_AUDIENCE'] ?? `${String(env('secrets')['BASE_URL'])}/api/v1`);
@@ -200,22 +173,22 @@ describe('docker-compose.yml', () => {
 
   it("wires the web app: bootstrap registers its client for secrets' BASE_URL with the secret secrets signs in with, reached inside the network", () => {
     for (const overrides of [{}, { AUTH_URL: 'https://auth.example.com', BASE_URL: 'https://s.example.com' }]) {
-      const c = interpolateAll(raw, { ...ENV, ...overrides });
+      const c = interpolateAll(raw, overrides);
       const env = (n: string) => c.services[n]?.environment ?? {};
       expect(env('identity-migrate')['SECRETS_BASE_URL']).toBe(env('secrets')['BASE_URL']);
-      expect(env('identity-migrate')['SECRETS_WEB_CLIENT_SECRET']).toBe(ENV.SECRETS_WEB_CLIENT_SECRET);
-      expect(env('secrets')['WEB_CLIENT_SECRET']).toBe(ENV.SECRETS_WEB_CLIENT_SECRET);
+      expect(env('identity-migrate')['SECRETS_WEB_CLIENT_SECRET_FILE']).toBe(env('secrets')['WEB_CLIENT_SECRET_FILE']);
       expect(env('secrets')['IDENTITY_INTERNAL_URL']).toBe(`http://identity:${defaultPort('identity')}`);
     }
   });
 
   it('documents every variable it reads from .env in the root .env.example, the required ones without a value', () => {
     const example = readFileSync(join(repoRoot, '.env.example'), 'utf8');
-    const used = new Set([...composeText.matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1] ?? ''));
-    const required = new Set([...composeText.matchAll(/\$\{([A-Z_][A-Z0-9_]*):\?/g)].map((m) => m[1] ?? ''));
-    for (const name of used) {
-      const line = required.has(name) ? new RegExp(`^${name}=$`, 'm') : new RegExp(`^#? ?${name}=`, 'm');
-      expect({ name, documented: line.test(example) }).toEqual({ name, documented: true });
+    for (const file of [BASE, MAIL_CATCHER, TLS_PROXY]) {
+      const text = composeText(file);
+      const used = new Set([...text.matchAll(/\$\{([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1] ?? ''));
+      for (const name of used) {
+        expect({ file, name, documented: new RegExp(`^#? ?${name}=`, 'm').test(example) }).toEqual({ file, name, documented: true });
+      }
     }
   });
 });

@@ -34,7 +34,7 @@ describe.each(SERVICES)('infra/docker/%s.Dockerfile', (service) => {
     expect(text).toContain(`npm install --global ${rootPackage.packageManager}`);
     expect(text).toMatch(/pnpm install --offline --frozen-lockfile/);
     expect(text).toMatch(new RegExp(`^ARG SERVICE=${service}$`, 'm'));
-    expect(text).toMatch(/pnpm deploy --legacy --offline --prod --filter "@hush\/\$\{SERVICE\}"/);
+    expect(text).toMatch(/pnpm deploy --legacy --prefer-offline --frozen-lockfile --prod --filter "@hush\/\$\{SERVICE\}"/);
     expect(instruction(runtime, 'COPY')).toEqual(['--from=build /out/ ./']);
     expect(instruction(runtime, 'RUN')).toEqual([]);
   });
@@ -127,6 +127,19 @@ describe('.dockerignore', () => {
     'services/secrets/.env',
     '.env.local',
     '.git/HEAD',
+    // Key material anywhere in the tree, and the compose secret files.
+    'server.key',
+    'infra/compose/tls/server.key',
+    'services/identity/certs/tls.pem',
+    'backup/keys/identity.p12',
+    'keys/identity-master.hex',
+    'services/secrets/keys/signing.json',
+    'services/identity/.env.production',
+    'secrets/identity_master_key',
+    'secrets/smtp_url',
+    'deploy/secrets/secrets_database_url',
+    'ops/id_ed25519',
+    '.data/pg/base/1',
   ])('keeps %s out of the build context', (path) => {
     expect(dockerignored(patterns, path)).toBe(true);
   });
@@ -141,6 +154,10 @@ describe('.dockerignore', () => {
     'services/secrets/migrations',
     'packages/common/src/index.ts',
     'services/identity/.env.example',
+    'services/identity/src/keys/keys.ts',
+    'services/secrets/src/secrets/secrets.repository.ts',
+    'services/secrets/package.json',
+    'packages/common/src/crypto.ts',
   ])('keeps %s in the build context', (path) => {
     expect(dockerignored(patterns, path)).toBe(false);
   });
