@@ -22,6 +22,8 @@ import { envelopeKeys } from './oidc/token-envelope.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
 import type { Config } from './config.js';
 import { KEY_LABELS } from './key-labels.js';
+import { secondStep, WEBAUTHN_SCRIPT_URL } from './interactions/second-step.routes.js';
+import { secondFactorDeps, webauthnScript } from './mfa/index.js';
 
 export interface IdentityApp extends ServiceApp {
   /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */
@@ -152,6 +154,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // Keycloak's admin REST API (its own body parser and error shapes: admin/).
   app.use(ADMIN_MOUNT, admin.router);
+  const mfa = secondFactorDeps(config, context, redis);
+  app.get(WEBAUTHN_SCRIPT_URL, webauthnScript());
   app.use(
     REALM_PATH,
     interactionRoutes({
@@ -162,6 +166,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       origin: new URL(config.AUTH_URL).origin,
       logger,
       events,
+      secondStep: secondStep({ ...mfa, users: context.users, limiter, events }),
     }),
   );
   // Keycloak's realm root; oidc-provider needs the raw body, so no body parser before it.

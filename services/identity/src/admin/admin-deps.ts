@@ -4,5 +4,5 @@ import type { EventRecorder } from '../events/index.js';
 /** What the admin API's handlers reach: the shared context (context.ts), as the CLI, and the app's event recorder. */
 export type AdminDeps = Pick<
   Context,
-  'clients' | 'apis' | 'organizations' | 'revocations' | 'secretSeal' | 'users' | 'roles' | 'sessions' | 'passwordCost' | 'signingKeys' | 'eventsRepository'
+  'clients' | 'apis' | 'organizations' | 'credentials' | 'revocations' | 'secretSeal' | 'users' | 'roles' | 'sessions' | 'passwordCost' | 'signingKeys' | 'eventsRepository'
 > & { events: EventRecorder };

@@ -56,7 +56,7 @@ export class CredentialsRepository {
 
   async list(userId: string): Promise<StoredCredential[]> {
     if (!isUuid(userId)) return [];
-    return ((await this.db<Row>('user_credentials').where({ user_id: userId }).orderBy('created_at')) as Row[]).map(base);
+    return (await this.db<Row>('user_credentials').where({ user_id: userId }).orderBy('created_at')).map(base);
   }
 
   async hasType(userId: string, type: CredentialType): Promise<boolean> {
@@ -66,7 +66,7 @@ export class CredentialsRepository {
 
   async findTotp(userId: string): Promise<TotpCredential | undefined> {
     if (!isUuid(userId)) return undefined;
-    const row = (await this.db<Row>('user_credentials').where({ user_id: userId, type: 'otp' }).first()) as Row | undefined;
+    const row = await this.db<Row>('user_credentials').where({ user_id: userId, type: 'otp' }).first();
     return row ? toTotp(row) : undefined;
   }
 
@@ -90,7 +90,9 @@ export class CredentialsRepository {
   async acceptStep(credentialId: string, step: number): Promise<boolean> {
     const updated = await this.db('user_credentials')
       .where({ id: credentialId, type: 'otp' })
-      .andWhere((q) => q.whereNull('last_step').orWhere('last_step', '<', step))
+      .andWhere((q) => {
+        void q.whereNull('last_step').orWhere('last_step', '<', step);
+      })
       .update({ last_step: step });
     return updated === 1;
   }
@@ -111,7 +113,7 @@ export class CredentialsRepository {
   /** New recovery codes for a user who has a TOTP credential (the old ones stop working). */
   async replaceRecoveryCodes(userId: string, codeHashes: string[]): Promise<boolean> {
     return this.db.transaction(async (trx) => {
-      const totp = await trx('user_credentials').where({ user_id: userId, type: 'otp' }).forUpdate().first('id');
+      const totp: unknown = await trx('user_credentials').where({ user_id: userId, type: 'otp' }).forUpdate().first('id');
       if (!totp) return false;
       await trx('recovery_codes').where({ user_id: userId }).delete();
       await trx('recovery_codes').insert(codeHashes.map((code_hash) => ({ user_id: userId, code_hash })));
@@ -147,11 +149,11 @@ export class CredentialsRepository {
 
   async passkeys(userId: string): Promise<PasskeyCredential[]> {
     if (!isUuid(userId)) return [];
-    return ((await this.db<Row>('user_credentials').where({ user_id: userId, type: 'webauthn-passwordless' }).orderBy('created_at')) as Row[]).map(toPasskey);
+    return (await this.db<Row>('user_credentials').where({ user_id: userId, type: 'webauthn-passwordless' }).orderBy('created_at')).map(toPasskey);
   }
 
   async findPasskey(webauthnId: string): Promise<PasskeyCredential | undefined> {
-    const row = (await this.db<Row>('user_credentials').where({ webauthn_id: webauthnId, type: 'webauthn-passwordless' }).first()) as Row | undefined;
+    const row = await this.db<Row>('user_credentials').where({ webauthn_id: webauthnId, type: 'webauthn-passwordless' }).first();
     return row ? toPasskey(row) : undefined;
   }
 
@@ -166,7 +168,7 @@ export class CredentialsRepository {
   /** Whether the user's organization requires a second factor. */
   async organizationRequires(organizationId: string | null): Promise<boolean> {
     if (!organizationId) return false;
-    const row = (await this.db('organizations').where({ id: organizationId }).first('require_second_factor')) as { require_second_factor: boolean } | undefined;
+    const row: { require_second_factor?: boolean } | undefined = await this.db('organizations').where('id', organizationId).first('require_second_factor');
     return row?.require_second_factor === true;
   }
 }

@@ -4,7 +4,6 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
@@ -115,7 +114,7 @@ export async function authenticatePasskey(deps: PasskeyDeps, binding: string, re
       expectedOrigin: origin,
       expectedRPID: rpID,
       requireUserVerification: true,
-      credential: { id: passkey.webauthnId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.signCount, transports: passkey.transports as AuthenticatorTransport[] },
+      credential: { id: passkey.webauthnId, publicKey: new Uint8Array(passkey.publicKey), counter: passkey.signCount, transports: passkey.transports },
     });
   } catch {
     throw new PasskeyRefusedError();
