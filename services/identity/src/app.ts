@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
 import { databaseReadiness, deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
+import { accountConsole } from './account/account.routes.js';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
+import { ACCOUNT_CONSOLE, consoleSignIn } from './consoles/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
 import { EventRecorder, recordProviderEvents } from './events/index.js';
@@ -154,6 +156,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // Keycloak's admin REST API (its own body parser and error shapes: admin/).
   app.use(ADMIN_MOUNT, admin.router);
+  // The account console (before the realm's catch-all below): its sign-in is the console module's.
+  const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
+  const consoleRealm = { issuer: config.issuer, authUrl: config.AUTH_URL, idTokenAlg: config.DEFAULT_SIGNING_ALG, logger, ...consoleKeys };
+  app.use(ACCOUNT_CONSOLE.mount, accountConsole({ signIn: consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm }), users: context.users, logger }));
   const mfa = secondFactorDeps(config, context, redis);
   app.get(WEBAUTHN_SCRIPT_URL, webauthnScript());
   app.use(

@@ -4,6 +4,7 @@ import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
 import { SIGNING_ALGS } from '../keys/keys.js';
 import { ID_TOKEN_TTL } from '../keys/rotation.js';
+import { loadExistingGrant } from '../consoles/index.js';
 import { accessTokenClaims } from './access-token-claims.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { apiResources } from './api-resources.js';
@@ -30,7 +31,7 @@ const SESSION_TTL = 14 * 24 * 3600;
 export function buildProvider(deps: ProviderDeps): Provider {
   const { config } = deps;
   const defaultAlg = config.DEFAULT_SIGNING_ALG;
-  const findClient = clientPayloads(deps.clients, defaultAlg);
+  const findClient = clientPayloads(deps.clients, defaultAlg, config.AUTH_URL);
   const grantRevoked = (grantId: string) => deps.revocations.revokeGrant(grantId);
 
   const configuration: Configuration = {
@@ -102,6 +103,8 @@ export function buildProvider(deps: ProviderDeps): Provider {
     rotateRefreshToken: () => true,
     findAccount: accountFinder(deps.users, deps.clients),
     extraTokenClaims: accessTokenClaims(deps.users, deps.adminRoles),
+    // Keycloak's consoles ask no consent (consoles/console-clients.ts).
+    loadExistingGrant,
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError,
   };
