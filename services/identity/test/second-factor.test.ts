@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Browser, parseForms, postForm } from '@hush/testing';
-import { confirmEnrolment, startEnrolment } from '../src/mfa/second-factor.js';
+import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../src/mfa/second-factor.js';
 import { secondFactorDeps } from '../src/mfa/index.js';
 import { codeAt } from '../src/mfa/totp.js';
 import { authorizationUrl, clientConfig } from './flows.js';
@@ -136,9 +136,59 @@ describe('the second step at sign-in', () => {
     expect(res.html).toContain('name="password"');
   });
 
+  it('a person disabled between the password and the code is not signed in', async () => {
+    const p = await person();
+    const { browser, step } = await afterPassword(p.username);
+    expect((await adminCall('PUT', `/users/${p.id}`, { enabled: false })).status).toBe(204);
+    const refused = await browser.submit(step.html, 0, { code: codeAt(p.secret, Date.now()) });
+    expect(refused.res.status).toBe(401);
+    expect(refused.html).toContain('name="password"');
+  });
+
   it('a person without a second factor signs in with the password alone', async () => {
     const p = await person({ totp: false });
     expect(isConsent((await afterPassword(p.username)).step.html)).toBe(true);
+  });
+});
+
+describe('codes used at the same moment', () => {
+  it('of twenty concurrent checks of one TOTP code, one passes; of twenty of one recovery code, one passes', async () => {
+    const p = await person();
+    const deps = secondFactorDeps(h.config, h.identity.context, redis).secondFactor;
+    const code = codeAt(p.secret, Date.now());
+    const totp = await Promise.all(Array.from({ length: 20 }, () => verifySecondFactor(deps, p.id, code)));
+    expect(totp.filter((r) => r === 'otp')).toHaveLength(1);
+    const recovery = await Promise.all(Array.from({ length: 20 }, () => verifySecondFactor(deps, p.id, p.codes[1] as string)));
+    expect(recovery.filter((r) => r === 'recovery-code')).toHaveLength(1);
+  });
+});
+
+describe('sign-in with a passkey', () => {
+  it('an answer that is no WebAuthn assertion, or one for no challenge, is refused on the login page (401)', async () => {
+    const { browser, login } = await loginPage();
+    const forms = parseForms(login.html);
+    const passkeyForm = forms.find((f) => f.action.endsWith('/passkey')) as { action: string; hidden: Record<string, string> };
+    expect(passkeyForm).toBeDefined();
+    expect(login.html).toContain('Signing in with a passkey needs JavaScript.');
+    const garbage = await browser.navigate(passkeyForm.action, { ...passkeyForm.hidden, response: 'not json' });
+    expect(garbage.res.status).toBe(401);
+    expect(garbage.html).toContain('The passkey was not accepted');
+    const forged = {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+      clientExtensionResults: {},
+    };
+    const again = await browser.navigate(passkeyForm.action, { ...passkeyForm.hidden, response: JSON.stringify(forged) });
+    expect(again.res.status).toBe(401);
+  });
+
+  it('the browser script is served from our origin, cacheable, as JavaScript', async () => {
+    const res = await fetch(`${h.issuer}/resources/webauthn.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await res.text()).toContain('SimpleWebAuthnBrowser');
   });
 });
 

@@ -96,6 +96,9 @@ export function secondStep(deps: SecondStepDeps) {
 
   const finish = async (kit: InteractionKit, req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, user: { id: string; username: string }, credentialType: string, amr: string[]) => {
     await deps.redis.del(key(interaction.uid));
+    // Disabled (or deleted) since the password step: no sign-in.
+    const current = await deps.users.findById(user.id);
+    if (!current?.enabled) return kit.loginPage(req, res, interaction, 401, 'Invalid username or password.');
     deps.events?.user({ type: 'LOGIN', clientId: clientIdOf(interaction.params), userId: user.id, ipAddress: req.ip, details: { username: user.username, credential_type: credentialType } });
     await kit.provider().interactionFinished(req, res, { login: { accountId: user.id, amr } }, { mergeWithLastSubmission: false });
   };
@@ -227,7 +230,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
           throw err;
         }
         const user = await deps.users.findById(who.userId);
-        if (!user?.enabled || user.serviceAccountClientId !== null) return void (await refuse());
+        if (!user || user.serviceAccountClientId !== null) return void (await refuse());
         await finish(kit, req, res, interaction, user, 'webauthn-passwordless', ['hwk', 'user', 'mfa']);
       });
     },
