@@ -75,6 +75,14 @@ describe('the account console’s Security page', () => {
     expect(text).toContain(username);
   });
 
+  it('a passkey answer that is no WebAuthn registration is refused with the page and its error (400)', async () => {
+    const { browser, page } = await signedIn();
+    const refused = await browser.submit(page.html, 1, { name: 'Laptop', response: '{"id":"x"}' });
+    expect(refused.res.status).toBe(400);
+    expect(refused.html).toContain('The passkey was not added.');
+    expect(refused.html).toContain('No passkeys yet.');
+  });
+
   it('a form without the session’s CSRF token is refused', async () => {
     const { browser } = await signedIn();
     const res = await browser.send(`${SECURITY}/recovery-codes`, { csrf: 'forged' });
