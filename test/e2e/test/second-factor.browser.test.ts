@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { cspViolations, inspectPage, launchChromium } from './chromium.js';
-import { eventually } from '@hush/testing';
+import { eventually, postForm } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 import { codeAt } from '../../../services/identity/src/mfa/totp.js';
 
@@ -12,7 +12,8 @@ import { codeAt } from '../../../services/identity/src/mfa/totp.js';
  *   and signs in with the password and the current code; a wrong code, a reused code and a reused
  *   recovery code are refused; a recovery code works once;
  * - another registers a passkey with Chromium's virtual authenticator (DevTools protocol WebAuthn
- *   domain) and signs in with it alone.
+ *   domain) and signs in with it alone;
+ * - a member of an organization that requires a second factor sets up TOTP during the sign-in.
  * Every page passes inspectPage (axe-core, 360 px, CSP); screenshots in test-artifacts/second-factor/.
  * The origin is http://localhost:<port>: a WebAuthn relying party is a domain, never an IP address.
  */
@@ -143,6 +144,40 @@ it('another person registers a passkey with the virtual authenticator and signs 
     return events.some((e) => e.details?.['credential_type'] === 'webauthn-passwordless') ? events : undefined;
   });
   expect(logins.map((e) => e.details?.['credential_type'])).toEqual(['webauthn-passwordless', 'password']);
+  expect(violations).toEqual([]);
+  await context.close();
+}, 120_000);
+
+it('a member of an organization that requires a second factor sets one up before the sign-in completes', async () => {
+  const boot = await identity.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
+  const token = await postForm(`${identity.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: boot.admin_client.client_secret });
+  const admin = { authorization: `Bearer ${String(token.body['access_token'])}`, 'content-type': 'application/json' };
+  const created = await fetch(`${identity.url}/auth/admin/realms/public/organizations`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: 'Vault keepers', attributes: { 'hush.second-factor.required': ['true'] } }),
+  });
+  expect(created.status).toBe(201);
+  const orgId = (created.headers.get('location') ?? '').split('/').pop() as string;
+  const user = await identity.cli<{ id: string }>('users', 'create', 'vera', '--password', PASSWORD);
+  expect((await fetch(`${identity.url}/auth/admin/realms/public/organizations/${orgId}/members`, { method: 'POST', headers: admin, body: JSON.stringify(user.id) })).status).toBe(201);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const violations = cspViolations(page);
+  await page.goto(`${identity.url}${ACCOUNT}/security`);
+  await signInWithPassword(page, 'vera');
+  await expect(h1(page)).resolves.toBe('Set up a second step');
+  await inspectPage(page, violations, 'required-enrolment', ARTIFACTS);
+  const secret = ((await page.locator('#totp-secret').textContent()) ?? '').replace(/ /g, '');
+  await page.fill('#code', codeAt(secret, Date.now()));
+  await page.click('button:has-text("Confirm")');
+  await expect(h1(page)).resolves.toBe('Your authenticator app is set up');
+  await expect(page.locator('#recovery-codes code').count()).resolves.toBe(10);
+  await inspectPage(page, violations, 'required-enrolment-codes', ARTIFACTS);
+  await page.click('button:has-text("Continue to")');
+  await expect(h1(page)).resolves.toBe('Security');
+  await expect(page.locator('main').textContent()).resolves.toContain('10 of 10 recovery codes left');
   expect(violations).toEqual([]);
   await context.close();
 }, 120_000);
