@@ -26,7 +26,11 @@ beforeAll(async () => {
   h = await startIdentity({ SECOND_FACTOR_MAX_FAILURES: String(MAX_FAILURES) });
   redis = new Redis(h.config.REDIS_URL);
   const boot = await h.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', `https://secrets-${randomBytes(3).toString('hex')}.example.com/api/v1`);
-  const token = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: boot.admin_client.client_secret });
+  const token = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    client_id: 'hush-admin',
+    client_secret: boot.admin_client.client_secret,
+  });
   admin = (token.body as { access_token: string }).access_token;
 }, 60_000);
 afterAll(async () => {

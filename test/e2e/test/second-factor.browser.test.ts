@@ -150,7 +150,11 @@ it('another person registers a passkey with the virtual authenticator and signs 
 
 it('a member of an organization that requires a second factor sets one up before the sign-in completes', async () => {
   const boot = await identity.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
-  const token = await postForm(`${identity.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: boot.admin_client.client_secret });
+  const token = await postForm(`${identity.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    client_id: 'hush-admin',
+    client_secret: boot.admin_client.client_secret,
+  });
   const admin = { authorization: `Bearer ${String(token.body['access_token'])}`, 'content-type': 'application/json' };
   const created = await fetch(`${identity.url}/auth/admin/realms/public/organizations`, {
     method: 'POST',
@@ -160,7 +164,9 @@ it('a member of an organization that requires a second factor sets one up before
   expect(created.status).toBe(201);
   const orgId = (created.headers.get('location') ?? '').split('/').pop() as string;
   const user = await identity.cli<{ id: string }>('users', 'create', 'vera', '--password', PASSWORD);
-  expect((await fetch(`${identity.url}/auth/admin/realms/public/organizations/${orgId}/members`, { method: 'POST', headers: admin, body: JSON.stringify(user.id) })).status).toBe(201);
+  expect((await fetch(`${identity.url}/auth/admin/realms/public/organizations/${orgId}/members`, { method: 'POST', headers: admin, body: JSON.stringify(user.id) })).status).toBe(
+    201,
+  );
 
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -94,19 +94,38 @@ export function secondStep(deps: SecondStepDeps) {
   const enrolBinding = (uid: string) => `sign-in ${uid}`;
   const clientIdOf = (params: Record<string, unknown>) => (typeof params['client_id'] === 'string' ? params['client_id'] : undefined);
 
-  const finish = async (kit: InteractionKit, req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, user: { id: string; username: string }, credentialType: string, amr: string[]) => {
+  const finish = async (
+    kit: InteractionKit,
+    req: Request,
+    res: Response,
+    interaction: { uid: string; params: Record<string, unknown> },
+    user: { id: string; username: string },
+    credentialType: string,
+    amr: string[],
+  ) => {
     await deps.redis.del(key(interaction.uid));
     // Disabled (or deleted) since the password step: no sign-in.
     const current = await deps.users.findById(user.id);
     if (!current?.enabled) return kit.loginPage(req, res, interaction, 401, 'Invalid username or password.');
-    deps.events?.user({ type: 'LOGIN', clientId: clientIdOf(interaction.params), userId: user.id, ipAddress: req.ip, details: { username: user.username, credential_type: credentialType } });
+    deps.events?.user({
+      type: 'LOGIN',
+      clientId: clientIdOf(interaction.params),
+      userId: user.id,
+      ipAddress: req.ip,
+      details: { username: user.username, credential_type: credentialType },
+    });
     await kit.provider().interactionFinished(req, res, { login: { accountId: user.id, amr } }, { mergeWithLastSubmission: false });
   };
 
   return {
     /** After a right password: true when a further step was shown (the sign-in goes on there), false when the sign-in may finish. */
     async afterPassword(kit: InteractionKit, req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, user: User): Promise<boolean> {
-      const page = { base: kit.base(interaction.uid), csrf: kit.forms.token(interaction.uid), clientName: await kit.clientName(interaction.params['client_id']), nonce: nonceOf(res) };
+      const page = {
+        base: kit.base(interaction.uid),
+        csrf: kit.forms.token(interaction.uid),
+        clientName: await kit.clientName(interaction.params['client_id']),
+        nonce: nonceOf(res),
+      };
       if (await deps.secondFactor.credentials.hasType(user.id, 'otp')) {
         await save(interaction.uid, { userId: user.id, username: user.username, stage: 'code' });
         res.type('html').send(codePage(page));
@@ -150,7 +169,10 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
       const blocked = async (res: Response, userId: string, render: (error: string) => string) => {
         const wait = await deps.limiter.limits.retryAfter([{ limit: perUser, key: userId }]);
         if (wait === 0) return false;
-        res.set('Retry-After', String(wait)).status(429).send(render(`Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`));
+        res
+          .set('Retry-After', String(wait))
+          .status(429)
+          .send(render(`Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`));
         return true;
       };
       const startAgain = (req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }) =>
@@ -167,11 +189,26 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const kind = code.trim() === '' ? undefined : await verifySecondFactor(deps.secondFactor, pending.userId, code);
         if (!kind) {
           await deps.limiter.limits.penalize([{ limit: perUser, key: pending.userId }]);
-          deps.events?.user({ type: 'LOGIN_ERROR', clientId: clientIdOf(interaction.params), userId: pending.userId, ipAddress: req.ip, error: 'invalid_user_credentials', details: { username: pending.username, credential_type: 'otp' } });
+          deps.events?.user({
+            type: 'LOGIN_ERROR',
+            clientId: clientIdOf(interaction.params),
+            userId: pending.userId,
+            ipAddress: req.ip,
+            error: 'invalid_user_credentials',
+            details: { username: pending.username, credential_type: 'otp' },
+          });
           res.status(401).send(codePage({ ...page, error: 'That code is wrong or was already used.' }));
           return;
         }
-        await finish(kit, req, res, interaction, { id: pending.userId, username: pending.username }, kind === 'otp' ? 'otp' : 'recovery-authn-code', kind === 'otp' ? ['pwd', 'otp', 'mfa'] : ['pwd', 'mfa']);
+        await finish(
+          kit,
+          req,
+          res,
+          interaction,
+          { id: pending.userId, username: pending.username },
+          kind === 'otp' ? 'otp' : 'recovery-authn-code',
+          kind === 'otp' ? ['pwd', 'otp', 'mfa'] : ['pwd', 'mfa'],
+        );
       });
 
       router.post('/login-actions/:uid/enrol', ...kit.forms.read(600), async (req, res) => {
@@ -180,10 +217,14 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const pending = await pendingOf(interaction.uid, 'enrol');
         if (!pending) return void (await startAgain(req, res, interaction));
         const page = await pageOf(res, interaction);
-        const again = async (error: string) => requiredEnrolmentPage({ ...page, error, enrolment: await startEnrolment(deps.secondFactor, enrolBinding(interaction.uid), pending.username) });
+        const again = async (error: string) =>
+          requiredEnrolmentPage({ ...page, error, enrolment: await startEnrolment(deps.secondFactor, enrolBinding(interaction.uid), pending.username) });
         const wait = await deps.limiter.limits.retryAfter([{ limit: perUser, key: pending.userId }]);
         if (wait > 0) {
-          res.set('Retry-After', String(wait)).status(429).send(await again(`Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`));
+          res
+            .set('Retry-After', String(wait))
+            .status(429)
+            .send(await again(`Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`));
           return;
         }
         const { code, pending: sealed } = readForm(req, enrolInput);
@@ -218,7 +259,13 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         kit.checkForm(req, interaction.prompt.name, 'login');
         const parsed = assertion.safeParse(safeJson(readForm(req, passkeyInput).response));
         const refuse = () => {
-          deps.events?.user({ type: 'LOGIN_ERROR', clientId: clientIdOf(interaction.params), ipAddress: req.ip, error: 'invalid_user_credentials', details: { credential_type: 'webauthn-passwordless' } });
+          deps.events?.user({
+            type: 'LOGIN_ERROR',
+            clientId: clientIdOf(interaction.params),
+            ipAddress: req.ip,
+            error: 'invalid_user_credentials',
+            details: { credential_type: 'webauthn-passwordless' },
+          });
           return kit.loginPage(req, res, interaction, 401, 'The passkey was not accepted. Try again, or sign in with your password.');
         };
         if (!parsed.success) return void (await refuse());

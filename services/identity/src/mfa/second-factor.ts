@@ -112,7 +112,13 @@ export async function verifySecondFactor(deps: SecondFactorDeps, userId: string,
 /** Ten new recovery codes for a person with TOTP; the earlier ones stop working. */
 export async function regenerateRecoveryCodes(deps: Pick<SecondFactorDeps, 'credentials' | 'recoveryKey'>, userId: string): Promise<string[]> {
   const codes = newRecoveryCodes();
-  if (!(await deps.credentials.replaceRecoveryCodes(userId, codes.map((c) => hashRecoveryCode(deps.recoveryKey, c))))) throw new NotFoundError('TOTP credential');
+  if (
+    !(await deps.credentials.replaceRecoveryCodes(
+      userId,
+      codes.map((c) => hashRecoveryCode(deps.recoveryKey, c)),
+    ))
+  )
+    throw new NotFoundError('TOTP credential');
   return codes;
 }
 
