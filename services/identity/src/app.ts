@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, consoleSignIn } from './consoles/index.js';
@@ -135,7 +135,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', trustFunction(config.TRUST_PROXY));
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);
@@ -145,12 +145,13 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     health: {
       checks: {
         database: databaseReadiness(db),
-        redis: () => redis.ping(),
         // Tokens can only be signed with an active key of their algorithm, loaded by start() or the last reload.
         keys: async () => {
           if (fingerprint.split(',').filter((key) => key.endsWith(':active')).length < SIGNING_ALGS.length) throw new Error('no active signing key of every algorithm loaded');
         },
       },
+      // Requests carry on without Redis (test/faults redis-outage): reported, never unready.
+      reported: { redis: () => redis.ping() },
     },
   });
 

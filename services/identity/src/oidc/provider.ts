@@ -1,5 +1,5 @@
 import Provider, { type Configuration } from 'oidc-provider';
-import { deriveKey } from '@hush/common';
+import { deriveKey, trustFunction } from '@hush/common';
 import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
 import { SIGNING_ALGS } from '../keys/keys.js';
@@ -20,6 +20,7 @@ import { rpInitiatedLogout } from './logout.js';
 import { applyPatches } from './patches.js';
 import type { ProviderDeps } from './provider-deps.js';
 import { pinPublicOrigin } from './public-url.js';
+import { trustForwardedFrom } from './forwarded-client.js';
 import { PROTOCOL, ROUTES } from './routes.js';
 import { OIDC_SCOPES, withDefaultUserScopes } from './scopes.js';
 import { sessionStateProtocol } from './session-state.js';
@@ -110,7 +111,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
   };
 
   const provider = new Provider(config.issuer, configuration);
-  provider.proxy = config.TRUST_PROXY;
+  trustForwardedFrom(provider, trustFunction(config.TRUST_PROXY));
   pinPublicOrigin(provider, config.AUTH_URL);
   applyPatches(provider, { failures: deps.limiter });
   sessionStateProtocol(provider, { publicUrl: config.AUTH_URL, sessionTtl: SESSION_TTL });
