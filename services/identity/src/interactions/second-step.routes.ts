@@ -141,8 +141,14 @@ export function secondStep(deps: SecondStepDeps) {
     },
 
     /** The login page's "Sign in with a passkey" form: its options carry a new challenge for this interaction. */
-    async loginExtras(kit: InteractionKit, uid: string, nonce: string): Promise<{ extra: Html; script: string }> {
-      const options = await authenticationOptions(deps.passkeys, uid);
+    async loginExtras(kit: InteractionKit, uid: string, nonce: string): Promise<{ extra: Html; script?: string }> {
+      let options: Awaited<ReturnType<typeof authenticationOptions>>;
+      try {
+        options = await authenticationOptions(deps.passkeys, uid);
+      } catch {
+        // Redis (where the challenge waits) is unreachable: the password form still works.
+        return { extra: html`<p class="note">Signing in with a passkey is unavailable right now.</p>` };
+      }
       const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options="${JSON.stringify(options)}">
 ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
 <p class="note" data-needs-js>Signing in with a passkey needs JavaScript.</p>
