@@ -25,6 +25,8 @@ import { envelopeKeys } from './oidc/token-envelope.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
 import type { Config } from './config.js';
 import { KEY_LABELS } from './key-labels.js';
+import { secondStep, WEBAUTHN_SCRIPT_URL } from './interactions/second-step.routes.js';
+import { secondFactorDeps, securityConsole, SECURITY_PATH, webauthnScript } from './mfa/index.js';
 
 export interface IdentityApp extends ServiceApp {
   /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */
@@ -159,7 +161,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // The account console (before the realm's catch-all below): its sign-in is the console module's.
   const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
   const consoleRealm = { issuer: config.issuer, authUrl: config.AUTH_URL, idTokenAlg: config.DEFAULT_SIGNING_ALG, logger, ...consoleKeys };
-  app.use(ACCOUNT_CONSOLE.mount, accountConsole({ signIn: consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm }), users: context.users, logger }));
+  const accountSignIn = consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm });
+  const mfa = secondFactorDeps(config, context, redis);
+  app.get(WEBAUTHN_SCRIPT_URL, webauthnScript());
+  app.use(SECURITY_PATH, securityConsole({ ...mfa, signIn: accountSignIn, users: context.users, limiter, events, logger }));
+  app.use(ACCOUNT_CONSOLE.mount, accountConsole({ signIn: accountSignIn, users: context.users, logger }));
   // The admin console: its pages call the admin API above with the signed-in administrator's token.
   app.get('/auth/admin', adminConsoleRedirect());
   app.use(
@@ -176,6 +182,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       origin: new URL(config.AUTH_URL).origin,
       logger,
       events,
+      secondStep: secondStep({ ...mfa, users: context.users, limiter, events }),
     }),
   );
   // Keycloak's realm root; oidc-provider needs the raw body, so no body parser before it.

@@ -47,6 +47,12 @@ export const configSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
   /**
+   * Wrong second-factor codes (TOTP or recovery codes) allowed per person in one
+   * AUTH_FAILURE_WINDOW, at sign-in and at enrolment; past them every code is refused (429) until
+   * the window ends. A million TOTP codes at 5 a window are out of reach.
+   */
+  SECOND_FACTOR_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  /**
    * Keep each client secret also sealed under a key derived from MASTER_KEY, so the admin API's
    * `GET /clients/{id}/client-secret` can answer it (Keycloak's tools read secrets back). Off:
    * secrets are shown once, at creation or rotation, and that call answers 404.

@@ -16,6 +16,7 @@ import { SessionsRepository } from './sessions/index.js';
 import { EventsRepository } from './events/index.js';
 import { HandoversRepository } from './handover/handovers.repository.js';
 import { SecretsApi } from './handover/secrets-api.js';
+import { CredentialsRepository } from './mfa/index.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -29,6 +30,7 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     db,
     organizations: new OrganizationsRepository(db),
     users: new UsersRepository(db),
+    credentials: new CredentialsRepository(db),
     roles: new RolesRepository(db),
     sessions: new SessionsRepository(db),
     eventsRepository: new EventsRepository(db),

@@ -12,4 +12,6 @@ export const KEY_LABELS = {
   csrf: 'hush identity csrf v1',
   clientSecrets: 'hush identity client secrets v1',
   consoleSessions: 'hush identity console sessions v1',
+  totpSecrets: 'hush identity totp secrets v1',
+  recoveryCodes: 'hush identity recovery codes v1',
 } as const;

@@ -26,9 +26,16 @@ export interface Harness {
  * through the CLI, as an operator would) and the real Redis, with a unique Redis key prefix.
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
-export async function startIdentity(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
+export async function startIdentity(
+  overrides: Record<string, string> = {},
+  via: { postgres?: TcpProxy; redis?: TcpProxy } = {},
+  /** `localhost` for WebAuthn, whose relying party must be a domain, not an IP address. */
+  hostname = '127.0.0.1',
+): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('identity');
-  const { server, url } = await listenOnFreePort();
+  const listening = await listenOnFreePort();
+  const { server } = listening;
+  const url = listening.url.replace('127.0.0.1', hostname);
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: via.postgres?.via(database.url) ?? database.url,
     REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,

@@ -10,10 +10,12 @@ export interface Organization {
   description: string | null;
   enabled: boolean;
   domains: string[];
+  /** Members sign in with a second factor (TOTP or a passkey); one without is sent to enrol first. */
+  requireSecondFactor: boolean;
   createdAt: Date;
 }
 
-type Row = { id: string; name: string; alias: string; description: string | null; enabled: boolean; domains: string[]; created_at: Date };
+type Row = { id: string; name: string; alias: string; description: string | null; enabled: boolean; domains: string[]; require_second_factor: boolean; created_at: Date };
 const toOrganization = (r: Row): Organization => ({
   id: r.id,
   name: r.name,
@@ -21,16 +23,22 @@ const toOrganization = (r: Row): Organization => ({
   description: r.description,
   enabled: r.enabled,
   domains: r.domains,
+  requireSecondFactor: r.require_second_factor,
   createdAt: r.created_at,
 });
 
-export type OrganizationFields = Pick<Organization, 'name' | 'alias' | 'description' | 'enabled' | 'domains'>;
+export type OrganizationFields = Pick<Organization, 'name' | 'alias' | 'description' | 'enabled' | 'domains'> & { requireSecondFactor?: boolean | undefined };
+
+const columnsOf = ({ requireSecondFactor, ...fields }: OrganizationFields) => ({
+  ...fields,
+  ...(requireSecondFactor === undefined ? {} : { require_second_factor: requireSecondFactor }),
+});
 
 export class OrganizationsRepository {
   constructor(private readonly db: Db) {}
 
   async create(input: string | OrganizationFields): Promise<Organization> {
-    const fields = typeof input === 'string' ? { name: input, alias: aliasOf(input) } : input;
+    const fields = typeof input === 'string' ? { name: input, alias: aliasOf(input) } : columnsOf(input);
     try {
       const [row] = await this.db<Row>('organizations').insert(fields).returning('*');
       return toOrganization(row as Row);
@@ -77,7 +85,7 @@ export class OrganizationsRepository {
   async update(id: string, fields: OrganizationFields): Promise<boolean> {
     if (!isUuid(id)) return false;
     try {
-      return (await this.db('organizations').where({ id }).update(fields)) === 1;
+      return (await this.db('organizations').where({ id }).update(columnsOf(fields))) === 1;
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`organization ${fields.name}`);
       throw err;

@@ -18,6 +18,7 @@ export interface OrganizationInput {
   description?: string | null | undefined;
   enabled?: boolean | undefined;
   domains?: string[] | undefined;
+  requireSecondFactor?: boolean | undefined;
 }
 
 const ALIAS = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
@@ -31,7 +32,7 @@ function fieldsOf(input: OrganizationInput): OrganizationFields {
   const domains = [...new Set((input.domains ?? []).map((d) => d.toLowerCase()))];
   const bad = domains.find((d) => !DOMAIN.test(d));
   if (bad !== undefined) throw new InvalidInputError(`domain ${bad} is not a domain name`);
-  return { name, alias, description: input.description ?? null, enabled: input.enabled ?? true, domains };
+  return { name, alias, description: input.description ?? null, enabled: input.enabled ?? true, domains, requireSecondFactor: input.requireSecondFactor };
 }
 
 export function createOrganization(deps: Pick<OrganizationsDeps, 'organizations'>, input: OrganizationInput): Promise<Organization> {

@@ -7,6 +7,7 @@ export type AdminDeps = Pick<
   | 'clients'
   | 'apis'
   | 'organizations'
+  | 'credentials'
   | 'revocations'
   | 'secretSeal'
   | 'users'

@@ -12,6 +12,7 @@ const RESOURCE_TYPES: Record<string, string> = {
   'service-account-user': 'USER',
   users: 'USER',
   'reset-password': 'USER',
+  credentials: 'USER',
   logout: 'USER',
   realm: 'REALM_ROLE_MAPPING',
   'role-mappings': 'REALM_ROLE_MAPPING',

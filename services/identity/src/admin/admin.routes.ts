@@ -2,6 +2,7 @@ import type { AdminRoute } from './admin-route.js';
 import type { AdminDeps } from './admin-deps.js';
 import { clientRoutes } from './clients.routes.js';
 import { clientScopeRoutes } from './client-scopes.routes.js';
+import { credentialRoutes } from './credentials.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { handoverRoutes } from './handovers.routes.js';
 import { keyRoutes } from './keys.routes.js';
@@ -21,6 +22,7 @@ export const ADMIN_ROUTES: readonly AdminRoute<unknown, unknown, unknown, AdminD
   ...clientRoutes,
   ...roleRoutes,
   ...userRoutes,
+  ...credentialRoutes,
   ...organizationRoutes,
   ...clientScopeRoutes,
   ...keyRoutes,

@@ -31,8 +31,19 @@ const organizationInput = z
     description: z.string().nullish(),
     enabled: z.boolean().optional(),
     domains: z.array(z.object({ name: z.string() }).loose()).optional(),
+    attributes: z.record(z.string(), z.array(z.string())).nullish(),
   })
   .loose();
+
+/**
+ * The one organization attribute Hush acts on: `["true"]` makes its members sign in with a second
+ * factor (those without one are sent to enrol before their sign-in completes). Others are ignored.
+ */
+export const REQUIRE_SECOND_FACTOR = 'hush.second-factor.required';
+const requirementOf = (attributes: Record<string, string[]> | null | undefined) => {
+  const value = attributes?.[REQUIRE_SECOND_FACTOR];
+  return value === undefined ? undefined : value[0] === 'true';
+};
 
 const toOrganizationRepresentation = (o: Organization) => ({
   id: o.id,
@@ -40,7 +51,7 @@ const toOrganizationRepresentation = (o: Organization) => ({
   alias: o.alias,
   enabled: o.enabled,
   ...(o.description ? { description: o.description } : {}),
-  attributes: {},
+  attributes: { [REQUIRE_SECOND_FACTOR]: [String(o.requireSecondFactor)] },
   domains: o.domains.map((name) => ({ name, verified: false })),
 });
 
@@ -94,7 +105,12 @@ export const organizationRoutes = [
     errors: { '400': 'Bad representation', '409': 'The name or alias is taken' },
     async handle(deps: AdminDeps, { body, caller }) {
       requireRealmWide(caller);
-      const org = await createOrganization(deps, { ...body, name: body.name ?? '', domains: body.domains?.map((d) => d.name) });
+      const org = await createOrganization(deps, {
+        ...body,
+        name: body.name ?? '',
+        domains: body.domains?.map((d) => d.name),
+        requireSecondFactor: requirementOf(body.attributes),
+      });
       return org.id;
     },
   }),
@@ -127,6 +143,7 @@ export const organizationRoutes = [
         description: body.description === undefined ? org.description : body.description,
         enabled: body.enabled ?? org.enabled,
         domains: body.domains ? body.domains.map((d) => d.name) : org.domains,
+        requireSecondFactor: requirementOf(body.attributes) ?? org.requireSecondFactor,
       });
     },
   }),

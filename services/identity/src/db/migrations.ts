@@ -9,6 +9,7 @@ import * as events from '../../migrations/20261210010000_events.js';
 import * as replaceRefreshTokens from '../../migrations/20261210020000_replace_refresh_tokens.js';
 import * as consoleClients from '../../migrations/20261220000000_console_clients.js';
 import * as handovers from '../../migrations/20261220010000_handovers.js';
+import * as secondFactor from '../../migrations/20261221000000_second_factor.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -22,4 +23,5 @@ export const migrationSource = staticMigrations({
   '20261210020000_replace_refresh_tokens': replaceRefreshTokens,
   '20261220000000_console_clients': consoleClients,
   '20261220010000_handovers': handovers,
+  '20261221000000_second_factor': secondFactor,
 });

@@ -11,6 +11,10 @@ export const USER_EVENT_TYPES = [
   'LOGOUT',
   'LOGOUT_ERROR',
   'UPDATE_PASSWORD',
+  'UPDATE_TOTP',
+  'REMOVE_TOTP',
+  'UPDATE_CREDENTIAL',
+  'REMOVE_CREDENTIAL',
 ] as const;
 export type UserEventType = (typeof USER_EVENT_TYPES)[number];
 

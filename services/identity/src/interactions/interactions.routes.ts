@@ -9,6 +9,7 @@ import { describeInteractionError, INTERACTION_FAULT } from './interaction-error
 import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
 import { consentPage, loginPage } from './views.js';
 import type { EventRecorder } from '../events/index.js';
+import type { InteractionKit, SecondStep } from './second-step.routes.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
@@ -20,6 +21,8 @@ export interface InteractionDeps {
   logger: Logger;
   /** Keycloak's LOGIN and LOGIN_ERROR user events. */
   events?: Pick<EventRecorder, 'user'>;
+  /** The second factor after the password, and passkey sign-in (second-step.routes.ts). */
+  secondStep?: SecondStep;
 }
 
 /**
@@ -54,13 +57,40 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     return client?.clientName ?? String(clientId);
   };
 
+  const renderLogin = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string, username?: string) => {
+    const nonce = nonceOf(res);
+    const extras = await deps.secondStep?.loginExtras(kit, interaction.uid, nonce);
+    res.status(status).send(
+      loginPage({
+        action: `${base(interaction.uid)}/login`,
+        abort: `${base(interaction.uid)}/abort`,
+        csrf: forms.token(interaction.uid),
+        clientName: await clientName(interaction.params['client_id']),
+        username,
+        error,
+        nonce,
+        ...extras,
+      }),
+    );
+  };
+  const kit: InteractionKit = {
+    provider: deps.provider,
+    details,
+    checkForm,
+    forms,
+    base,
+    clientName,
+    loginPage: (_req, res, interaction, status, error) => renderLogin(res, interaction, status, error),
+  };
+
   router.get('/login-actions/:uid', async (req, res) => {
     const interaction = await details(req, res);
     const uid = interaction.uid;
     const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
     if (interaction.prompt.name === 'login') {
-      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, nonce }));
+      const extras = await deps.secondStep?.loginExtras(kit, uid, nonce);
+      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, nonce, ...extras }));
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -88,18 +118,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       { limit: perUser, key: `${username.toLowerCase()}:${req.ip}` },
       { limit: perIp, key: req.ip ?? 'unknown' },
     ];
-    const render = async (status: number, error: string) =>
-      res.status(status).send(
-        loginPage({
-          action: `${base(interaction.uid)}/login`,
-          abort: `${base(interaction.uid)}/abort`,
-          csrf: forms.token(interaction.uid),
-          clientName: await clientName(interaction.params['client_id']),
-          username,
-          error,
-          nonce: nonceOf(res),
-        }),
-      );
+    const render = (status: number, error: string) => renderLogin(res, interaction, status, error, username);
 
     const wait = await deps.limiter.limits.retryAfter(checks);
     if (wait > 0) {
@@ -118,7 +137,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       await render(401, 'Invalid username or password.');
       return;
     }
-    deps.events?.user({ type: 'LOGIN', clientId, userId: user.id, ipAddress: req.ip, details: { username: user.username } });
+    if (await deps.secondStep?.afterPassword(kit, req, res, interaction, user)) return;
+    deps.events?.user({ type: 'LOGIN', clientId, userId: user.id, ipAddress: req.ip, details: { username: user.username, credential_type: 'password' } });
     await deps.provider().interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });
 
@@ -143,6 +163,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     forms.check(req, String(req.params['uid']));
     await deps.provider().interactionFinished(req, res, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
   });
+
+  deps.secondStep?.routes(router, kit);
 
   // Expired or missing interaction cookies are the common failure here: a page, not a stack trace.
   router.use('/login-actions', pageErrorHandler(deps.logger, { fault: INTERACTION_FAULT, describe: describeInteractionError }));

@@ -1,4 +1,4 @@
-import { CSRF_FIELD, html, layout, raw } from '@hush/common';
+import { CSRF_FIELD, html, layout, raw, type Html } from '@hush/common';
 
 /*
  * Server-rendered pages on the shared layout: plain HTML forms (keyboard usable, no JavaScript),
@@ -8,10 +8,22 @@ import { CSRF_FIELD, html, layout, raw } from '@hush/common';
 /** A POST form carrying the interaction's CSRF token. */
 const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
-export function loginPage(o: { action: string; abort: string; csrf: string; clientName: string; username?: string; error?: string; nonce: string }): string {
+export function loginPage(o: {
+  action: string;
+  abort: string;
+  csrf: string;
+  clientName: string;
+  username?: string | undefined;
+  error?: string;
+  nonce: string;
+  /** Another way to sign in (a passkey), after the password form, and its script. */
+  extra?: Html;
+  script?: string;
+}): string {
   return layout({
     title: 'Sign in',
     nonce: o.nonce,
+    script: o.script,
     body: html`<h1>Sign in to ${o.clientName}</h1>
 ${o.error && html`<p class="error" role="alert">${o.error}</p>`}
 <form method="post" action="${o.action}" autocomplete="on">
@@ -22,6 +34,7 @@ ${csrfField(o.csrf)}
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${o.extra}
 <form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`,
   });
 }

@@ -17,7 +17,14 @@ beforeAll(() => {
   redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   const limits = { REDIS_PREFIX: uniquePrefix('patches-test'), AUTH_FAILURE_WINDOW: 60, CLIENT_AUTH_BUCKETS: 1024 };
   deps = {
-    failures: createFailureLimits(redis, { ...limits, CLIENT_AUTH_MAX_FAILURES: 5, CLIENT_AUTH_MAX_FAILURES_PER_IP: 5, LOGIN_MAX_FAILURES: 5, LOGIN_MAX_FAILURES_PER_IP: 5 }),
+    failures: createFailureLimits(redis, {
+      ...limits,
+      CLIENT_AUTH_MAX_FAILURES: 5,
+      CLIENT_AUTH_MAX_FAILURES_PER_IP: 5,
+      LOGIN_MAX_FAILURES: 5,
+      LOGIN_MAX_FAILURES_PER_IP: 5,
+      SECOND_FACTOR_MAX_FAILURES: 5,
+    }),
   };
 });
 afterAll(() => redis.disconnect());

@@ -13,6 +13,8 @@ export interface FailureLimits {
   limits: RateLimits;
   client: { perClient: RateLimit; perIp: RateLimit; buckets: number };
   login: { perUser: RateLimit; perIp: RateLimit };
+  /** Wrong TOTP or recovery codes, per person: a block refuses every code (it could be guessed). */
+  secondFactor: { perUser: RateLimit };
 }
 
 type LimitsConfig = Pick<
@@ -24,6 +26,7 @@ type LimitsConfig = Pick<
   | 'CLIENT_AUTH_BUCKETS'
   | 'LOGIN_MAX_FAILURES'
   | 'LOGIN_MAX_FAILURES_PER_IP'
+  | 'SECOND_FACTOR_MAX_FAILURES'
 >;
 
 export function createFailureLimits(redis: Redis, config: LimitsConfig): FailureLimits {
@@ -37,5 +40,6 @@ export function createFailureLimits(redis: Redis, config: LimitsConfig): Failure
       buckets: config.CLIENT_AUTH_BUCKETS,
     },
     login: { perUser: limits.define('login', config.LOGIN_MAX_FAILURES, window), perIp: limits.define('login-ip', config.LOGIN_MAX_FAILURES_PER_IP, window) },
+    secondFactor: { perUser: limits.define('second-factor', config.SECOND_FACTOR_MAX_FAILURES, window) },
   };
 }

@@ -23,6 +23,7 @@ async function limited() {
     CLIENT_AUTH_BUCKETS: 1024,
     LOGIN_MAX_FAILURES: 5,
     LOGIN_MAX_FAILURES_PER_IP: 5,
+    SECOND_FACTOR_MAX_FAILURES: 5,
   });
   const { provider, request } = await bareProvider(() => [clientAuthLimiter(failures)], { clients: [{ ...APP, client_secret: hashClientSecret('app-secret') }] });
   applyPatches(provider, { failures });
