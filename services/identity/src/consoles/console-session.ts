@@ -19,6 +19,8 @@ export const consoleSessionSchema = z.object({
   refreshToken: z.string().optional(),
   /** The ID token: the `id_token_hint` of the sign-out. */
   idToken: z.string(),
+  /** The ID token's `sid`: which of the person's identity sessions this console session is. */
+  sid: z.string().optional(),
 });
 
 export type ConsoleSession = z.infer<typeof consoleSessionSchema>;

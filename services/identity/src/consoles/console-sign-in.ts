@@ -181,6 +181,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
       expiresAt: expiry(tokens),
       ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
       idToken: tokens.id_token,
+      ...(typeof claims['sid'] === 'string' ? { sid: claims['sid'] } : {}),
     });
     res.redirect(303, safeReturnPath(started.returnTo, mount));
   });

@@ -11,6 +11,10 @@ export const USER_EVENT_TYPES = [
   'LOGOUT',
   'LOGOUT_ERROR',
   'UPDATE_PASSWORD',
+  'UPDATE_PASSWORD_ERROR',
+  'UPDATE_PROFILE',
+  'UPDATE_EMAIL',
+  'REVOKE_GRANT',
 ] as const;
 export type UserEventType = (typeof USER_EVENT_TYPES)[number];
 
