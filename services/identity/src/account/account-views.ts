@@ -78,6 +78,7 @@ export function applicationsBody(v: { csrf: string; apps: { clientId: string; na
   )}</ul>`;
 }
 
+const signOutLabel = (current: boolean) => (current ? 'Sign out here' : 'Sign out');
 const when = (ms: number) => (ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : 'unknown');
 
 export function sessionsBody(v: {
@@ -91,7 +92,7 @@ export function sessionsBody(v: {
 <ul class="items">${v.sessions.map(
     (s) => html`<li><h2>${s.current ? 'This browser' : `Session started ${when(s.start)}`}</h2>
 <dl><dt>Started</dt><dd>${when(s.start)}</dd><dt>Last active</dt><dd>${when(s.lastAccess)}</dd><dt>Applications</dt><dd>${s.clients.map((c) => v.clientName(c)).join(', ') || 'none'}</dd></dl>
-<form method="post" action="${ACCOUNT_PAGES.sessions}/end">${consoleCsrfField(v.csrf)}<input type="hidden" name="session" value="${s.id}"><button type="submit" class="secondary" aria-label="Sign out the session started ${when(s.start)}">Sign out${s.current ? ' here' : ''}</button></form></li>`,
+<form method="post" action="${ACCOUNT_PAGES.sessions}/end">${consoleCsrfField(v.csrf)}<input type="hidden" name="session" value="${s.id}"><button type="submit" class="secondary" aria-label="${signOutLabel(s.current)}, the session started ${when(s.start)}">${signOutLabel(s.current)}</button></form></li>`,
   )}</ul>
 <form method="post" action="${ACCOUNT_PAGES.sessions}/end-all">${consoleCsrfField(v.csrf)}<button type="submit" class="danger">Sign out all sessions</button></form>`;
 }

@@ -76,6 +76,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     authorization_endpoint: `${issuer}${ROUTES.authorization}`,
     token_endpoint: `${issuer}${ROUTES.token}`,
     jwks_uri: `${issuer}${ROUTES.jwks}`,
+    userinfo_endpoint: `${issuer}${ROUTES.userinfo}`,
     end_session_endpoint: `${issuer}${ROUTES.end_session}`,
   };
   const client = new oidc.Configuration(server, clientId, { id_token_signed_response_alg: options.idTokenAlg }, oidc.None());
@@ -151,6 +152,18 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     },
   ];
 
+  // ID tokens of the code flow carry no profile claims (they are userinfo's): the name shown comes from there.
+  const usernameOf = async (accessToken: string, claims: oidc.IDToken): Promise<string> => {
+    if (typeof claims['preferred_username'] === 'string') return claims['preferred_username'];
+    try {
+      const info = await oidc.fetchUserInfo(client, accessToken, claims.sub);
+      return typeof info.preferred_username === 'string' ? info.preferred_username : claims.sub;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, client: clientId }, 'console sign-in: userinfo failed');
+      return claims.sub;
+    }
+  };
+
   const router = express.Router();
   router.use(['/sign-in', '/callback', '/sign-out'], pageSecurity());
 
@@ -176,7 +189,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     save(req, res, {
       id: randomToken(16),
       userId: claims.sub,
-      username: typeof claims['preferred_username'] === 'string' ? claims['preferred_username'] : claims.sub,
+      username: await usernameOf(tokens.access_token, claims),
       accessToken: tokens.access_token,
       expiresAt: expiry(tokens),
       ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
