@@ -181,6 +181,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
         clients,
         isWebOrigin: (origin) => context.clients.isWebOrigin(origin),
       },
+      limiter,
       events,
       logger,
     }),

@@ -126,6 +126,17 @@ describe('the account console', () => {
     expect((await old.submit(login.html, 0, { username, password: PASSWORD })).res.status).toBe(401);
   });
 
+  it('counts a wrong current password as a failed sign-in: past the limit, 429 even with the right one', async () => {
+    const { username } = await newUser();
+    const { browser } = await consoleAs(username, `${ACCOUNT}/password`);
+    const form = formOf((await browser.navigate(`${ACCOUNT}/password`)).html, `${ACCOUNT}/password`);
+    const attempt = (current: string) => browser.send(form.action, { ...form.hidden, current, password: 'a brand new password', confirm: 'a brand new password' });
+    for (let i = 0; i < h.config.LOGIN_MAX_FAILURES; i++) expect((await attempt(`wrong ${i}`)).status).toBe(400);
+    const blocked = await attempt(PASSWORD);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers['retry-after']).toBeDefined();
+  });
+
   it('lists the applications the person granted access to and revokes one with its tokens', async () => {
     const { username } = await newUser();
     const app = await appTokens(username);

@@ -1,4 +1,7 @@
+import { deriveKey, open, seal } from '@hush/common';
 import { Browser, parseForms } from '@hush/testing';
+import { KEY_LABELS } from '../src/key-labels.js';
+import { endAccountSessions } from '../src/sessions/index.js';
 import { startIdentity, type Harness } from './harness.js';
 
 const ACCOUNT = '/auth/realms/public/account';
@@ -112,5 +115,40 @@ describe('console sign-in', () => {
     const res = await browser.send(`${ACCOUNT}/sign-out`, { csrf: 'forged' });
     expect(res.status).toBe(400);
     expect(browser.cookie(sessionCookie)).toBeDefined();
+  });
+});
+
+describe('the console session past its access token', () => {
+  /** The browser's console session cookie, opened and rewritten with `change` (as the server would seal it). */
+  const rewrite = (browser: Browser, change: (session: Record<string, unknown>) => Record<string, unknown>) => {
+    const key = deriveKey(h.config.MASTER_KEY, KEY_LABELS.consoleSessions);
+    const session = JSON.parse(open(key, Buffer.from(browser.cookie(sessionCookie) as string, 'base64url'), sessionCookie).toString('utf8')) as Record<string, unknown>;
+    const sealed = seal(key, JSON.stringify(change(session)), sessionCookie).toString('base64url');
+    return { session, cookie: `${sessionCookie}=${sealed}` };
+  };
+
+  it('refreshes an access token about to expire, with the refresh token, and goes on', async () => {
+    const { browser } = await signedIn();
+    const { session, cookie } = rewrite(browser, (s) => ({ ...s, expiresAt: Math.floor(Date.now() / 1000) }));
+    const res = await new Browser(h.url).send(`${ACCOUNT}/`, undefined, { cookie });
+    expect(res.status).toBe(200);
+    const renewed = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith(`${sessionCookie}=`)) as string;
+    const value = renewed.slice(sessionCookie.length + 1, renewed.indexOf(';'));
+    const key = deriveKey(h.config.MASTER_KEY, KEY_LABELS.consoleSessions);
+    const after = JSON.parse(open(key, Buffer.from(value, 'base64url'), sessionCookie).toString('utf8')) as Record<string, unknown>;
+    expect(after['accessToken']).not.toBe(session['accessToken']);
+    expect(after['refreshToken']).not.toBe(session['refreshToken']);
+    expect(after['expiresAt']).toBeGreaterThan(Date.now() / 1000 + 60);
+  });
+
+  it('ends when the refresh is refused (the person signed out everywhere meanwhile): back to sign-in', async () => {
+    const { browser } = await signedIn();
+    const user = await h.identity.context.users.findByUsername('dora');
+    await endAccountSessions(h.identity.context, user!.id);
+    const { cookie } = rewrite(browser, (s) => ({ ...s, expiresAt: Math.floor(Date.now() / 1000) }));
+    const res = await new Browser(h.url).send(`${ACCOUNT}/sessions`, undefined, { cookie });
+    expect(res.status).toBe(303);
+    expect(res.headers['location']).toContain('/protocol/openid-connect/auth');
+    expect(String(res.headers['set-cookie'])).toMatch(new RegExp(`${sessionCookie}=; Path=${ACCOUNT}; Max-Age=0`));
   });
 });

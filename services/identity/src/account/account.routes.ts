@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_PASSWORD_BYTES } from '../accounts/passwords.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consolePage, type ConsoleSignIn } from '../consoles/index.js';
 import type { EventRecorder } from '../events/index.js';
+import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { endAccountSessions } from '../sessions/index.js';
 import {
   applicationsOf,
@@ -27,6 +28,8 @@ export interface AccountConsoleDeps {
   /** A client's display name (its id when it has none or is gone). */
   clientName: (clientId: string) => Promise<string>;
   api: Omit<AccountApiDeps, 'account' | 'events'>;
+  /** The sign-in failure limits: a wrong current password counts as a failed sign-in. */
+  limiter: Pick<FailureLimits, 'limits' | 'login'>;
   events?: Pick<EventRecorder, 'user'>;
   logger: Logger;
 }
@@ -114,7 +117,18 @@ export function accountConsole(deps: AccountConsoleDeps): express.Router {
 
   router.post('/password', requireSession, ...signIn.form(3 * 1000), async (req, res) => {
     const form = readForm(req, passwordForm);
-    const refuse = (error: string) => page(res, ACCOUNT_PAGES.password, 'Password', passwordBody({ csrf: signIn.csrfToken(res), error }), 400);
+    const refuse = (error: string, status = 400) => page(res, ACCOUNT_PAGES.password, 'Password', passwordBody({ csrf: signIn.csrfToken(res), error }), status);
+    // The current password is guessed no faster here than at the login page: the same counters.
+    const { perUser, perIp } = deps.limiter.login;
+    const checks = [
+      { limit: perUser, key: `${signIn.sessionOf(res).username.toLowerCase()}:${req.ip}` },
+      { limit: perIp, key: req.ip ?? 'unknown' },
+    ];
+    const wait = await deps.limiter.limits.retryAfter(checks);
+    if (wait > 0) {
+      res.set('Retry-After', String(wait));
+      return refuse(`Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
+    }
     if (form.password !== form.confirm) return refuse('The new password and its confirmation differ.');
     if (form.password.length < 8 || Buffer.byteLength(form.password) > MAX_PASSWORD_BYTES)
       return refuse(`The new password must have at least 8 characters and at most ${MAX_PASSWORD_BYTES} bytes.`);
@@ -123,6 +137,7 @@ export function accountConsole(deps: AccountConsoleDeps): express.Router {
     } catch (err) {
       if (!(err instanceof InvalidInputError)) throw err;
       record(req, res, 'UPDATE_PASSWORD_ERROR', { error: err instanceof WrongPasswordError ? 'invalid_user_credentials' : 'password_rejected' });
+      if (err instanceof WrongPasswordError) await deps.limiter.limits.penalize(checks);
       return refuse(err.message);
     }
     record(req, res, 'UPDATE_PASSWORD');
