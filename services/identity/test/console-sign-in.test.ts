@@ -1,5 +1,8 @@
+import * as oidc from 'openid-client';
+import request from 'supertest';
 import { deriveKey, open, seal } from '@hush/common';
 import { Browser, parseForms } from '@hush/testing';
+import { ADMIN_CONSOLE } from '../src/consoles/index.js';
 import { KEY_LABELS } from '../src/key-labels.js';
 import { endAccountSessions } from '../src/sessions/index.js';
 import { startIdentity, type Harness } from './harness.js';
@@ -150,5 +153,35 @@ describe('the console session past its access token', () => {
     expect(res.status).toBe(303);
     expect(res.headers['location']).toContain('/protocol/openid-connect/auth');
     expect(String(res.headers['set-cookie'])).toMatch(new RegExp(`${sessionCookie}=; Path=${ACCOUNT}; Max-Age=0`));
+  });
+});
+
+describe('the admin console client (what h6 signs in with)', () => {
+  it('gets, without a consent page, an access token for the admin API carrying the person’s realm-management roles, and keeps it by refresh', async () => {
+    await h.cli('users', 'create', 'ada', '--password', PASSWORD);
+    await h.cli('roles', 'grant', 'realm-admin', '--user', 'ada');
+    const config = await oidc.discovery(new URL(h.issuer), ADMIN_CONSOLE.clientId, { id_token_signed_response_alg: 'RS256' }, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const redirectUri = `${h.url}${ADMIN_CONSOLE.mount}/callback`;
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: ADMIN_CONSOLE.scope,
+      resource: ADMIN_CONSOLE.resource as string,
+      state: 's',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const browser = new Browser(h.url);
+    const login = await browser.navigate(url.href);
+    const back = await browser.submit(login.html, 0, { username: 'ada', password: PASSWORD });
+    // The admin console's callback is h6's route; here the redirect to it is what counts.
+    expect(back.url.startsWith(`${redirectUri}?`)).toBe(true);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: 's' });
+    const users = await request(h.url).get('/auth/admin/realms/public/users').set('authorization', `Bearer ${tokens.access_token}`);
+    expect(users.status).toBe(200);
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string, { resource: ADMIN_CONSOLE.resource as string });
+    expect((await request(h.url).get('/auth/admin/realms/public/users').set('authorization', `Bearer ${refreshed.access_token}`)).status).toBe(200);
   });
 });
