@@ -242,6 +242,14 @@ describe("Keycloak's account REST API", () => {
     expect(two.body.errors[0]).toEqual({ field: 'username', errorMessage: 'error-user-attribute-read-only', params: ['username'] });
   });
 
+  it('answers a body that is not JSON with a JSON 400', async () => {
+    const { username } = await newUser();
+    const app = await appTokens(username);
+    const res = await request(h.url).post(ACCOUNT).set('authorization', `Bearer ${app.tokens.access_token}`).set('content-type', 'application/json').send('{not json');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('a browser asking for HTML still gets the console (sign-in)', async () => {
     const res = await request(h.url).get(`${ACCOUNT}/`).set('accept', 'text/html,application/json;q=0.9');
     expect(res.status).toBe(303);

@@ -122,5 +122,12 @@ export function accountApi(deps: AccountApiDeps): express.Router {
     }
   });
 
+  // A body that is not JSON, or too large: answered as JSON, not as the console's error page.
+  router.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (!wantsJson(req) || typeof status !== 'number' || status < 400 || status >= 500) return next(err);
+    res.status(status).json({ error: 'invalid_request', error_description: status === 413 ? 'request body too large' : 'the body is not JSON' });
+  });
+
   return router;
 }
