@@ -165,7 +165,14 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   app.use(ADMIN_MOUNT, admin.router);
   // The account console (before the realm's catch-all below): its sign-in is the console module's.
   const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
-  const consoleRealm = { issuer: config.issuer, authUrl: config.AUTH_URL, idTokenAlg: config.DEFAULT_SIGNING_ALG, logger, ...consoleKeys };
+  const consoleRealm = {
+    issuer: config.issuer,
+    authUrl: config.AUTH_URL,
+    internalUrl: config.CONSOLES_INTERNAL_URL,
+    idTokenAlg: config.DEFAULT_SIGNING_ALG,
+    logger,
+    ...consoleKeys,
+  };
   app.use(
     ACCOUNT_CONSOLE.mount,
     accountConsole({

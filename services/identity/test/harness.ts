@@ -26,7 +26,10 @@ export interface Harness {
  * through the CLI, as an operator would) and the real Redis, with a unique Redis key prefix.
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
-export async function startIdentity(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
+export async function startIdentity(
+  overrides: Record<string, string> | ((url: string) => Record<string, string>) = {},
+  via: { postgres?: TcpProxy; redis?: TcpProxy } = {},
+): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase('identity');
   const { server, url } = await listenOnFreePort();
   const env: NodeJS.ProcessEnv = {
@@ -39,7 +42,7 @@ export async function startIdentity(overrides: Record<string, string> = {}, via:
     AUTH_URL: url,
     PASSWORD_HASH_COST: '4',
     LOG_LEVEL: 'debug',
-    ...overrides,
+    ...(typeof overrides === 'function' ? overrides(url) : overrides),
   };
   const config = readConfig(env);
   const { cli, cliRaw } = cliDriver(runCli, env);

@@ -10,6 +10,8 @@ export interface ConsoleSignInOptions {
   /** The realm's issuer (`${AUTH_URL}/auth/realms/public`) and AUTH_URL itself. */
   issuer: string;
   authUrl: string;
+  /** Where the back-channel calls (token, userinfo) go instead of AUTH_URL's origin (CONSOLES_INTERNAL_URL), same paths. */
+  internalUrl?: string | undefined;
   /** The realm's ID token algorithm (DEFAULT_SIGNING_ALG): the console clients have none of their own. */
   idTokenAlg: string;
   /** Derived from MASTER_KEY: KEY_LABELS.consoleSessions and KEY_LABELS.csrf. */
@@ -80,7 +82,13 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     end_session_endpoint: `${issuer}${ROUTES.end_session}`,
   };
   const client = new oidc.Configuration(server, clientId, { id_token_signed_response_alg: options.idTokenAlg }, oidc.None());
-  if (issuer.startsWith('http:')) oidc.allowInsecureRequests(client);
+  if (issuer.startsWith('http:') || options.internalUrl?.startsWith('http:')) oidc.allowInsecureRequests(client);
+  const internal = options.internalUrl;
+  if (internal) {
+    const publicOrigin = new URL(authUrl).origin;
+    const viaInternal: oidc.CustomFetch = (url, init) => fetch(url.startsWith(publicOrigin) ? `${new URL(internal).origin}${url.slice(publicOrigin.length)}` : url, init);
+    client[oidc.customFetch] = viaInternal;
+  }
 
   /** Starts the authorization code flow with PKCE: the state and verifier go sealed into a cookie of the callback. */
   const startSignIn = async (req: Request, res: Response, returnTo: string) => {
