@@ -163,7 +163,9 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // Keycloak's admin REST API (its own body parser and error shapes: admin/).
   app.use(ADMIN_MOUNT, admin.router);
-  // The account console (before the realm's catch-all below): its sign-in is the console module's.
+  // The consoles (before the realm's catch-all below) sign in through the console module: one
+  // ConsoleSignIn per console, shared by every router of that console (the account console's
+  // security pages take `accountSignIn` too, mounted at `${ACCOUNT_CONSOLE.mount}/security`).
   const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
   const consoleRealm = {
     issuer: config.issuer,
@@ -173,10 +175,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     logger,
     ...consoleKeys,
   };
+  const accountSignIn = consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm });
   app.use(
     ACCOUNT_CONSOLE.mount,
     accountConsole({
-      signIn: consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm }),
+      signIn: accountSignIn,
       account: context,
       clientName: async (clientId) => (await clients.find(clientId))?.name ?? clientId,
       api: {
