@@ -21,7 +21,9 @@ import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { SIGNING_ALGS } from './keys/keys.js';
 import { buildProvider } from './oidc/provider.js';
-import { envelopeKeys } from './oidc/token-envelope.js';
+import { envelopeKeys, type EnvelopeKeys } from './oidc/token-envelope.js';
+import { accountTokenVerifier } from './account/account-token.js';
+import { accessTokenLiveness } from './revocations/access-token-liveness.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
 import type { Config } from './config.js';
 import { KEY_LABELS } from './key-labels.js';
@@ -90,10 +92,17 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     const userId = 'userId' in who ? who.userId : (await context.users.findServiceAccount(who.clientId))?.id;
     return userId ? adminRolesOf(context, userId) : [];
   };
+  // The envelope keys of the provider last built (the account REST API opens access tokens with them).
+  let envelopesInUse: EnvelopeKeys | undefined;
+  const currentEnvelopeKeys = (): EnvelopeKeys => {
+    if (!envelopesInUse) throw new Error('identity app not started');
+    return envelopesInUse;
+  };
   const makeProvider = async () => {
     const jwks = await context.signingKeys.privateJwks();
     admin.verifier.useKeys(jwks);
     const envelopes = await envelopeKeys(config.issuer, jwks, refreshEnvelopeKey);
+    envelopesInUse = envelopes;
     return buildProvider({
       config,
       db,
@@ -158,14 +167,42 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // Keycloak's admin REST API (its own body parser and error shapes: admin/).
   app.use(ADMIN_MOUNT, admin.router);
-  // The account console (before the realm's catch-all below): its sign-in is the console module's.
+  // The consoles (before the realm's catch-all below) sign in through the console module: one
+  // ConsoleSignIn per console, shared by every router of that console (the account console's
+  // security pages take `accountSignIn` too, mounted at `${ACCOUNT_CONSOLE.mount}/security`).
   const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
-  const consoleRealm = { issuer: config.issuer, authUrl: config.AUTH_URL, idTokenAlg: config.DEFAULT_SIGNING_ALG, logger, ...consoleKeys };
+  const consoleRealm = {
+    issuer: config.issuer,
+    authUrl: config.AUTH_URL,
+    internalUrl: config.CONSOLES_INTERNAL_URL,
+    idTokenAlg: config.DEFAULT_SIGNING_ALG,
+    logger,
+    ...consoleKeys,
+  };
   const accountSignIn = consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm });
   const mfa = secondFactorDeps(config, context, redis);
   app.get(WEBAUTHN_SCRIPT_URL, webauthnScript());
   app.use(SECURITY_PATH, securityConsole({ ...mfa, signIn: accountSignIn, users: context.users, limiter, events, logger }));
-  app.use(ACCOUNT_CONSOLE.mount, accountConsole({ signIn: accountSignIn, users: context.users, logger }));
+  app.use(
+    ACCOUNT_CONSOLE.mount,
+    accountConsole({
+      signIn: accountSignIn,
+      account: context,
+      clientName: async (clientId) => (await clients.find(clientId))?.name ?? clientId,
+      api: {
+        verify: accountTokenVerifier({
+          provider: currentProvider,
+          envelopeKeys: currentEnvelopeKeys,
+          isLive: (payload) => accessTokenLiveness(currentProvider(), context.revocations)(payload),
+        }),
+        clients,
+        isWebOrigin: (origin) => context.clients.isWebOrigin(origin),
+      },
+      limiter,
+      events,
+      logger,
+    }),
+  );
   // The admin console: its pages call the admin API above with the signed-in administrator's token.
   app.get('/auth/admin', adminConsoleRedirect());
   app.use(

@@ -16,6 +16,15 @@ export const configSchema = z.object({
     // The endpoints are served at /auth/realms/public of the origin; a path here would be in the issuer only.
     .refine((u) => new URL(u).pathname === '/' && !/[?#@]/.test(u), 'must be an origin (scheme://host[:port]) without a path, query or fragment'),
   /**
+   * Where the consoles (account, admin) reach identity itself for their back-channel calls (token,
+   * userinfo) when AUTH_URL is not reachable from inside (behind an ingress): e.g.
+   * http://127.0.0.1:8080. Unset: AUTH_URL.
+   */
+  CONSOLES_INTERNAL_URL: z
+    .url()
+    .optional()
+    .transform((u) => (u === undefined ? undefined : u.replace(/\/+$/, ''))),
+  /**
    * Keep client records in memory, invalidated through PostgreSQL LISTEN/NOTIFY on one extra
    * connection per process (src/clients/client-cache.ts). Off: every token request reads its
    * client row (for a database that allows a single connection, such as the embedded one).

@@ -1,4 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import * as oidc from 'openid-client';
+import request from 'supertest';
+import { deriveKey, open, seal } from '@hush/common';
 import { Browser, parseForms } from '@hush/testing';
+import { ADMIN_CONSOLE } from '../src/consoles/index.js';
+import { consoleSessionSchema, sealedCookie } from '../src/consoles/console-session.js';
+import { KEY_LABELS } from '../src/key-labels.js';
+import { endAccountSessions } from '../src/sessions/index.js';
 import { startIdentity, type Harness } from './harness.js';
 
 const ACCOUNT = '/auth/realms/public/account';
@@ -52,6 +62,8 @@ describe('console sign-in', () => {
     const sealed = browser.cookie(sessionCookie) as string;
     expect(sealed).toBeDefined();
     expect(Buffer.from(sealed, 'base64url').toString('latin1')).not.toMatch(/dora|eyJ/);
+    // Three tokens, deflated then sealed: far from the 4096 bytes browsers keep of a cookie.
+    expect(sealed.length).toBeLessThan(3000);
     const tampered = new Browser(h.url);
     const flipped = sealed.slice(0, 40) + (sealed[40] === 'A' ? 'B' : 'A') + sealed.slice(41);
     const again = await tampered.send(`${ACCOUNT}/`, undefined, { cookie: `${sessionCookie}=${flipped}` });
@@ -112,5 +124,93 @@ describe('console sign-in', () => {
     const res = await browser.send(`${ACCOUNT}/sign-out`, { csrf: 'forged' });
     expect(res.status).toBe(400);
     expect(browser.cookie(sessionCookie)).toBeDefined();
+  });
+});
+
+describe('the console session past its access token', () => {
+  /** The browser's console session cookie, opened and rewritten with `change` (as the server would seal it). */
+  const rewrite = (browser: Browser, change: (session: Record<string, unknown>) => Record<string, unknown>) => {
+    const key = deriveKey(h.config.MASTER_KEY, KEY_LABELS.consoleSessions);
+    const session = JSON.parse(inflateRawSync(open(key, Buffer.from(browser.cookie(sessionCookie) as string, 'base64url'), sessionCookie)).toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+    const sealed = seal(key, deflateRawSync(JSON.stringify(change(session))), sessionCookie).toString('base64url');
+    return { session, cookie: `${sessionCookie}=${sealed}` };
+  };
+
+  it('refreshes an access token about to expire, with the refresh token, and goes on', async () => {
+    const { browser } = await signedIn();
+    const { session, cookie } = rewrite(browser, (s) => ({ ...s, expiresAt: Math.floor(Date.now() / 1000) }));
+    const res = await new Browser(h.url).send(`${ACCOUNT}/`, undefined, { cookie });
+    expect(res.status).toBe(200);
+    const renewed = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith(`${sessionCookie}=`)) as string;
+    const value = renewed.slice(sessionCookie.length + 1, renewed.indexOf(';'));
+    const key = deriveKey(h.config.MASTER_KEY, KEY_LABELS.consoleSessions);
+    const after = JSON.parse(inflateRawSync(open(key, Buffer.from(value, 'base64url'), sessionCookie)).toString('utf8')) as Record<string, unknown>;
+    expect(after['accessToken']).not.toBe(session['accessToken']);
+    expect(after['refreshToken']).not.toBe(session['refreshToken']);
+    expect(after['expiresAt']).toBeGreaterThan(Date.now() / 1000 + 60);
+  });
+
+  it('ends when the refresh is refused (the person signed out everywhere meanwhile): back to sign-in', async () => {
+    const { browser } = await signedIn();
+    const user = await h.identity.context.users.findByUsername('dora');
+    await endAccountSessions(h.identity.context, user!.id);
+    const { cookie } = rewrite(browser, (s) => ({ ...s, expiresAt: Math.floor(Date.now() / 1000) }));
+    const res = await new Browser(h.url).send(`${ACCOUNT}/sessions`, undefined, { cookie });
+    expect(res.status).toBe(303);
+    expect(res.headers['location']).toContain('/protocol/openid-connect/auth');
+    expect(String(res.headers['set-cookie'])).toMatch(new RegExp(`${sessionCookie}=; Path=${ACCOUNT}; Max-Age=0`));
+  });
+});
+
+describe('the admin console client (what h6 signs in with)', () => {
+  it('gets, without a consent page, an access token for the admin API carrying the person’s realm-management roles, and keeps it by refresh', async () => {
+    await h.cli('users', 'create', 'ada', '--password', PASSWORD);
+    await h.cli('roles', 'grant', 'realm-admin', '--user', 'ada');
+    const config = await oidc.discovery(new URL(h.issuer), ADMIN_CONSOLE.clientId, { id_token_signed_response_alg: 'RS256' }, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const redirectUri = `${h.url}${ADMIN_CONSOLE.mount}/callback`;
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: ADMIN_CONSOLE.scope,
+      resource: ADMIN_CONSOLE.resource as string,
+      state: 's',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const browser = new Browser(h.url);
+    const login = await browser.navigate(url.href);
+    const back = await browser.submit(login.html, 0, { username: 'ada', password: PASSWORD });
+    // The admin console's callback is h6's route; here the redirect to it is what counts.
+    expect(back.url.startsWith(`${redirectUri}?`)).toBe(true);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(back.url), { pkceCodeVerifier: verifier, expectedState: 's' });
+    const users = await request(h.url).get('/auth/admin/realms/public/users').set('authorization', `Bearer ${tokens.access_token}`);
+    expect(users.status).toBe(200);
+    // Its console session, sealed as the module seals it, stays well within the 4096 bytes browsers keep of a cookie.
+    const cookies: string[] = [];
+    const name = 'hush_console_security_admin_console';
+    sealedCookie(name, ADMIN_CONSOLE.mount, randomBytes(32), consoleSessionSchema).write(
+      { headers: {} } as IncomingMessage,
+      { appendHeader: (_header: string, line: string) => cookies.push(line) } as unknown as ServerResponse,
+      {
+        id: 'x'.repeat(22),
+        userId: tokens.claims()!.sub,
+        username: 'ada',
+        accessToken: tokens.access_token,
+        expiresAt: 0,
+        refreshToken: tokens.refresh_token,
+        idToken: tokens.id_token as string,
+        sid: 'x'.repeat(43),
+      },
+      60,
+    );
+    const line = cookies[0] as string;
+    expect(line.indexOf(';')).toBeLessThan(3500);
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token as string, { resource: ADMIN_CONSOLE.resource as string });
+    expect((await request(h.url).get('/auth/admin/realms/public/users').set('authorization', `Bearer ${refreshed.access_token}`)).status).toBe(200);
   });
 });

@@ -27,7 +27,7 @@ export interface Harness {
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
 export async function startIdentity(
-  overrides: Record<string, string> = {},
+  overrides: Record<string, string> | ((url: string) => Record<string, string>) = {},
   via: { postgres?: TcpProxy; redis?: TcpProxy } = {},
   /** `localhost` for WebAuthn, whose relying party must be a domain, not an IP address. */
   hostname = '127.0.0.1',
@@ -46,7 +46,7 @@ export async function startIdentity(
     AUTH_URL: url,
     PASSWORD_HASH_COST: '4',
     LOG_LEVEL: 'debug',
-    ...overrides,
+    ...(typeof overrides === 'function' ? overrides(url) : overrides),
   };
   const config = readConfig(env);
   const { cli, cliRaw } = cliDriver(runCli, env);

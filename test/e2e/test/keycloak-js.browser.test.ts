@@ -113,7 +113,7 @@ async function openAndSignIn(page: Page, opts: { consent: boolean }) {
   await eventually(async () => ((await state(page)) !== 'starting' ? true : undefined));
 }
 
-it('signs in, refreshes, reads userinfo, and sees a sign-out in another tab through its session iframe', async () => {
+it('signs in, refreshes, reads userinfo and the profile, signs out without a confirmation page, and sees that sign-out in another tab through its session iframe', async () => {
   const context = await browser.newContext();
   const first = await context.newPage();
   const consoleLines: string[] = [];
@@ -137,16 +137,28 @@ it('signs in, refreshes, reads userinfo, and sees a sign-out in another tab thro
     email: 'kate@example.com',
   });
   expect(await first.evaluate<boolean>('window.kc.authenticated')).toBe(true);
+  // Keycloak's account REST API, cross-origin from the app's registered web origin (CORS included).
+  await expect(first.evaluate<Record<string, unknown>>('window.kc.loadUserProfile()')).resolves.toEqual({
+    id: subject,
+    username: 'kate',
+    email: 'kate@example.com',
+    emailVerified: false,
+    attributes: {},
+  });
 
   // A second tab of the same browser: signed in at once (same session), then signs out there.
   const second = await context.newPage();
   await second.goto(`${appOrigin}/`);
   await eventually(async () => ((await state(second)) === 'authenticated true' ? true : undefined));
   expect(await second.evaluate<string>('window.kc.sessionId')).toBe(sid);
+  // logout() with its id_token_hint: signed out at once and back at the app, no confirmation page.
+  const logoutPages: number[] = [];
+  second.on('response', (res) => {
+    if (res.url().startsWith(`${identity.issuer}/protocol/openid-connect/logout`)) logoutPages.push(res.status());
+  });
   await second.evaluate('window.kc.logout()');
-  await second.waitForURL((url) => url.href.startsWith(identity.issuer));
-  await second.click('button[name=logout]');
-  await second.waitForURL((url) => url.href.startsWith(appOrigin));
+  await second.waitForURL((url) => url.href.startsWith(appOrigin) && url.pathname === '/' && logoutPages.length > 0);
+  expect(logoutPages).toEqual([303, 303]);
 
   // The first tab's iframe (polled every 5 s by default) reports the change: keycloak-js clears
   // its tokens (onAuthLogout) and, the app being login-required, sends the tab to sign in again.

@@ -40,7 +40,12 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant 
   const console = client && FIRST_PARTY.get(client.clientId);
   if (!console || !session?.accountId) return undefined;
   const grant = new provider.Grant({ clientId: console.clientId, accountId: session.accountId });
-  grant.addOIDCScope(console.scope.split(' ').filter((s) => ['openid', 'profile', 'email'].includes(s)).join(' '));
+  grant.addOIDCScope(
+    console.scope
+      .split(' ')
+      .filter((s) => ['openid', 'profile', 'email'].includes(s))
+      .join(' '),
+  );
   if (console.resource) grant.addResourceScope(console.resource, REALM_MANAGEMENT);
   await grant.save();
   return grant;

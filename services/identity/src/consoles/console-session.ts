@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { open, seal } from '@hush/common';
 import { z } from 'zod';
 
 /**
  * A console's session, kept by the browser in a cookie sealed with AES-256-GCM under a key
  * derived from MASTER_KEY (KEY_LABELS.consoleSessions) and bound to the cookie's name: the tokens
- * never travel or rest in clear, and a cookie of one console does not open as the other's.
+ * never travel or rest in clear, and a cookie of one console does not open as the other's. The
+ * JSON is deflated before sealing: three JWTs in base64url inside base64url would otherwise come
+ * close to the 4 kB browsers keep of a cookie (the admin console's access token carries roles).
  */
 export const consoleSessionSchema = z.object({
   /** A random id, the binding of this session's CSRF tokens. */
@@ -19,6 +22,8 @@ export const consoleSessionSchema = z.object({
   refreshToken: z.string().optional(),
   /** The ID token: the `id_token_hint` of the sign-out. */
   idToken: z.string(),
+  /** The ID token's `sid`: which of the person's identity sessions this console session is. */
+  sid: z.string().optional(),
 });
 
 export type ConsoleSession = z.infer<typeof consoleSessionSchema>;
@@ -26,6 +31,9 @@ export type ConsoleSession = z.infer<typeof consoleSessionSchema>;
 /** The sign-in under way: what the callback checks (state) and needs (PKCE verifier), and where to go after. */
 export const pendingSignInSchema = z.object({ state: z.string(), verifier: z.string(), returnTo: z.string() });
 export type PendingSignIn = z.infer<typeof pendingSignInSchema>;
+
+/** What a sealed cookie may open to: far more than its tokens, far less than a decompression bomb. */
+const MAX_JSON = 64 * 1024;
 
 export interface SealedCookie<T> {
   read(req: IncomingMessage): T | undefined;
@@ -42,7 +50,8 @@ export function sealedCookie<S extends z.ZodType>(name: string, path: string, ke
       const value = cookieValue(req, name);
       if (!value) return undefined;
       try {
-        const parsed = schema.safeParse(JSON.parse(open(key, Buffer.from(value, 'base64url'), name).toString('utf8')));
+        const json = inflateRawSync(open(key, Buffer.from(value, 'base64url'), name), { maxOutputLength: MAX_JSON }).toString('utf8');
+        const parsed = schema.safeParse(JSON.parse(json));
         return parsed.success ? parsed.data : undefined;
       } catch {
         // Tampered, sealed under another MASTER_KEY, or from an older shape: no session.
@@ -50,7 +59,7 @@ export function sealedCookie<S extends z.ZodType>(name: string, path: string, ke
       }
     },
     write(req, res, value, maxAge) {
-      const sealed = seal(key, JSON.stringify(value), name).toString('base64url');
+      const sealed = seal(key, deflateRawSync(JSON.stringify(value)), name).toString('base64url');
       res.appendHeader('Set-Cookie', `${name}=${sealed}; ${attributes(req, Math.max(0, Math.floor(maxAge)))}`);
     },
     clear(req, res) {

@@ -10,6 +10,8 @@ export interface ConsoleSignInOptions {
   /** The realm's issuer (`${AUTH_URL}/auth/realms/public`) and AUTH_URL itself. */
   issuer: string;
   authUrl: string;
+  /** Where the back-channel calls (token, userinfo) go instead of AUTH_URL's origin (CONSOLES_INTERNAL_URL), same paths. */
+  internalUrl?: string | undefined;
   /** The realm's ID token algorithm (DEFAULT_SIGNING_ALG): the console clients have none of their own. */
   idTokenAlg: string;
   /** Derived from MASTER_KEY: KEY_LABELS.consoleSessions and KEY_LABELS.csrf. */
@@ -76,10 +78,17 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     authorization_endpoint: `${issuer}${ROUTES.authorization}`,
     token_endpoint: `${issuer}${ROUTES.token}`,
     jwks_uri: `${issuer}${ROUTES.jwks}`,
+    userinfo_endpoint: `${issuer}${ROUTES.userinfo}`,
     end_session_endpoint: `${issuer}${ROUTES.end_session}`,
   };
   const client = new oidc.Configuration(server, clientId, { id_token_signed_response_alg: options.idTokenAlg }, oidc.None());
-  if (issuer.startsWith('http:')) oidc.allowInsecureRequests(client);
+  if (issuer.startsWith('http:') || options.internalUrl?.startsWith('http:')) oidc.allowInsecureRequests(client);
+  const internal = options.internalUrl;
+  if (internal) {
+    const publicOrigin = new URL(authUrl).origin;
+    const viaInternal: oidc.CustomFetch = (url, init) => fetch(url.startsWith(publicOrigin) ? `${new URL(internal).origin}${url.slice(publicOrigin.length)}` : url, init);
+    client[oidc.customFetch] = viaInternal;
+  }
 
   /** Starts the authorization code flow with PKCE: the state and verifier go sealed into a cookie of the callback. */
   const startSignIn = async (req: Request, res: Response, returnTo: string) => {
@@ -151,6 +160,18 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     },
   ];
 
+  // ID tokens of the code flow carry no profile claims (they are userinfo's): the name shown comes from there.
+  const usernameOf = async (accessToken: string, claims: oidc.IDToken): Promise<string> => {
+    if (typeof claims['preferred_username'] === 'string') return claims['preferred_username'];
+    try {
+      const info = await oidc.fetchUserInfo(client, accessToken, claims.sub);
+      return typeof info.preferred_username === 'string' ? info.preferred_username : claims.sub;
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, client: clientId }, 'console sign-in: userinfo failed');
+      return claims.sub;
+    }
+  };
+
   const router = express.Router();
   router.use(['/sign-in', '/callback', '/sign-out'], pageSecurity());
 
@@ -176,11 +197,12 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     save(req, res, {
       id: randomToken(16),
       userId: claims.sub,
-      username: typeof claims['preferred_username'] === 'string' ? claims['preferred_username'] : claims.sub,
+      username: await usernameOf(tokens.access_token, claims),
       accessToken: tokens.access_token,
       expiresAt: expiry(tokens),
       ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
       idToken: tokens.id_token,
+      ...(typeof claims['sid'] === 'string' ? { sid: claims['sid'] } : {}),
     });
     res.redirect(303, safeReturnPath(started.returnTo, mount));
   });

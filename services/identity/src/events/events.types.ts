@@ -15,6 +15,10 @@ export const USER_EVENT_TYPES = [
   'REMOVE_TOTP',
   'UPDATE_CREDENTIAL',
   'REMOVE_CREDENTIAL',
+  'UPDATE_PASSWORD_ERROR',
+  'UPDATE_PROFILE',
+  'UPDATE_EMAIL',
+  'REVOKE_GRANT',
 ] as const;
 export type UserEventType = (typeof USER_EVENT_TYPES)[number];
 

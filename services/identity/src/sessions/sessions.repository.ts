@@ -11,7 +11,20 @@ export interface UserSession {
   clients: string[];
 }
 
-type SessionRow = { payload: { uid?: string; accountId?: string; loginTs?: number; iat?: number; authorizations?: Record<string, { grantId?: string }> } };
+type SessionRow = { payload: { uid?: string; accountId?: string; loginTs?: number; iat?: number; authorizations?: Record<string, { grantId?: string; sid?: string }> } };
+
+/** A session with, per client it signed in to, that authorization's grant and `sid` (the ID token's claim). */
+export interface AccountSession extends UserSession {
+  authorizations: { clientId: string; grantId: string | undefined; sid: string | undefined }[];
+}
+
+/** A grant (a consent) of the account: its row key (the grant id's artifactKey), its client and OpenID scopes, and its API scopes. */
+export interface AccountGrant {
+  key: string;
+  clientId: string;
+  scopes: string[];
+  resourceScopes: string[];
+}
 
 /**
  * oidc-provider's stored artifacts (oidc_models) read and removed by account, for the admin API:
@@ -35,6 +48,54 @@ export class SessionsRepository {
       lastAccess: (p.iat ?? p.loginTs ?? 0) * 1000,
       clients: Object.keys(p.authorizations ?? {}),
     }));
+  }
+
+  /** The account's live sessions and their per-client authorizations. */
+  async accountSessions(accountId: string): Promise<AccountSession[]> {
+    const { rows } = await this.db.raw<{ rows: SessionRow[] }>(
+      `SELECT payload FROM oidc_models WHERE model = 'Session' AND payload->>'accountId' = ? AND (expires_at IS NULL OR expires_at > now()) ORDER BY (payload->>'loginTs')::bigint DESC NULLS LAST`,
+      [accountId],
+    );
+    return rows.map(({ payload: p }) => ({
+      id: p.uid ?? '',
+      userId: accountId,
+      start: (p.loginTs ?? p.iat ?? 0) * 1000,
+      lastAccess: (p.iat ?? p.loginTs ?? 0) * 1000,
+      clients: Object.keys(p.authorizations ?? {}),
+      authorizations: Object.entries(p.authorizations ?? {}).map(([clientId, a]) => ({ clientId, grantId: a.grantId, sid: a.sid })),
+    }));
+  }
+
+  /** The account's live grants (oidc-provider stores each under its id's artifactKey, without the id). */
+  async accountGrants(accountId: string): Promise<AccountGrant[]> {
+    type GrantRow = { id: string; payload: { clientId?: string; openid?: { scope?: string }; resources?: Record<string, string> } };
+    const { rows } = await this.db.raw<{ rows: GrantRow[] }>(
+      `SELECT id, payload FROM oidc_models WHERE model = 'Grant' AND payload->>'accountId' = ? AND (expires_at IS NULL OR expires_at > now())`,
+      [accountId],
+    );
+    return rows.map(({ id, payload: p }) => ({
+      key: id,
+      clientId: p.clientId ?? '',
+      scopes: (p.openid?.scope ?? '').split(' ').filter(Boolean),
+      resourceScopes: Object.values(p.resources ?? {}).flatMap((scope) => scope.split(' ').filter(Boolean)),
+    }));
+  }
+
+  /** Removes one session of the account (by its public id); false when it has no such session. */
+  async deleteSession(accountId: string, uid: string): Promise<boolean> {
+    const deleted = await this.db.raw<{ rowCount: number }>(`DELETE FROM oidc_models WHERE model = 'Session' AND payload->>'accountId' = ? AND payload->>'uid' = ?`, [
+      accountId,
+      uid,
+    ]);
+    return deleted.rowCount > 0;
+  }
+
+  /** Removes grants of the account (by id, and by row key for grants whose id no artifact names any more) and every artifact issued under them. */
+  async deleteGrants(accountId: string, grantIds: string[], keys: string[] = []): Promise<void> {
+    await this.db.raw(
+      `DELETE FROM oidc_models WHERE (grant_id = ANY(?::text[]) AND payload->>'accountId' = ?) OR (model = 'Grant' AND id = ANY(?::text[]) AND payload->>'accountId' = ?)`,
+      [grantIds, accountId, [...grantIds.map(artifactKey), ...keys], accountId],
+    );
   }
 
   /** The ids of every grant of the account (its sessions' and its tokens'). */

@@ -8,6 +8,7 @@ import { clientAuthLimiter } from './client-auth-limiter.js';
 import { clientCredentialsRefresh } from './client-credentials-refresh.js';
 import { credentialedCors } from './cors.js';
 import { deviceFormOrigin } from './device-form-origin.js';
+import { hintedLogoutConfirm } from './hinted-logout.js';
 import { jwtTokenEndpoints } from './jwt-token-endpoints.js';
 import { parAlias } from './par-alias.js';
 import { publicDocumentCaching } from './public-document-caching.js';
@@ -92,6 +93,12 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
     // Resume URLs (`…/auth/<uid>`) are never exactly a route's path: they run the whole list.
     routes: [],
     create: () => resumeQuery,
+  },
+  {
+    name: 'hinted-logout',
+    why: "turns the confirmation GET of a sign-out with a valid id_token_hint into the form POST oidc-provider takes; it serves a path outside ROUTES (the logout's /confirm), before any middleware reads a body",
+    routes: [],
+    create: () => hintedLogoutConfirm(),
   },
   {
     name: 'par-alias',
