@@ -11,4 +11,5 @@ export const KEY_LABELS = {
   anonymousSessions: 'hush identity anonymous sessions v1',
   csrf: 'hush identity csrf v1',
   clientSecrets: 'hush identity client secrets v1',
+  mailOutbox: 'hush identity mail outbox v1',
 } as const;

@@ -1,8 +1,13 @@
 import type { Context } from '../context.js';
 import type { EventRecorder } from '../events/index.js';
+import type { AccountActionsDeps } from '../account-actions/index.js';
 
 /** What the admin API's handlers reach: the shared context (context.ts), as the CLI, and the app's event recorder. */
 export type AdminDeps = Pick<
   Context,
   'clients' | 'apis' | 'organizations' | 'revocations' | 'secretSeal' | 'users' | 'roles' | 'sessions' | 'passwordCost' | 'signingKeys' | 'eventsRepository'
-> & { events: EventRecorder };
+> & {
+  events: EventRecorder;
+  /** execute-actions-email: the account links, and their default lifespan (ACTIONS_LINK_LIFESPAN). */
+  accountActions: AccountActionsDeps & { defaultLifespanSeconds: number };
+};

@@ -11,6 +11,7 @@ const RESOURCE_TYPES: Record<string, string> = {
   'service-account-user': 'USER',
   users: 'USER',
   'reset-password': 'USER',
+  'execute-actions-email': 'USER',
   logout: 'USER',
   realm: 'REALM_ROLE_MAPPING',
   'role-mappings': 'REALM_ROLE_MAPPING',
@@ -24,7 +25,7 @@ const RESOURCE_TYPES: Record<string, string> = {
 };
 
 /** Calls that act on a resource rather than create it (Keycloak's ACTION). */
-const ACTIONS = new Set(['client-secret', 'reset-password', 'logout']);
+const ACTIONS = new Set(['client-secret', 'reset-password', 'logout', 'execute-actions-email']);
 
 /**
  * The admin event of a successful change (every call but GET): what, where (`resourcePath`

@@ -3,6 +3,7 @@ import type { AdminDeps } from './admin-deps.js';
 import { clientRoutes } from './clients.routes.js';
 import { clientScopeRoutes } from './client-scopes.routes.js';
 import { eventRoutes } from './events.routes.js';
+import { executeActionsRoutes } from './execute-actions.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { organizationRoutes } from './organizations.routes.js';
 import { roleRoutes } from './roles.routes.js';
@@ -20,6 +21,7 @@ export const ADMIN_ROUTES: readonly AdminRoute<unknown, unknown, unknown, AdminD
   ...clientRoutes,
   ...roleRoutes,
   ...userRoutes,
+  ...executeActionsRoutes,
   ...organizationRoutes,
   ...clientScopeRoutes,
   ...keyRoutes,

@@ -8,6 +8,8 @@ import { InteractionMismatchError } from '../errors.js';
 import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
 import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
 import { consentPage, loginPage } from './views.js';
+import { verifyEmailFirstPage } from './account-action-views.js';
+import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH } from './account-actions.routes.js';
 import type { EventRecorder } from '../events/index.js';
 
 export interface InteractionDeps {
@@ -20,6 +22,8 @@ export interface InteractionDeps {
   logger: Logger;
   /** Keycloak's LOGIN and LOGIN_ERROR user events. */
   events?: Pick<EventRecorder, 'user'>;
+  /** REGISTRATION: the login page links to the registration form. */
+  registration?: boolean;
 }
 
 /**
@@ -32,6 +36,10 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   const router = express.Router();
   const forms = pageForms({ csrfKey: deps.csrfKey, origins: deps.origin ? [deps.origin] : [] });
   const base = (uid: string) => `${REALM_PATH}/login-actions/${uid}`;
+  const links = (uid: string) => ({
+    forgotHref: `${REALM_PATH}${RESET_PATH}?interaction=${uid}`,
+    registerHref: deps.registration ? `${REALM_PATH}${REGISTRATION_PATH}?interaction=${uid}` : undefined,
+  });
 
   router.use('/login-actions', pageSecurity());
 
@@ -60,7 +68,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
     if (interaction.prompt.name === 'login') {
-      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, nonce }));
+      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, ...links(uid), nonce }));
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -97,6 +105,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
           clientName: await clientName(interaction.params['client_id']),
           username,
           error,
+          ...links(interaction.uid),
           nonce: nonceOf(res),
         }),
       );
@@ -116,6 +125,21 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       await deps.limiter.limits.penalize(checks);
       requestLogger(deps.logger, res).info({ event: 'login_failed', ip: req.ip }, 'login failed');
       await render(401, 'Invalid username or password.');
+      return;
+    }
+    if (user.selfRegistered && !user.emailVerified) {
+      // The password was right, so saying why is no leak; the link to confirm the address can be sent again.
+      deps.events?.user({ type: 'LOGIN_ERROR', clientId, userId: user.id, ipAddress: req.ip, error: 'email_not_verified', details: { username: user.username } });
+      res.status(403).send(
+        verifyEmailFirstPage({
+          action: `${REALM_PATH}${RESEND_VERIFICATION_PATH}`,
+          csrf: forms.browser.issue(req, res, RESEND_VERIFICATION_PATH),
+          interaction: interaction.uid,
+          login: user.username,
+          loginHref: base(interaction.uid),
+          nonce: nonceOf(res),
+        }),
+      );
       return;
     }
     deps.events?.user({ type: 'LOGIN', clientId, userId: user.id, ipAddress: req.ip, details: { username: user.username } });

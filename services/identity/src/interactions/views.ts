@@ -8,7 +8,18 @@ import { CSRF_FIELD, html, layout, raw } from '@hush/common';
 /** A POST form carrying the interaction's CSRF token. */
 const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
-export function loginPage(o: { action: string; abort: string; csrf: string; clientName: string; username?: string; error?: string; nonce: string }): string {
+export function loginPage(o: {
+  action: string;
+  abort: string;
+  csrf: string;
+  clientName: string;
+  username?: string;
+  error?: string;
+  /** "Forgot password?" and, with REGISTRATION=true, "Register" (account-actions.routes.ts). */
+  forgotHref?: string;
+  registerHref?: string | undefined;
+  nonce: string;
+}): string {
   return layout({
     title: 'Sign in',
     nonce: o.nonce,
@@ -22,6 +33,8 @@ ${csrfField(o.csrf)}
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
+${o.forgotHref && html`<p><a href="${o.forgotHref}">Forgot password?</a></p>`}
+${o.registerHref && html`<p>New here? <a href="${o.registerHref}">Register</a></p>`}
 <form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`,
   });
 }
