@@ -31,7 +31,7 @@ async function person(opts: { email?: boolean } = {}) {
   return { id, username, email };
 }
 
-const executeActions = (id: string, body: unknown, query = '', token = admin) =>
+const executeActions = (id: string, body: string[], query = '', token = admin) =>
   request(h.url).put(`/auth/admin/realms/public/users/${id}/execute-actions-email${query}`).set('authorization', `Bearer ${token}`).send(body);
 
 async function adminEvents(userId: string): Promise<{ operation_type: string; resource_type: string; resource_path: string; representation: string | null }[]> {
