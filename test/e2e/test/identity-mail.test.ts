@@ -1,0 +1,81 @@
+import { Queue } from 'bullmq';
+import { IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
+import { testRedisUrl } from '@hush/testing';
+import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
+import { askForReset, linkMailedTo } from '../../../services/identity/test/account-mail.js';
+import { eventually, startSystem, type System } from './system.js';
+
+/**
+ * Identity's account e-mails on the shared mail queue: identity's outbox → BullMQ → the mailer
+ * the secrets service also uses → SMTP, with each service's outcomes reported to its own status
+ * queue; the job in Redis holds neither the link nor the address.
+ */
+describe('identity and the secrets service on one mail queue', () => {
+  let system: System;
+  let identity: Harness;
+  beforeAll(async () => {
+    system = await startSystem();
+    identity = await startIdentity({
+      QUEUE_PREFIX: system.secrets.env['QUEUE_PREFIX'] as string,
+      MAIL_SEALING_KEY: system.secrets.env['MAIL_SEALING_KEY'] as string,
+      RELAY_INTERVAL_MS: '100',
+      MAIL_BACKOFF_MS: '100',
+      TRUST_PROXY: 'true',
+    });
+    await identity.cli('users', 'create', 'quinn', '--password', 'correct horse battery staple', '--email', 'quinn@example.com');
+  }, 60_000);
+  afterAll(async () => {
+    await identity?.close();
+    await system?.close();
+  });
+
+  it('each service gets the outcome of its own e-mails', async () => {
+    const { auth } = await system.secrets.account();
+    const share = await system.secrets.http.post('/api/v1/share').set('Authorization', auth).type('form').send({ secret: 'shared value', recipient: 'rita@example.com' });
+    expect(share.status).toBe(200);
+    await askForReset(identity, 'quinn', '198.51.100.1');
+
+    const mail = await linkMailedTo(system.smtp, 'quinn@example.com');
+    expect(mail.subject).toBe('Reset your password');
+    await system.smtp.waitFor('rita@example.com');
+
+    // Identity's: recorded on its token, and the outbox row (the last copy of address and link) gone.
+    const token = await eventually(async () => {
+      const { rows } = await identity.identity.context.db.raw<{ rows: { delivery_status: string | null }[] }>(`SELECT delivery_status FROM action_tokens`);
+      return rows[0]?.delivery_status === 'sent' ? rows[0] : undefined;
+    });
+    expect(token.delivery_status).toBe('sent');
+    expect(await identity.identity.context.mailOutbox.pending()).toBe(0);
+    expect((await identity.identity.context.db.raw<{ rows: unknown[] }>('SELECT 1 FROM mail_outbox')).rows).toHaveLength(0);
+    // The secrets service's: recorded on its metadata, as before.
+    const metadata = await eventually(async () => {
+      const body = (await system.secrets.http.get(`/api/v1/private/${(share.body as { metadata_key: string }).metadata_key}`).set('Authorization', auth)).body as Record<string, unknown>;
+      return body['delivery_status'] === 'sent' ? body : undefined;
+    });
+    expect(metadata['delivery_status']).toBe('sent');
+  });
+
+  it('a job waiting in Redis holds neither the link nor the address', async () => {
+    await system.mailer.close();
+    await identity.cli('users', 'create', 'sam', '--password', 'correct horse battery staple', '--email', 'sam@example.com');
+    await askForReset(identity, 'sam', '198.51.100.2');
+    const prefix = system.secrets.env['QUEUE_PREFIX'] as string;
+    const queue = new Queue(SECRET_LINK_QUEUE, { connection: { url: testRedisUrl }, prefix });
+    const statuses = new Queue(IDENTITY_DELIVERY_STATUS_QUEUE, { connection: { url: testRedisUrl }, prefix });
+    try {
+      const jobs = await eventually(async () => {
+        const waiting = await queue.getJobs(['waiting', 'delayed']);
+        return waiting.some((j) => j.name === 'reset-password') ? waiting : undefined;
+      });
+      const job = jobs.find((j) => j.name === 'reset-password');
+      expect(job?.data).toMatchObject({ version: 2, from: 'identity' });
+      const raw = JSON.stringify(job?.data);
+      expect(raw).not.toContain('sam');
+      expect(raw).not.toContain('action-token');
+      // Nothing of it reported yet: no mailer runs.
+      expect(await statuses.count()).toBe(0);
+    } finally {
+      await Promise.all([queue.close(), statuses.close()]);
+    }
+  });
+});
