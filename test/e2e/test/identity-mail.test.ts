@@ -3,7 +3,8 @@ import { IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import { testRedisUrl } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 import { askForReset, linkMailedTo } from '../../../services/identity/test/account-mail.js';
-import { eventually, startSystem, type System } from './system.js';
+import { eventually, RedisProxy, startSystem, type System } from './system.js';
+import { startIdentityWithMailer } from './identity-mail.js';
 
 /**
  * Identity's account e-mails on the shared mail queue: identity's outbox → BullMQ → the mailer
@@ -78,4 +79,33 @@ describe('identity and the secrets service on one mail queue', () => {
       await Promise.all([queue.close(), statuses.close()]);
     }
   });
+});
+
+describe('identity’s durable hand-off while Redis is away', () => {
+  it('keeps the e-mail in its outbox while the queue is unreachable, and it leaves once Redis is back', async () => {
+    const redis = new RedisProxy();
+    await redis.start();
+    const sys = await startIdentityWithMailer({ REDIS_URL: redis.url, TRUST_PROXY: 'true' });
+    try {
+      await sys.identity.cli('users', 'create', 'vera', '--password', 'correct horse battery staple', '--email', 'vera@example.com');
+      await redis.stop();
+      // The answer does not wait for Redis; the e-mail waits in the outbox.
+      expect((await askForReset(sys.identity, 'vera', '198.51.100.3')).status).toBe(200);
+      await eventually(async () => ((await sys.identity.identity.context.mailOutbox.pending()) === 1 ? true : undefined));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(sys.smtp.to('vera@example.com')).toHaveLength(0);
+
+      await redis.start();
+      const mail = await linkMailedTo(sys.smtp, 'vera@example.com');
+      expect(mail.subject).toBe('Reset your password');
+      await eventually(async () => {
+        const { rows } = await sys.identity.identity.context.db.raw<{ rows: { delivery_status: string | null }[] }>(`SELECT delivery_status FROM action_tokens`);
+        return rows[0]?.delivery_status === 'sent' ? true : undefined;
+      }, 20_000);
+      expect(sys.smtp.to('vera@example.com')).toHaveLength(1);
+    } finally {
+      await sys.close();
+      await redis.stop();
+    }
+  }, 60_000);
 });
