@@ -120,11 +120,12 @@ describe('docker-compose.yml', () => {
     for (const { name, service } of oneShot) expect(keyVar(name)).toEqual(keyVar(service));
   });
 
-  it('gives the secrets service and the mailer one MAIL_SEALING_KEY, from .env only, and no other service it', () => {
+  it('gives the mail queue’s producers (secrets, identity) and the mailer one MAIL_SEALING_KEY, from .env only, and no other service it', () => {
     const sealingKey = (name: string) => raw.services[name]?.environment?.['MAIL_SEALING_KEY'];
+    const holders = ['secrets', 'identity', 'mailer'];
     expect(String(sealingKey('secrets'))).toMatch(/^\$\{MAIL_SEALING_KEY:\?[^}]+\}$/);
-    expect(sealingKey('mailer')).toEqual(sealingKey('secrets'));
-    for (const name of Object.keys(raw.services)) if (name !== 'secrets' && name !== 'mailer') expect({ name, key: sealingKey(name) }).toEqual({ name, key: undefined });
+    for (const name of holders) expect({ name, key: sealingKey(name) }).toEqual({ name, key: sealingKey('secrets') });
+    for (const name of Object.keys(raw.services)) if (!holders.includes(name)) expect({ name, key: sealingKey(name) }).toEqual({ name, key: undefined });
   });
 
   it('publishes only the public port of each service, and health-checks /healthz on its management port', () => {
@@ -195,6 +196,7 @@ describe('docker-compose.yml', () => {
       expect(env('identity-migrate')['SECRETS_API_AUDIENCE']).toBe(env('secrets')['API_AUDIENCE'] ?? `${String(env('secrets')['BASE_URL'])}/api/v1`);
       expect(env('secrets')['IDENTITY_JWKS_URL']).toBe(`http://identity:${defaultPort('identity')}/auth/realms/public/protocol/openid-connect/certs`);
       expect(env('secrets')['QUEUE_PREFIX']).toBe(env('mailer')['QUEUE_PREFIX']);
+      expect(env('identity')['QUEUE_PREFIX']).toBe(env('mailer')['QUEUE_PREFIX']);
     }
   });
 
