@@ -197,6 +197,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
         registerPerIp: limiter.limits.define('register-ip', config.REGISTRATION_MAX_PER_IP, config.RESET_WINDOW),
       },
       resetLifespanSeconds: config.RESET_LINK_LIFESPAN,
+      verifyLifespanSeconds: config.ACTIONS_LINK_LIFESPAN,
       registration: config.REGISTRATION,
       csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,

@@ -91,7 +91,10 @@ export const configSchema = z.object({
   ...smtpKeys(),
   /** Seconds a "Forgot password?" link works (once). */
   RESET_LINK_LIFESPAN: seconds(15 * 60, 60),
-  /** Default seconds an execute-actions e-mail's link works (Keycloak's default: 12 hours); the call's `lifespan` overrides it. */
+  /**
+   * Default seconds an execute-actions e-mail's link works (Keycloak's default: 12 hours; the
+   * call's `lifespan` overrides it), and a self-registered account's confirmation link.
+   */
   ACTIONS_LINK_LIFESPAN: seconds(12 * 3600, 60),
   /** Password-reset requests per typed username or address, and per IP, in one RESET_WINDOW; then 429. */
   RESET_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(3),

@@ -85,6 +85,16 @@ describe('"Forgot password?"', () => {
     expect(again.text).toContain('This link no longer works');
   });
 
+  it('an older link of the same person stops working once a newer one set the password', async () => {
+    const p = await person();
+    await askForReset(h, p.username, p.ip);
+    const older = await linkMailedTo(smtp, p.email);
+    await askForReset(h, p.username, p.ip);
+    const newer = await linkMailedTo(smtp, p.email, 2);
+    expect((await setPassword(newer.link, NEW)).res.status).toBe(200);
+    expect((await request(older.link).get('')).status).toBe(400);
+  });
+
   it('finds the account by its e-mail address too', async () => {
     const p = await person();
     await askForReset(h, p.email.toUpperCase(), p.ip);

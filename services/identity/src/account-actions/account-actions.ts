@@ -20,7 +20,7 @@ import { sealAccountLink } from './account-mail.js';
  * - a new password ends every session, grant and refresh token of the account (revocation feed).
  */
 export interface AccountActionsDeps {
-  tokens: Pick<ActionTokensRepository, 'issue' | 'findUsable' | 'redeem'>;
+  tokens: Pick<ActionTokensRepository, 'issue' | 'findUsable' | 'redeem' | 'retireResetLinks'>;
   users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'update' | 'setPasswordHash'>;
   passwordCost: number;
   /** The key the outbox payloads are sealed under (derived from MASTER_KEY). */
@@ -131,6 +131,8 @@ export async function completeActionLink(
   const user = found.user;
   if (passwordHash !== undefined) {
     await deps.users.setPasswordHash(user.id, passwordHash);
+    // Other reset links mailed before this one must not undo the new password.
+    await deps.tokens.retireResetLinks(user.id);
     await endAccountSessions(deps, user.id);
   }
   // Every link is mailed to the account's address only: using it proves the address, whatever was asked.

@@ -100,6 +100,11 @@ export class ActionTokensRepository {
     return rows[0] ? toToken(rows[0]) : undefined;
   }
 
+  /** Uses up every other password-reset link of the user still open (after a new password was set). */
+  async retireResetLinks(userId: string): Promise<void> {
+    await this.db.raw(`UPDATE action_tokens SET used_at = now() WHERE user_id = ?::uuid AND kind = 'reset-password' AND used_at IS NULL`, [userId]);
+  }
+
   /** What the mailer reported for the token's e-mail (`sent` is final). */
   async deliveryOf(id: string): Promise<{ status: 'sent' | 'failed' | null; reason: string | null } | undefined> {
     const { rows } = await this.db.raw<{ rows: { delivery_status: 'sent' | 'failed' | null; delivery_reason: string | null }[] }>(

@@ -44,6 +44,8 @@ export interface AccountActionRouteDeps {
     registerPerIp: RateLimit;
   };
   resetLifespanSeconds: number;
+  /** How long a self-registered account's confirmation link works (ACTIONS_LINK_LIFESPAN). */
+  verifyLifespanSeconds: number;
   registration: boolean;
   csrfKey: Buffer;
   origin?: string;
@@ -247,7 +249,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     deps.events?.user({ type: 'REGISTER', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
     await issueActionLink(deps.actions, { ...user, email: form.email }, 'verify-email', {
       actions: ['VERIFY_EMAIL'],
-      lifespanSeconds: deps.resetLifespanSeconds * 4 * 24,
+      lifespanSeconds: deps.verifyLifespanSeconds,
       interactionUid: form.interaction,
     });
     deps.events?.user({ type: 'SEND_VERIFY_EMAIL', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
@@ -271,7 +273,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
       if (!user?.email || !user.enabled || !user.selfRegistered || user.emailVerified) return;
       await issueActionLink(deps.actions, { ...user, email: user.email }, 'verify-email', {
         actions: ['VERIFY_EMAIL'],
-        lifespanSeconds: deps.resetLifespanSeconds * 4 * 24,
+        lifespanSeconds: deps.verifyLifespanSeconds,
         interactionUid: interaction,
       });
       deps.events?.user({ type: 'SEND_VERIFY_EMAIL', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
