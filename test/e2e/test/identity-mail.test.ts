@@ -1,3 +1,4 @@
+import KcAdminClient from '@keycloak/keycloak-admin-client';
 import { Queue } from 'bullmq';
 import { IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
 import { testRedisUrl } from '@hush/testing';
@@ -106,6 +107,28 @@ describe('identity’s durable hand-off while Redis is away', () => {
     } finally {
       await sys.close();
       await redis.stop();
+    }
+  }, 60_000);
+});
+
+describe('Keycloak’s admin library: users.executeActionsEmail', () => {
+  it('sends the e-mail through the mailer, with the lifespan, client and redirect URI as Keycloak takes them', async () => {
+    const sys = await startIdentityWithMailer();
+    try {
+      const boot = await sys.identity.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
+      const { id } = await sys.identity.cli<{ id: string }>('users', 'create', 'xena', '--password', 'correct horse battery staple', '--email', 'xena@example.com');
+      const app = await sys.identity.cli<{ client_id: string }>('clients', 'create', '--name', 'app', '--grants', 'authorization_code', '--scopes', 'openid', '--redirect-uri', 'https://app.example.com/back');
+      const kc = new KcAdminClient({ baseUrl: `${sys.identity.url}/auth`, realmName: 'public' });
+      await kc.auth({ grantType: 'client_credentials', clientId: 'hush-admin', clientSecret: boot.admin_client.client_secret });
+      await kc.users.executeActionsEmail({ id, actions: ['UPDATE_PASSWORD', 'VERIFY_EMAIL'], lifespan: 3600, clientId: app.client_id, redirectUri: 'https://app.example.com/back' });
+      const mail = await linkMailedTo(sys.smtp, 'xena@example.com');
+      expect(mail.subject).toBe('Update your account');
+      const { rows } = await sys.identity.identity.context.db.raw<{ rows: { client_id: string; redirect_uri: string; lifespan: number }[] }>(
+        `SELECT client_id, redirect_uri, round(extract(epoch FROM expires_at - created_at))::int AS lifespan FROM action_tokens`,
+      );
+      expect(rows).toEqual([{ client_id: app.client_id, redirect_uri: 'https://app.example.com/back', lifespan: 3600 }]);
+    } finally {
+      await sys.close();
     }
   }, 60_000);
 });
