@@ -20,3 +20,4 @@ export * from './redis-durability.js';
 export * from './outage.js';
 export * from './idle-compaction.js';
 export * from './timeout.js';
+export * from './trust-proxy.js';

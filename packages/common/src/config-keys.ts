@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, ConfigError, key256, logLevel, port } from './config.js';
 import { DEFAULT_REVOCATIONS_CHANNEL } from './revocations.js';
+import { trustProxy } from './trust-proxy.js';
 
 /**
  * The configuration keys the services share, declared once: each service's schema spreads the
@@ -77,8 +78,11 @@ export const httpServiceKeys = (defaults: HttpServiceDefaults) => ({
   REVOCATIONS_CHANNEL: z.string().min(1).default(DEFAULT_REVOCATIONS_CHANNEL),
   /** Root of every key the service derives or encrypts with. Required: there is no default. */
   MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
-  /** Trust X-Forwarded-For/-Proto for the client IP and HTTPS (only behind a TLS-terminating proxy you run). */
-  TRUST_PROXY: bool(false),
+  /**
+   * The proxies whose X-Forwarded-For/-Proto give the client IP (which the per-IP limits count)
+   * and HTTPS: `false`, a hop count, or their addresses/CIDRs, as Express's `trust proxy` (trust-proxy.ts).
+   */
+  TRUST_PROXY: trustProxy(),
 });
 
 /** The parsed values of `httpServiceKeys`. */

@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
 import { checkReadiness, healthEndpoints, type HealthOptions } from './health.js';
+import { managementEndpoints } from './management.js';
 
 const never = () => new Promise<never>(() => {});
 
@@ -81,5 +83,43 @@ describe('healthEndpoints', () => {
     options.checks['redis'] = () => Promise.reject(new Error('down'));
     const res = await fetch(`${url}/readyz`);
     expect([res.status, await res.json()]).toEqual([503, { status: 'not ready', database: 'ok', redis: 'unavailable' }]);
+  });
+});
+
+describe('a reported dependency (one the service serves without)', () => {
+  let server: Server;
+  let url: string;
+  let redisUp = true;
+  const redis = () => (redisUp ? Promise.resolve('PONG') : Promise.reject(new Error('refused')));
+  const registry = new Registry();
+  beforeAll(async () => {
+    const management = managementEndpoints({ registry, health: { checks: { database: async () => 1 }, reported: { redis, hung: never } } });
+    server = createServer(management);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server.close());
+
+  const gauge = async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    return text.split('\n').filter((line) => line.startsWith('hush_dependency_up{'));
+  };
+
+  it("never makes the service unready or unlive; /healthz names its state within a liveness probe's second", async () => {
+    redisUp = false;
+    const ready = await fetch(`${url}/readyz`);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready', database: 'ok' }]);
+    const started = Date.now();
+    const live = await fetch(`${url}/healthz`);
+    expect([live.status, await live.json()]).toEqual([200, { status: 'ok', redis: 'unavailable', hung: 'timeout' }]);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('is in the hush_dependency_up gauge, as every needed one is', async () => {
+    redisUp = false;
+    expect(await gauge()).toEqual(['hush_dependency_up{dependency="database"} 1', 'hush_dependency_up{dependency="redis"} 0', 'hush_dependency_up{dependency="hung"} 0']);
+    redisUp = true;
+    expect(await gauge()).toContain('hush_dependency_up{dependency="redis"} 1');
   });
 });

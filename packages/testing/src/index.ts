@@ -98,3 +98,5 @@ export * from './tcp-proxy.js';
 export * from './readiness.js';
 
 export * from './env-example.js';
+export * from './main-process.js';
+export * from './key-fingerprint.js';

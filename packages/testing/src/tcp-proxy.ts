@@ -80,13 +80,14 @@ export class TcpProxy {
 /** How a test takes a dependency away: `stop` refuses connections, `stall` leaves them hanging. */
 export type Outage = 'stop' | 'stall';
 
-/** The four outages a service's readiness must notice, as rows for `it.each`: [title, proxy, /readyz key, outage]. */
-export function dependencyOutages(postgres: TcpProxy, redis: TcpProxy): [string, TcpProxy, string, Outage][] {
+/**
+ * The two ways a dependency goes away (stopped, hung), as rows for `it.each`: [title, proxy, its key
+ * in the health bodies and the `dependency` label, outage]. `name` as the title says it ("Redis").
+ */
+export function outagesOf(name: string, proxy: TcpProxy, dependency: string): [string, TcpProxy, string, Outage][] {
   return [
-    ['PostgreSQL is stopped', postgres, 'database', 'stop'],
-    ['PostgreSQL hangs', postgres, 'database', 'stall'],
-    ['Redis is stopped', redis, 'redis', 'stop'],
-    ['Redis hangs', redis, 'redis', 'stall'],
+    [`${name} is stopped`, proxy, dependency, 'stop'],
+    [`${name} hangs`, proxy, dependency, 'stall'],
   ];
 }
 

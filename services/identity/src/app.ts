@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
+import { accountConsole } from './account/account.routes.js';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
+import { ACCOUNT_CONSOLE, consoleSignIn } from './consoles/index.js';
 import { ApiCatalog } from './apis/api-catalog.js';
 import { adminRolesOf } from './roles/index.js';
 import { EventRecorder, recordProviderEvents } from './events/index.js';
@@ -163,7 +165,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', trustFunction(config.TRUST_PROXY));
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);
@@ -173,17 +175,22 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     health: {
       checks: {
         database: databaseReadiness(db),
-        redis: () => redis.ping(),
         // Tokens can only be signed with an active key of their algorithm, loaded by start() or the last reload.
         keys: async () => {
           if (fingerprint.split(',').filter((key) => key.endsWith(':active')).length < SIGNING_ALGS.length) throw new Error('no active signing key of every algorithm loaded');
         },
       },
+      // Requests carry on without Redis (test/faults redis-outage): reported, never unready.
+      reported: { redis: () => redis.ping() },
     },
   });
 
   // Keycloak's admin REST API (its own body parser and error shapes: admin/).
   app.use(ADMIN_MOUNT, admin.router);
+  // The account console (before the realm's catch-all below): its sign-in is the console module's.
+  const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
+  const consoleRealm = { issuer: config.issuer, authUrl: config.AUTH_URL, idTokenAlg: config.DEFAULT_SIGNING_ALG, logger, ...consoleKeys };
+  app.use(ACCOUNT_CONSOLE.mount, accountConsole({ signIn: consoleSignIn({ console: ACCOUNT_CONSOLE, ...consoleRealm }), users: context.users, logger }));
   // Before the interaction routes: their `/login-actions/:uid` would take these pages' names.
   app.use(
     REALM_PATH,

@@ -12,4 +12,5 @@ export const KEY_LABELS = {
   csrf: 'hush identity csrf v1',
   clientSecrets: 'hush identity client secrets v1',
   mailOutbox: 'hush identity mail outbox v1',
+  consoleSessions: 'hush identity console sessions v1',
 } as const;

@@ -13,7 +13,7 @@ const redis = new TcpProxy(testRedisUrl);
 beforeAll(async () => {
   await redis.start();
   smtp = await startSmtp();
-  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', TRUST_PROXY: 'true' }, { redis });
+  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', TRUST_PROXY: 'loopback' }, { redis });
   await h.cli('users', 'create', 'uma', '--password', 'correct horse battery staple', '--email', 'uma@example.com');
   await redis.stop(); // from here on there is no Redis
 });

@@ -31,7 +31,7 @@ export async function refreshTokenOf(config: oidc.Configuration, scope: string, 
 
 /**
  * Submits the "Forgot password?" form for `login` from a fresh browser, as if from `ip` (the
- * harness trusts X-Forwarded-For with TRUST_PROXY=true): status, page text and time taken.
+ * harness trusts X-Forwarded-For from loopback with TRUST_PROXY=loopback): status, page text and time taken.
  */
 export async function askForReset(h: Harness, login: string, ip: string): Promise<{ status: number; text: string; ms: number }> {
   const browser = new Browser(new URL(h.issuer).origin);

@@ -13,7 +13,7 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
   // No mail queue here: DELIVERY_MODE=inline is the in-process fallback, straight to the real SMTP server.
-  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', TRUST_PROXY: 'true', RESET_MAX_PER_ADDRESS: '3', RESET_MAX_PER_IP: '6' });
+  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', TRUST_PROXY: 'loopback', RESET_MAX_PER_ADDRESS: '3', RESET_MAX_PER_IP: '6' });
 });
 afterAll(async () => {
   await h.close();

@@ -1,4 +1,5 @@
-import { itIsNotReadyDuringEachOutage, proxiedDependencies, readinessProbe } from '@hush/testing';
+import { dependencyUp, itIsNotReadyDuringEachOutage, itStaysReadyWhileRedisIsOut, proxiedDependencies, readinessProbe } from '@hush/testing';
+import request from 'supertest';
 import { createDb } from '../src/db/knex.js';
 import { startIdentity, type Harness } from './harness.js';
 
@@ -20,11 +21,16 @@ const { readyz, ready } = readinessProbe(() => h.managementUrl);
 beforeEach(ready);
 
 describe('readiness', () => {
-  it('is ready when the database, Redis and a signing key are there', async () => {
-    expect(await readyz()).toMatchObject({ status: 200, body: { status: 'ready', database: 'ok', redis: 'ok', keys: 'ok' } });
+  it('is ready when the database and a signing key are there, and reports Redis up apart from readiness', async () => {
+    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', database: 'ok', keys: 'ok' }, ms: expect.any(Number) });
+    expect((await request(h.managementUrl).get('/healthz')).body).toEqual({ status: 'ok', redis: 'ok' });
+    expect(await dependencyUp(h.managementUrl, 'redis')).toBe(1);
+    expect(await dependencyUp(h.managementUrl, 'database')).toBe(1);
   });
 
-  itIsNotReadyDuringEachOutage(postgres, redis, readyz);
+  itIsNotReadyDuringEachOutage(postgres, readyz);
+
+  itStaysReadyWhileRedisIsOut(redis, () => h.managementUrl);
 
   it('answers 503 naming the keys while an algorithm has no active signing key loaded', async () => {
     const db = createDb(h.config.DATABASE_URL, 1);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, databaseReadiness, managementEndpoints, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, databaseReadiness, managementEndpoints, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -87,7 +87,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', trustFunction(config.TRUST_PROXY));
   const everyRequest = [requestLog(logger), metrics.http.middleware];
   for (const m of everyRequest) app.use(m);
 
@@ -95,8 +95,9 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const management = managementEndpoints({
     registry: metrics.http.registry,
     health: {
-      // With DELIVERY_MODE=inline the service is built to run without Redis (e-mail goes out in-process).
-      checks: config.DELIVERY_MODE === 'inline' ? { database: databaseReadiness(db) } : { database: databaseReadiness(db), redis: () => redis.ping() },
+      checks: { database: databaseReadiness(db) },
+      // Requests carry on without Redis (test/faults redis-outage; the outbox keeps e-mail until it is back): reported, never unready.
+      reported: { redis: () => redis.ping() },
     },
   });
 

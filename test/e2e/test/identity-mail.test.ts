@@ -22,7 +22,7 @@ describe('identity and the secrets service on one mail queue', () => {
       MAIL_SEALING_KEY: system.secrets.env['MAIL_SEALING_KEY'] as string,
       RELAY_INTERVAL_MS: '100',
       MAIL_BACKOFF_MS: '100',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: 'loopback',
     });
     await identity.cli('users', 'create', 'quinn', '--password', 'correct horse battery staple', '--email', 'quinn@example.com');
   }, 60_000);
@@ -86,7 +86,7 @@ describe('identity’s durable hand-off while Redis is away', () => {
   it('keeps the e-mail in its outbox while the queue is unreachable, and it leaves once Redis is back', async () => {
     const redis = new RedisProxy();
     await redis.start();
-    const sys = await startIdentityWithMailer({ REDIS_URL: redis.url, TRUST_PROXY: 'true' });
+    const sys = await startIdentityWithMailer({ REDIS_URL: redis.url, TRUST_PROXY: 'loopback' });
     try {
       await sys.identity.cli('users', 'create', 'vera', '--password', 'correct horse battery staple', '--email', 'vera@example.com');
       await redis.stop();

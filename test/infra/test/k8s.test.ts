@@ -1,7 +1,22 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksLikeKey, repoRoot, REQUIRED, SERVICES, sourceOf, type ServiceName } from './services.contract.js';
+import { renderKustomization } from './k8s.render.js';
+import { CONTAINER_FIELDS, schemaErrors } from './k8s.schema.js';
+import {
+  cliCommands,
+  defaultPort,
+  implemented,
+  isTrustedProxyList,
+  managementPort,
+  isReadBy,
+  looksLikeKey,
+  repoRoot,
+  REQUIRED,
+  SERVICES,
+  sourceOf,
+  type ServiceName,
+} from './services.contract.js';
 
 // The Kubernetes manifests in infra/k8s, checked without a cluster: every document parses, has a
 // known kind and apiVersion, and fits the services (probes, ports, variables) and each other
@@ -12,7 +27,13 @@ import { cliCommands, defaultPort, implemented, managementPort, isReadBy, looksL
 type Obj = Record<string, any>;
 
 const dir = join(repoRoot, 'infra', 'k8s');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+// The base, the migration Job's own kustomization (migrate/), and the optional components.
+const COMPONENTS = ['network-policy', 'ingress', 'service-monitor'];
+const files = ['', 'migrate/', ...COMPONENTS.map((c) => `components/${c}/`)].flatMap((sub) =>
+  readdirSync(join(dir, sub))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => `${sub}${f}`),
+);
 // Kubernetes reads YAML 1.1 (e.g. `0440` is octal), so parse it that way.
 const docs = files.flatMap((file) =>
   parseAllDocuments(readFileSync(join(dir, file), 'utf8'), { version: '1.1' }).map((doc, i) => {
@@ -20,7 +41,7 @@ const docs = files.flatMap((file) =>
     return { file, index: i, obj: doc.toJS() as Obj };
   }),
 );
-const objects = docs.filter((d) => d.obj && d.obj['kind'] !== 'Kustomization');
+const objects = docs.filter((d) => d.obj && d.obj['kind'] !== 'Kustomization' && d.obj['kind'] !== 'Component');
 const ofKind = (kind: string) => objects.filter((d) => d.obj['kind'] === kind).map((d) => d.obj);
 const byName = (kind: string, name: string) => ofKind(kind).find((o) => o['metadata']?.['name'] === name);
 
@@ -33,26 +54,10 @@ const API_VERSIONS: Record<string, string> = {
   Job: 'batch/v1',
   HorizontalPodAutoscaler: 'autoscaling/v2',
   PodDisruptionBudget: 'policy/v1',
+  NetworkPolicy: 'networking.k8s.io/v1',
+  Ingress: 'networking.k8s.io/v1',
+  ServiceMonitor: 'monitoring.coreos.com/v1',
 };
-/** Container fields of core/v1 Container that we use; anything else is most likely a typo. */
-const CONTAINER_FIELDS = new Set([
-  'name',
-  'image',
-  'imagePullPolicy',
-  'command',
-  'args',
-  'ports',
-  'env',
-  'envFrom',
-  'volumeMounts',
-  'readinessProbe',
-  'livenessProbe',
-  'startupProbe',
-  'lifecycle',
-  'resources',
-  'securityContext',
-  'workingDir',
-]);
 
 const serviceOfImage = (image: string): ServiceName | undefined => SERVICES.find((s) => new RegExp(`^hush-${s}:[\\w.-]+$`).test(image));
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -91,10 +96,20 @@ describe('infra/k8s', () => {
     expect(new Set(ofKind('Deployment').map((d) => d['metadata']['name']))).toEqual(new Set(SERVICES));
   });
 
-  it('applies everything with kustomize except the placeholder Secrets', () => {
+  it('applies the workloads with kustomize, and neither the Namespace nor the placeholder Secrets', () => {
     const kustomization = docs.find((d) => d.file === 'kustomization.yaml')?.obj ?? {};
     expect(kustomization['kind']).toBe('Kustomization');
-    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => f !== 'kustomization.yaml' && f !== 'secrets.example.yaml').sort());
+    const outside = ['kustomization.yaml', 'secrets.example.yaml', 'namespace.yaml'];
+    expect([...(kustomization['resources'] as string[])].sort()).toEqual(files.filter((f) => !f.includes('/') && !outside.includes(f)).sort());
+    const migrate = docs.find((d) => d.file === 'migrate/kustomization.yaml')?.obj ?? {};
+    expect(migrate['resources']).toEqual(['job.yaml']);
+  });
+
+  it('sets TRUST_PROXY to proxy addresses or a hop count, never a bare true', () => {
+    for (const name of ['identity', 'secrets'] as const) {
+      const value = containerVar(name, 'TRUST_PROXY') ?? '';
+      expect({ name, value, ok: isTrustedProxyList(value) }).toEqual({ name, value, ok: true });
+    }
   });
 
   it('ships placeholders only: no real key in any Secret', () => {
@@ -226,6 +241,16 @@ describe('infra/k8s', () => {
     }
   });
 
+  it('names the migration Job after the release its images carry, so each release is a new Job', () => {
+    const base = docs.find((d) => d.file === 'kustomization.yaml')?.obj ?? {};
+    const migrate = docs.find((d) => d.file === 'migrate/kustomization.yaml')?.obj ?? {};
+    const tags = (k: Obj) => new Map((k['images'] as Obj[]).map((i) => [i['name'], `${i['newName']}:${i['newTag']}`]));
+    const tag = (migrate['images'] as Obj[])[0]?.['newTag'] as string;
+    expect(migrate['nameSuffix']).toBe(`-${tag.replaceAll('.', '-')}`);
+    for (const [name, image] of tags(migrate)) expect({ name, image }).toEqual({ name, image: tags(base).get(name) });
+    expect(ofKind('Job')[0]?.['spec']['ttlSecondsAfterFinished']).toBeUndefined();
+  });
+
   it('migrates with a Job: identity bootstrap, then secrets migrate, through CLI commands that exist', () => {
     const jobs = ofKind('Job');
     expect(jobs).toHaveLength(1);
@@ -266,5 +291,81 @@ describe('infra/k8s', () => {
     expect(secretKey(secretsPod['containers'][0], secretsPod, 'WEB_CLIENT_SECRET')).toBe('secrets-keys/WEB_CLIENT_SECRET');
     const identityService = byName('Service', 'identity');
     expect(containerVar('secrets', 'IDENTITY_INTERNAL_URL')).toBe(`http://identity:${identityService?.['spec']['ports'][0]['port']}`);
+  });
+});
+
+describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)', () => {
+  const rendered = renderKustomization();
+  const migration = renderKustomization(join(dir, 'migrate'));
+
+  it('renders only objects that fit the Kubernetes schemas', () => {
+    expect([...rendered, ...migration].flatMap(schemaErrors)).toEqual([]);
+  });
+
+  it('would delete neither the Namespace nor any Secret: the key Secrets are created outside and only referenced', () => {
+    const kinds = new Set(rendered.map((o) => o['kind']));
+    expect(kinds.has('Namespace')).toBe(false);
+    expect(kinds.has('Secret')).toBe(false);
+    const referenced = new Set(
+      [...rendered, ...migration].flatMap((o) =>
+        ((o['spec']?.['template']?.['spec']?.['volumes'] ?? []) as Obj[]).flatMap((v) => (v['secret'] ? [v['secret']['secretName']] : [])),
+      ),
+    );
+    expect([...referenced].sort()).toEqual(
+      ofKind('Secret')
+        .map((s) => s['metadata']['name'])
+        .sort(),
+    );
+    for (const name of referenced) expect(rendered.some((o) => o['metadata']['name'] === name)).toBe(false);
+  });
+
+  it('keeps the migration Job out of the base, in its own kustomization named for the release', () => {
+    expect(rendered.some((o) => o['kind'] === 'Job')).toBe(false);
+    expect(migration.map((o) => `${o['kind']}/${o['metadata']['name']}`)).toEqual(['Job/hush-migrate-0-1-0']);
+  });
+});
+
+describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, ServiceMonitors)', () => {
+  const base = renderKustomization();
+  const parts = Object.fromEntries(COMPONENTS.map((c) => [c, renderKustomization(join(dir, 'components', c))]));
+  const all = [...base, ...Object.values(parts).flat()];
+  const deployments = base.filter((o) => o['kind'] === 'Deployment');
+  const podLabels = (d: Obj) => d['spec']['template']['metadata']['labels'] as Record<string, string>;
+  const ports = (rules: Obj[]) => new Set(rules.flatMap((r) => (r['ports'] as Obj[]).map((p) => p['port'])));
+
+  it('render objects that fit the Kubernetes schemas, in the namespace, and neither a Namespace nor a Secret', () => {
+    expect(all.flatMap(schemaErrors)).toEqual([]);
+    for (const o of Object.values(parts).flat()) {
+      expect(o['metadata']['namespace']).toBe('hush');
+      expect(['Namespace', 'Secret']).not.toContain(o['kind']);
+    }
+  });
+
+  it('give each Deployment one NetworkPolicy, letting in its own ports only, from named peers', () => {
+    const policies = parts['network-policy'] ?? [];
+    for (const d of deployments) {
+      const name = d['metadata']['name'];
+      const mine = policies.filter((p) => matches(p['spec']['podSelector']['matchLabels'], podLabels(d)));
+      expect({ name, policies: mine.length }).toEqual({ name, policies: 1 });
+      const policy = mine[0] ?? {};
+      expect(policy['spec']['policyTypes']).toEqual(['Ingress', 'Egress']);
+      const named = new Set((d['spec']['template']['spec']['containers'][0]['ports'] as Obj[]).map((p) => p['name']));
+      for (const port of ports(policy['spec']['ingress'])) expect(named.has(port)).toBe(true);
+      for (const rule of policy['spec']['ingress']) expect(rule['from'].length).toBeGreaterThan(0);
+      expect(ports(policy['spec']['egress']).has(53)).toBe(true);
+    }
+  });
+
+  it('route the Ingress to public ports only, and scrape through the management port only', () => {
+    for (const ing of parts['ingress'] ?? [])
+      for (const rule of ing['spec']['rules']) for (const path of rule['http']['paths']) expect(path['backend']['service']['port']).toEqual({ name: 'http' });
+    const monitors = (parts['service-monitor'] ?? []).filter((o) => o['kind'] === 'ServiceMonitor');
+    expect(monitors.map((m) => m['metadata']['name']).sort()).toEqual([...SERVICES].sort());
+    for (const m of monitors) {
+      expect(m['spec']['endpoints']).toEqual([expect.objectContaining({ port: 'management', path: '/metrics' })]);
+      const services = all.filter((o) => o['kind'] === 'Service' && matches(m['spec']['selector']['matchLabels'], o['metadata']['labels']));
+      expect(services).toHaveLength(1);
+      expect(services[0]?.['spec']['ports']).toEqual([{ name: 'management', port: managementPort(m['metadata']['name']), targetPort: 'management' }]);
+    }
   });
 });

@@ -99,3 +99,15 @@ export const implemented = (service: ServiceName) => existsSync(join(repoRoot, '
 
 /** A 32-byte key as the services accept it (hex or base64): a real key must never be committed. */
 export const looksLikeKey = (value: string) => /^[0-9a-fA-F]{64}$/.test(value) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32);
+
+/**
+ * A TRUST_PROXY value that names whom to trust, as Express's `trust proxy` takes it: a hop count,
+ * or comma-separated IPv4/IPv6 addresses or CIDRs. `true` (trust every peer) is refused.
+ */
+export function isTrustedProxyList(value: string): boolean {
+  if (/^\d+$/.test(value)) return true;
+  const ipv4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}(\/(3[0-2]|[12]?\d))?$/;
+  const ipv6 = /^[0-9a-fA-F:]*:[0-9a-fA-F:.]*(\/(12[0-8]|1[01]\d|[1-9]?\d))?$/;
+  const entries = value.split(',').map((e) => e.trim());
+  return entries.length > 0 && entries.every((e) => ipv4.test(e) || ipv6.test(e));
+}

@@ -7,6 +7,7 @@ import * as clientsWebOrigins from '../../migrations/20261201000000_clients_web_
 import * as adminApi from '../../migrations/20261210000000_admin_api.js';
 import * as events from '../../migrations/20261210010000_events.js';
 import * as replaceRefreshTokens from '../../migrations/20261210020000_replace_refresh_tokens.js';
+import * as consoleClients from '../../migrations/20261220000000_console_clients.js';
 import * as accountActions from '../../migrations/20261226040000_account_actions.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
@@ -19,5 +20,6 @@ export const migrationSource = staticMigrations({
   '20261210000000_admin_api': adminApi,
   '20261210010000_events': events,
   '20261210020000_replace_refresh_tokens': replaceRefreshTokens,
+  '20261220000000_console_clients': consoleClients,
   '20261226040000_account_actions': accountActions,
 });

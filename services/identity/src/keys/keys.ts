@@ -72,7 +72,10 @@ export class SigningKeys {
       return JSON.parse(open(this.sealingKey, key.privateJwkSealed, `signing-key:${key.kid}`).toString('utf8')) as JWK;
     } catch {
       // AES-GCM authentication failed: not this database's key (or a tampered row).
-      throw new ConfigError(`MASTER_KEY cannot decrypt signing key ${key.kid}: it is not the key this database was set up with`);
+      throw new ConfigError(
+        `MASTER_KEY cannot decrypt signing key ${key.kid}: it is not the key this database was set up with. ` +
+          'Set MASTER_KEY (or MASTER_KEY_FILE) to the key it was set up with, from your key backup; to start afresh instead, point DATABASE_URL at a new, empty database.',
+      );
     }
   }
 }

@@ -1,9 +1,10 @@
 import Provider, { type Configuration } from 'oidc-provider';
-import { deriveKey } from '@hush/common';
+import { deriveKey, trustFunction } from '@hush/common';
 import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
 import { SIGNING_ALGS } from '../keys/keys.js';
 import { ID_TOKEN_TTL } from '../keys/rotation.js';
+import { loadExistingGrant } from '../consoles/index.js';
 import { accessTokenClaims } from './access-token-claims.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { apiResources } from './api-resources.js';
@@ -19,6 +20,7 @@ import { rpInitiatedLogout } from './logout.js';
 import { applyPatches } from './patches.js';
 import type { ProviderDeps } from './provider-deps.js';
 import { pinPublicOrigin } from './public-url.js';
+import { trustForwardedFrom } from './forwarded-client.js';
 import { PROTOCOL, ROUTES } from './routes.js';
 import { OIDC_SCOPES, withDefaultUserScopes } from './scopes.js';
 import { sessionStateProtocol } from './session-state.js';
@@ -30,7 +32,7 @@ const SESSION_TTL = 14 * 24 * 3600;
 export function buildProvider(deps: ProviderDeps): Provider {
   const { config } = deps;
   const defaultAlg = config.DEFAULT_SIGNING_ALG;
-  const findClient = clientPayloads(deps.clients, defaultAlg);
+  const findClient = clientPayloads(deps.clients, defaultAlg, config.AUTH_URL);
   const grantRevoked = (grantId: string) => deps.revocations.revokeGrant(grantId);
 
   const configuration: Configuration = {
@@ -102,12 +104,14 @@ export function buildProvider(deps: ProviderDeps): Provider {
     rotateRefreshToken: () => true,
     findAccount: accountFinder(deps.users, deps.clients),
     extraTokenClaims: accessTokenClaims(deps.users, deps.adminRoles),
+    // Keycloak's consoles ask no consent (consoles/console-clients.ts).
+    loadExistingGrant,
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError,
   };
 
   const provider = new Provider(config.issuer, configuration);
-  provider.proxy = config.TRUST_PROXY;
+  trustForwardedFrom(provider, trustFunction(config.TRUST_PROXY));
   pinPublicOrigin(provider, config.AUTH_URL);
   applyPatches(provider, { failures: deps.limiter });
   sessionStateProtocol(provider, { publicUrl: config.AUTH_URL, sessionTtl: SESSION_TTL });

@@ -1,0 +1,20 @@
+import { ACCOUNT_CONSOLE, type ConsoleNavItem } from '../consoles/index.js';
+
+const mount = ACCOUNT_CONSOLE.mount;
+
+/** The account console's pages; `security` is h5's router (second factor and passkeys). */
+export const ACCOUNT_PAGES = {
+  profile: `${mount}/`,
+  password: `${mount}/password`,
+  applications: `${mount}/applications`,
+  sessions: `${mount}/sessions`,
+  security: `${mount}/security`,
+} as const;
+
+export const ACCOUNT_NAV: readonly ConsoleNavItem[] = [
+  { href: ACCOUNT_PAGES.profile, label: 'Profile' },
+  { href: ACCOUNT_PAGES.password, label: 'Password' },
+  { href: ACCOUNT_PAGES.security, label: 'Security' },
+  { href: ACCOUNT_PAGES.applications, label: 'Applications' },
+  { href: ACCOUNT_PAGES.sessions, label: 'Sessions' },
+];

@@ -1,0 +1,10 @@
+/**
+ * The sign-in both consoles use (the account console, the admin console): identity's own
+ * authorization code flow with PKCE through openid-client, the session in a sealed cookie,
+ * `requireConsoleSession`, CSRF for forms, RP-initiated sign-out, and one console layout.
+ * See ConsoleSignIn (console-sign-in.ts) for how a console mounts it.
+ */
+export { ACCOUNT_CONSOLE, ADMIN_CONSOLE, loadExistingGrant, type ConsoleClient } from './console-clients.js';
+export { consoleSignIn, type ConsoleSignIn, type ConsoleSignInOptions } from './console-sign-in.js';
+export { type ConsoleSession, safeReturnPath } from './console-session.js';
+export { consoleCsrfField, consolePage, type ConsoleNavItem, type ConsolePageOptions } from './console-layout.js';

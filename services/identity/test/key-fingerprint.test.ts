@@ -1,0 +1,36 @@
+import { cliDriver, createTestDatabase, freePort, itRefusesTheDatabaseOfAnotherMasterKey, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { runCli } from '../src/cli/cli.js';
+
+// Through `node dist/src/main.js`, as compose and Kubernetes start identity (build first: tsc -b).
+// Identity tells its database's key by its signing keys, which `migrate` makes, sealed under
+// MASTER_KEY: another MASTER_KEY cannot open them at start (keys/keys.ts).
+let database: TestDatabase;
+let env: (masterKey: string) => NodeJS.ProcessEnv;
+let managementUrl: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase('identity_master_key');
+  const [port, managementPort] = [await freePort(), await freePort()];
+  managementUrl = `http://127.0.0.1:${managementPort}`;
+  env = (masterKey) => ({
+    PATH: process.env.PATH,
+    PORT: String(port),
+    MANAGEMENT_PORT: String(managementPort),
+    AUTH_URL: `http://127.0.0.1:${port}`,
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl,
+    REDIS_PREFIX: uniquePrefix('identity-master-key'),
+    REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
+    MASTER_KEY: masterKey,
+    PASSWORD_HASH_COST: '4',
+    LOG_LEVEL: 'warn',
+  });
+});
+afterAll(() => database.drop());
+
+itRefusesTheDatabaseOfAnotherMasterKey(() => ({
+  service: 'identity',
+  managementUrl,
+  env,
+  migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey)).cli('migrate')),
+}));
