@@ -15,8 +15,12 @@ export function isNotification(job: MailJob): job is NotificationJob {
 }
 
 export function isAccountLink(job: MailJob): job is AccountLinkJob {
-  return 'kind' in job && job.kind !== 'notification';
+  return 'kind' in job && (job.kind === 'reset-password' || job.kind === 'execute-actions' || job.kind === 'verify-email');
+}
+
+export function isSecretLink(job: MailJob): job is SecretLinkJob {
+  return !('kind' in job);
 }
 
 /** The BullMQ job name of each type (for dashboards and logs; the worker reads the sealed `kind`). */
-export const mailJobName = (job: MailJob): string => ('kind' in job ? job.kind : 'secret-link');
+export const mailJobName = (job: MailJob): string => (isSecretLink(job) ? 'secret-link' : job.kind);
