@@ -332,11 +332,13 @@ async function all(env) {
     // Same code path for the e-mail (@hush/mail), sent by the secrets service from its outbox.
     log(
       'redis',
-      `no Redis at ${env.REDIS_URL}: e-mail is sent in-process by the secrets service (DELIVERY_MODE=inline); the mailer is not started, and login/token rate limits are off`,
+      `no Redis at ${env.REDIS_URL}: e-mail is sent in-process by the secrets service and identity (DELIVERY_MODE=inline); the mailer is not started, and login/token rate limits are off`,
     );
     services.pop();
-    envs.secrets.DELIVERY_MODE = 'inline';
-    envs.secrets.SMTP_URL = envs.mailer.SMTP_URL;
+    for (const e of [envs.secrets, envs.identity]) {
+      e.DELIVERY_MODE = 'inline';
+      e.SMTP_URL = envs.mailer.SMTP_URL;
+    }
   }
   let started = false;
   // Without Redis every reconnect attempt would log a warning: keep the terminal readable.

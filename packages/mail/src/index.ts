@@ -1,3 +1,4 @@
+export * from './account-link.js';
 export * from './classify.js';
 export * from './escape.js';
 export * from './notification.js';

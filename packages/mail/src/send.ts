@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isNotification, type MailJob } from '@hush/queue';
+import { isAccountLink, isNotification, isSecretLink, type MailJob } from '@hush/queue';
+import { renderAccountLinkEmail } from './account-link.js';
 import { classifySendError, type SendFailure } from './classify.js';
 import { renderNotificationEmail } from './notification.js';
 import { renderSecretLinkEmail } from './secret-link.js';
@@ -15,14 +16,20 @@ export class SendError extends Error {
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
+function render(job: MailJob) {
+  if (isNotification(job)) return renderNotificationEmail(job);
+  if (isAccountLink(job)) return renderAccountLinkEmail(job);
+  return renderSecretLinkEmail(job);
+}
+
 /**
- * Renders and sends one job's e-mail: a recipient's link (never the value), or a creator's
- * notification (no link at all). Throws SendError with an address-free reason. Used by the
- * mailer's worker and by the secrets service's inline delivery.
+ * Renders and sends one job's e-mail: a recipient's link (never the value), a creator's
+ * notification (no link at all), or an identity account link (never a password). Throws SendError with an address-free reason. Used by the
+ * mailer's worker and by the producers' inline delivery.
  */
 export async function sendMailJob(transport: MailTransport, job: MailJob): Promise<{ messageId: string }> {
-  const email = isNotification(job) ? renderNotificationEmail(job) : renderSecretLinkEmail(job);
-  const replyTo = !isNotification(job) && isEmail(job.sender) ? job.sender : undefined;
+  const email = render(job);
+  const replyTo = isSecretLink(job) && isEmail(job.sender) ? job.sender : undefined;
   try {
     const info = await transport.sendMail({
       to: job.to,

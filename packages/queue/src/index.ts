@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The contract between the secrets service (producer: its outbox relay) and the mailer (consumer).
+ * The contract between the producers (the secrets and identity services' outbox relays) and the
+ * mailer (consumer).
  * Jobs never hold a secret value or passphrase. What they carry that grants access or names a
  * person (the link, the recipient address) is sealed (sealed-job.ts): Redis holds it only as
  * ciphertext. Jobs are removed from Redis once their outcome is recorded. Redis is not the record:
@@ -11,10 +12,9 @@ import { z } from 'zod';
 export * from './secret-link-job.js';
 export * from './notification-job.js';
 export * from './mail-job.js';
+export * from './account-link-job.js';
 export * from './sealed-job.js';
-
-/** Queue the mailer reports outcomes to; the secrets service's worker records them on the metadata. */
-export const DELIVERY_STATUS_QUEUE = 'hush-delivery-status';
+export * from './producers.js';
 
 export const deliveryStatusJob = z.object({
   version: z.literal(1),

@@ -1,14 +1,26 @@
 import { z } from 'zod';
+import { accountLinkJob, type AccountLinkJob } from './account-link-job.js';
 import { notificationJob, type NotificationJob } from './notification-job.js';
 import { secretLinkJob, type SecretLinkJob } from './secret-link-job.js';
 
-/** Every job of the mail queue: a recipient's link e-mail, or a notification to a creator (`kind`). */
-export const mailJob = z.union([notificationJob, secretLinkJob]);
-export type MailJob = SecretLinkJob | NotificationJob;
+/**
+ * Every job of the mail queue: a recipient's link e-mail, a notification to a creator, or an
+ * identity account e-mail (`kind`). The secret-link job has no `kind`, so it is tried last.
+ */
+export const mailJob = z.union([notificationJob, accountLinkJob, secretLinkJob]);
+export type MailJob = SecretLinkJob | NotificationJob | AccountLinkJob;
 
 export function isNotification(job: MailJob): job is NotificationJob {
   return 'kind' in job && job.kind === 'notification';
 }
 
+export function isAccountLink(job: MailJob): job is AccountLinkJob {
+  return 'kind' in job && (job.kind === 'reset-password' || job.kind === 'execute-actions' || job.kind === 'verify-email');
+}
+
+export function isSecretLink(job: MailJob): job is SecretLinkJob {
+  return !('kind' in job);
+}
+
 /** The BullMQ job name of each type (for dashboards and logs; the worker reads the sealed `kind`). */
-export const mailJobName = (job: MailJob): string => (isNotification(job) ? 'notification' : 'secret-link');
+export const mailJobName = (job: MailJob): string => (isSecretLink(job) ? 'secret-link' : job.kind);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { jobSeal, UnsealableJobError } from './sealed-job.js';
-import { isNotification } from './mail-job.js';
+import type { AccountLinkJob } from './account-link-job.js';
+import { jobSeal, producerOf, UnsealableJobError } from './sealed-job.js';
+import { isAccountLink, isNotification } from './mail-job.js';
 import type { NotificationJob } from './notification-job.js';
 import type { SecretLinkJob } from './secret-link-job.js';
 
@@ -60,5 +61,36 @@ describe('sealed secret-link jobs', () => {
   it('refuse an unsealed job as an invalid payload', () => {
     expect(() => jobSeal(key).open(job)).toThrow('invalid job payload: not a sealed secret-link job');
     expect(() => jobSeal(key).open('x')).toThrow(UnsealableJobError);
+  });
+});
+
+describe('sealed identity account jobs', () => {
+  const key = randomBytes(32);
+  const account: AccountLinkJob = {
+    version: 1,
+    kind: 'reset-password',
+    deliveryId: 'delivery-4',
+    to: 'dave@example.com',
+    username: 'dave',
+    link: 'https://id.example/auth/realms/public/login-actions/reset/xyz',
+    expiresAt: 1_900_000_000,
+  };
+
+  it('name their producer in clear, so the outcome goes to its status queue, and open to the same job', () => {
+    const sealed = jobSeal(key).seal(account, 'identity');
+    expect(sealed.from).toBe('identity');
+    expect(producerOf(sealed)).toBe('identity');
+    expect(producerOf(jobSeal(key).seal(job))).toBe('secrets');
+    for (const clear of ['dave', 'xyz']) expect(JSON.stringify(sealed)).not.toContain(clear);
+    const opened = jobSeal(key).open(sealed);
+    expect(opened).toEqual(account);
+    expect(isAccountLink(opened)).toBe(true);
+    expect(isAccountLink(job)).toBe(false);
+  });
+
+  it('do not open when moved to another producer', () => {
+    const sealed = jobSeal(key).seal(account, 'identity');
+    const { from: _from, ...moved } = sealed;
+    expect(() => jobSeal(key).open(moved)).toThrow(/does not open/);
   });
 });

@@ -1,6 +1,7 @@
 import { deriveKey, open, seal } from '@hush/common/base';
 import { z } from 'zod';
 import { mailJob, type MailJob } from './mail-job.js';
+import { mailProducer, type MailProducer } from './producers.js';
 import { SECRET_LINK_QUEUE } from './secret-link-job.js';
 
 /**
@@ -14,8 +15,14 @@ import { SECRET_LINK_QUEUE } from './secret-link-job.js';
 export const sealedSecretLinkJob = z.object({
   version: z.literal(2),
   deliveryId: z.string().min(1).max(100),
-  /** base64url of the sealed JSON of the MailJob (a SecretLinkJob or a NotificationJob). */
+  /** base64url of the sealed JSON of the MailJob (a SecretLinkJob, NotificationJob or AccountLinkJob). */
   sealed: z.string().min(1).max(20_000),
+  /**
+   * The producer, whose status queue the outcome goes to (producers.ts); absent: the secrets
+   * service. In clear so that a job whose seal does not open can still be reported; bound into
+   * the seal, so a job moved to another producer does not open.
+   */
+  from: mailProducer.optional(),
 });
 export type SealedSecretLinkJob = z.infer<typeof sealedSecretLinkJob>;
 
@@ -31,27 +38,36 @@ export class UnsealableJobError extends Error {
 }
 
 export interface JobSeal {
-  seal(job: MailJob): SealedSecretLinkJob;
+  /** `from`: the producer (default the secrets service, whose jobs carry no `from`). */
+  seal(job: MailJob, from?: MailProducer): SealedSecretLinkJob;
   /** The job inside `data`; throws UnsealableJobError with a reason safe to log and report. */
   open(data: unknown): MailJob;
 }
 
-const aad = (deliveryId: string) => `${SECRET_LINK_QUEUE}:${deliveryId}`;
+const aad = (deliveryId: string, from: MailProducer) => (from === 'secrets' ? `${SECRET_LINK_QUEUE}:${deliveryId}` : `${SECRET_LINK_QUEUE}:${from}:${deliveryId}`);
+
+/** The producer a job's outcome is reported to, read from its envelope without opening it. */
+export function producerOf(data: unknown): MailProducer {
+  const from = (typeof data === 'object' && data !== null ? (data as { from?: unknown }).from : undefined) ?? 'secrets';
+  const parsed = mailProducer.safeParse(from);
+  return parsed.success ? parsed.data : 'secrets';
+}
 
 /** Seals and opens the mail queue's jobs (both types) under `sealingKey` (MAIL_SEALING_KEY, 32 bytes). */
 export function jobSeal(sealingKey: Buffer): JobSeal {
   const key = deriveKey(sealingKey, SEALING_LABEL);
   return {
-    seal(job) {
-      return { version: 2, deliveryId: job.deliveryId, sealed: seal(key, JSON.stringify(job), aad(job.deliveryId)).toString('base64url') };
+    seal(job, from = 'secrets') {
+      const sealed = seal(key, JSON.stringify(job), aad(job.deliveryId, from)).toString('base64url');
+      return from === 'secrets' ? { version: 2, deliveryId: job.deliveryId, sealed } : { version: 2, deliveryId: job.deliveryId, sealed, from };
     },
     open(data) {
       const envelope = sealedSecretLinkJob.safeParse(data);
       if (!envelope.success) throw new UnsealableJobError('invalid job payload: not a sealed secret-link job');
-      const { deliveryId, sealed } = envelope.data;
+      const { deliveryId, sealed, from = 'secrets' } = envelope.data;
       let plaintext: Buffer;
       try {
-        plaintext = open(key, Buffer.from(sealed, 'base64url'), aad(deliveryId));
+        plaintext = open(key, Buffer.from(sealed, 'base64url'), aad(deliveryId, from));
       } catch {
         throw new UnsealableJobError('job seal does not open: MAIL_SEALING_KEY differs between the secrets service and the mailer, or the job was altered');
       }

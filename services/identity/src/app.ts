@@ -17,6 +17,8 @@ import { errorHandler, notFound } from './http/error-handler.js';
 import { createIdentityMetrics } from './http/metrics.js';
 import { requestLog } from './http/request-log.js';
 import { interactionRoutes } from './interactions/interactions.routes.js';
+import { accountActionRoutes } from './interactions/account-actions.routes.js';
+import { AccountMail, type AccountActionsDeps } from './account-actions/index.js';
 import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { SIGNING_ALGS } from './keys/keys.js';
@@ -34,6 +36,8 @@ export interface IdentityApp extends ServiceApp {
   /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   context: Context;
+  /** The relay of account e-mails (tests await `relayAll()`). */
+  mail: AccountMail;
   /**
    * Loads the signing keys (the first start of an empty database creates one) and builds the
    * provider, then starts the client cache's listener and the key-reload and sweep timers.
@@ -57,6 +61,34 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const clients = cache ?? context.clients;
   const limiter = createFailureLimits(redis, config);
   const cookieKeys = [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')];
+  const outboxKey = deriveKey(config.MASTER_KEY, KEY_LABELS.mailOutbox);
+  // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).
+  const mail = new AccountMail(
+    { outbox: context.mailOutbox, outboxKey, logger },
+    {
+      mode: config.DELIVERY_MODE,
+      redisUrl: config.REDIS_URL,
+      prefix: config.QUEUE_PREFIX,
+      sealingKey: config.MAIL_SEALING_KEY,
+      attempts: config.MAIL_ATTEMPTS,
+      backoffMs: config.MAIL_BACKOFF_MS,
+      relayIntervalMs: config.RELAY_INTERVAL_MS,
+      requeueAfterSeconds: config.MAIL_REQUEUE_AFTER,
+      requeueLimit: config.MAIL_REQUEUE_LIMIT,
+      smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
+    },
+  );
+  const accountActions: AccountActionsDeps & { defaultLifespanSeconds: number } = {
+    tokens: context.actionTokens,
+    users: context.users,
+    passwordCost: config.PASSWORD_HASH_COST,
+    outboxKey,
+    issuer: config.issuer,
+    mailWritten: () => mail.kick(),
+    defaultLifespanSeconds: config.ACTIONS_LINK_LIFESPAN,
+  };
+  /** Without its sealing key a queue-mode relay cannot seal jobs: e-mails wait in the outbox. */
+  const mailReady = config.DELIVERY_MODE === 'inline' || config.MAIL_SEALING_KEY !== undefined;
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
@@ -78,7 +110,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     return expiration ? context.eventsRepository.deleteOlderThan(expiration) : 0;
   };
   const admin = createAdminApi({
-    deps: { ...context, clients: invalidatingLocally(context.clients, cache), events },
+    deps: { ...context, clients: invalidatingLocally(context.clients, cache), events, accountActions },
     authUrl: config.AUTH_URL,
     issuer: config.issuer,
     logger,
@@ -209,6 +241,27 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     ADMIN_CONSOLE.mount,
     adminConsole({ signIn: consoleSignIn({ console: ADMIN_CONSOLE, ...consoleRealm }), authUrl: config.AUTH_URL, rolesOf: (userId) => adminRolesOf(context, userId), logger }),
   );
+  // Before the interaction routes: their `/login-actions/:uid` would take these pages' names.
+  app.use(
+    REALM_PATH,
+    accountActionRoutes({
+      actions: { ...accountActions, sessions: context.sessions, revocations: context.revocations },
+      users: context,
+      limits: {
+        limits: limiter.limits,
+        resetPerAddress: limiter.limits.define('reset', config.RESET_MAX_PER_ADDRESS, config.RESET_WINDOW),
+        resetPerIp: limiter.limits.define('reset-ip', config.RESET_MAX_PER_IP, config.RESET_WINDOW),
+        registerPerIp: limiter.limits.define('register-ip', config.REGISTRATION_MAX_PER_IP, config.RESET_WINDOW),
+      },
+      resetLifespanSeconds: config.RESET_LINK_LIFESPAN,
+      verifyLifespanSeconds: config.ACTIONS_LINK_LIFESPAN,
+      registration: config.REGISTRATION,
+      csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
+      origin: new URL(config.AUTH_URL).origin,
+      logger,
+      events,
+    }),
+  );
   app.use(
     REALM_PATH,
     interactionRoutes({
@@ -220,6 +273,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       logger,
       events,
       secondStep: secondStep({ ...mfa, users: context.users, limiter, events }),
+      registration: config.REGISTRATION,
     }),
   );
   // Keycloak's realm root; oidc-provider needs the raw body, so no body parser before it.
@@ -235,15 +289,19 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     handler: directDispatch({ express: app, before: everyRequest, provider: () => handler }),
     management,
     context,
+    mail,
     async start() {
       await context.signingKeys.ensureActive();
       await useKeys(await context.keysRepository.fingerprint());
       await cache?.start();
       await events.start();
+      if (mailReady) await mail.start();
+      else logger.warn('MAIL_SEALING_KEY is not set: account e-mails (password reset, execute-actions, address confirmation) wait in the outbox until it is');
       timers = [
         setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
         setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
         setInterval(() => void sweepEvents().catch((err) => logger.error({ err }, 'events retention sweep failed')), 60_000),
+        setInterval(() => void context.actionTokens.sweep().catch((err) => logger.error({ err }, 'action token sweep failed')), 60_000),
       ];
       timers.forEach((t) => t.unref());
     },
@@ -251,8 +309,9 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       timers.forEach(clearInterval);
       timers = [];
       cache?.stop();
-      // Before the caller closes the database: buffered events are written, none lost.
-      await events.close();
+      // Before the caller closes the database: buffered events are written, none lost; the relay's
+      // statuses in flight are recorded.
+      await Promise.all([events.close(), mail.close()]);
       // The service's Redis connection stays the caller's to close; this ends the revocation retries.
       await context.revocations.close();
     },

@@ -17,6 +17,7 @@ import { EventsRepository } from './events/index.js';
 import { HandoversRepository } from './handover/handovers.repository.js';
 import { SecretsApi } from './handover/secrets-api.js';
 import { CredentialsRepository } from './mfa/index.js';
+import { ActionTokensRepository, MailOutboxRepository } from './account-actions/index.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -34,6 +35,8 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     roles: new RolesRepository(db),
     sessions: new SessionsRepository(db),
     eventsRepository: new EventsRepository(db),
+    actionTokens: new ActionTokensRepository(db),
+    mailOutbox: new MailOutboxRepository(db),
     apis: new ApisRepository(db),
     clients: new ClientsRepository(db),
     secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),

@@ -11,6 +11,7 @@ export const KEY_LABELS = {
   anonymousSessions: 'hush identity anonymous sessions v1',
   csrf: 'hush identity csrf v1',
   clientSecrets: 'hush identity client secrets v1',
+  mailOutbox: 'hush identity mail outbox v1',
   consoleSessions: 'hush identity console sessions v1',
   totpSecrets: 'hush identity totp secrets v1',
   recoveryCodes: 'hush identity recovery codes v1',

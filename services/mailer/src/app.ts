@@ -2,7 +2,7 @@ import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectRedis, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
 import { createMetrics } from './metrics.js';
@@ -28,6 +28,7 @@ const REDIS_TIMEOUT_MS = 1000;
 interface Running {
   redis: Redis;
   statusQueue: Queue;
+  identityStatusQueue: Queue;
   linkQueue: Queue;
   transport: MailTransport;
   worker: Worker;
@@ -69,8 +70,9 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       'queued e-mail jobs (delayed until the secrets service re-queues them) and the sent markers that keep a re-run job from sending twice (duplicate e-mails possible)',
     );
     const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+    const identityStatusQueue = new Queue(IDENTITY_DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
     const linkQueue = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-    for (const queue of [statusQueue, linkQueue]) {
+    for (const queue of [statusQueue, identityStatusQueue, linkQueue]) {
       queue.on('error', (err) => logger.debug({ err: { message: err.message } }, 'queue connection error'));
     }
     const transport = createMailTransport({
@@ -80,16 +82,16 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       requireTls: config.SMTP_REQUIRE_TLS,
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
-    const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue);
+    const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue, { identity: identityStatusQueue });
     const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(config.MAIL_SEALING_KEY) }, track);
-    running = { redis, statusQueue, linkQueue, transport, worker };
+    running = { redis, statusQueue, identityStatusQueue, linkQueue, transport, worker };
     logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
   };
 
   const close = async () => {
     closing = true;
     if (!running) return;
-    const { redis, statusQueue, linkQueue, transport, worker } = running;
+    const { redis, statusQueue, identityStatusQueue, linkQueue, transport, worker } = running;
     logger.info('mailer stopping: finishing in-flight jobs');
     // BullMQ's graceful close waits for the worker's fetch loop, which never ends while Redis is
     // unreachable; with no job in flight there is nothing to wait for, so close at once then.
@@ -98,7 +100,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
     logger.debug({ force }, 'worker closed');
     await Promise.allSettled([...pending]);
     transport.close();
-    await Promise.allSettled([statusQueue.close(), linkQueue.close()]);
+    await Promise.allSettled([statusQueue.close(), identityStatusQueue.close(), linkQueue.close()]);
     logger.debug('queues closed');
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
     else redis.disconnect();

@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, isNotification, obfuscateEmail, type JobSeal, type MailJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, UnsealableJobError, isNotification, mailJobName, obfuscateEmail, producerOf, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
@@ -73,7 +73,7 @@ async function processSecretLink({ logger, transport, status, metrics, seal }: W
     logger.warn({ jobId: job.id, reason: err.message }, 'secret-link job cannot be opened; failing it');
     throw new UnrecoverableError(err.message);
   }
-  const log = logger.child({ jobId: job.id, type: isNotification(data) ? 'notification' : 'secret-link', to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
+  const log = logger.child({ jobId: job.id, type: mailJobName(data), to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
 
   // An earlier run may have sent the e-mail and then failed to report or to complete the job;
   // SMTP has no idempotency, so this marker is what keeps a retry from sending it again.
@@ -104,7 +104,7 @@ async function processSecretLink({ logger, transport, status, metrics, seal }: W
   }
 
   try {
-    await status.report({ version: 1, deliveryId: data.deliveryId, status: 'sent', at: sentAt });
+    await status.report({ version: 1, deliveryId: data.deliveryId, status: 'sent', at: sentAt }, producerOf(job.data));
   } catch (err) {
     log.error({ err }, 'could not report the sent status; retrying without sending');
     throw new StatusReportError('sent, but the status report failed');
@@ -147,7 +147,7 @@ export function createSecretLinkWorker(deps: WorkerDeps, track: (work: Promise<u
     if (!deliveryId) return;
     track(
       status
-        .report({ version: 1, deliveryId: deliveryId.slice(0, 100), status: 'failed', at: nowSeconds(), reason })
+        .report({ version: 1, deliveryId: deliveryId.slice(0, 100), status: 'failed', at: nowSeconds(), reason }, producerOf(job.data))
         .catch((reportErr: unknown) => logger.error({ jobId: job.id, err: reportErr }, 'could not report the failed status')),
     );
   });

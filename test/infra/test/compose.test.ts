@@ -102,12 +102,13 @@ describe('docker-compose.yml', () => {
     for (const { name, service } of oneShot) expect(keyFile(name)).toEqual(keyFile(service));
   });
 
-  it('gives the secrets service and the mailer one MAIL_SEALING_KEY, and no other service it', () => {
+  it('gives the mail queue’s producers (secrets, identity) and the mailer one MAIL_SEALING_KEY, and no other service it', () => {
     const sealingKey = (name: string) => raw.services[name]?.environment?.['MAIL_SEALING_KEY_FILE'];
+    const holders = ['secrets', 'identity', 'mailer'];
     expect(sealingKey('secrets')).toBe('/run/secrets/mail_sealing_key');
-    expect(sealingKey('mailer')).toEqual(sealingKey('secrets'));
+    for (const name of holders) expect({ name, key: sealingKey(name) }).toEqual({ name, key: sealingKey('secrets') });
     for (const [name, svc] of Object.entries(raw.services)) {
-      if (name !== 'secrets' && name !== 'mailer') expect({ name, mounts: secretsOf(svc).includes('mail_sealing_key') }).toEqual({ name, mounts: false });
+      if (!holders.includes(name)) expect({ name, mounts: secretsOf(svc).includes('mail_sealing_key') }).toEqual({ name, mounts: false });
     }
   });
 
@@ -168,6 +169,7 @@ describe('docker-compose.yml', () => {
       expect(env('identity-migrate')['SECRETS_API_AUDIENCE']).toBe(env('secrets')['API_AUDIENCE'] ?? `${String(env('secrets')['BASE_URL'])}/api/v1`);
       expect(env('secrets')['IDENTITY_JWKS_URL']).toBe(`http://identity:${defaultPort('identity')}/auth/realms/public/protocol/openid-connect/certs`);
       expect(env('secrets')['QUEUE_PREFIX']).toBe(env('mailer')['QUEUE_PREFIX']);
+      expect(env('identity')['QUEUE_PREFIX']).toBe(env('mailer')['QUEUE_PREFIX']);
     }
   });
 

@@ -223,11 +223,11 @@ describe('infra/k8s', () => {
     }
   });
 
-  it('gives the secrets Deployment and the mailer MAIL_SEALING_KEY as a file from their Secrets, and no other container', () => {
+  it('gives the mail queue’s producers (secrets, identity) and the mailer MAIL_SEALING_KEY as a file from their Secrets, and no other container', () => {
     for (const { c, workload } of containers) {
       const name = workload['metadata']['name'];
       const reads = variables(c).has('MAIL_SEALING_KEY_FILE');
-      const wanted = workload['kind'] === 'Deployment' && (name === 'secrets' || name === 'mailer');
+      const wanted = workload['kind'] === 'Deployment' && ['secrets', 'identity', 'mailer'].includes(name);
       expect({ container: c['name'], reads }).toEqual({ container: c['name'], reads: wanted });
     }
   });

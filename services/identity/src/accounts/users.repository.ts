@@ -16,6 +16,8 @@ export interface User {
   organizationName: string | null;
   /** Set for a client's service-account user (the holder of the client's roles); it never signs in. */
   serviceAccountClientId: string | null;
+  /** Registered through the login page: signs in only once `emailVerified`. */
+  selfRegistered: boolean;
   createdAt: Date;
 }
 
@@ -32,6 +34,7 @@ type Row = {
   organization_id: string | null;
   organization_name: string | null;
   service_account_client_id: string | null;
+  self_registered: boolean;
   created_at: Date;
 };
 
@@ -48,6 +51,7 @@ const toUser = (r: Row): User => ({
   organizationId: r.organization_id,
   organizationName: r.organization_name,
   serviceAccountClientId: r.service_account_client_id,
+  selfRegistered: r.self_registered,
   createdAt: r.created_at,
 });
 
@@ -62,9 +66,10 @@ export interface NewUser {
   passwordHash: string;
   organizationId?: string | null | undefined;
   serviceAccountClientId?: string | undefined;
+  selfRegistered?: boolean | undefined;
 }
 
-export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId'>>;
+export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId' | 'selfRegistered'>>;
 
 /**
  * The admin API's user search (Keycloak's): `username` (exactly with `exact`), `email`, `search`
@@ -97,6 +102,7 @@ const columnsOf = (u: Partial<NewUser>) =>
       password_hash: u.passwordHash,
       organization_id: u.organizationId,
       service_account_client_id: u.serviceAccountClientId,
+      self_registered: u.selfRegistered,
     }).filter(([, v]) => v !== undefined),
   );
 
@@ -126,6 +132,25 @@ export class UsersRepository {
   async findByUsername(username: string): Promise<User | undefined> {
     const row = (await this.select().where('u.username', username).first()) as Row | undefined;
     return row ? toUser(row) : undefined;
+  }
+
+  /**
+   * The person a "Forgot password?" names: the user with this username, else the one user whose
+   * e-mail address it is (case-insensitive); none when the address is shared by several.
+   */
+  async findByLogin(login: string): Promise<User | undefined> {
+    const rows = (await this.select()
+      .whereNull('u.service_account_client_id')
+      .whereRaw('(u.username = ? OR lower(u.email) = lower(?))', [login, login])
+      .limit(3)) as Row[];
+    const byName = rows.find((r) => r.username === login);
+    if (byName) return toUser(byName);
+    return rows.length === 1 ? toUser(rows[0] as Row) : undefined;
+  }
+
+  /** Whether a user already has this e-mail address (case-insensitive): registration refuses a second. */
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.db('users').whereRaw('lower(email) = lower(?)', [email]).first('id')) !== undefined;
   }
 
   async findServiceAccount(clientId: string): Promise<User | undefined> {

@@ -47,6 +47,7 @@ export async function createUser(
     emailVerified: input.emailVerified,
     enabled: input.enabled,
     organizationId,
+    selfRegistered: input.selfRegistered,
     passwordHash: await hashPassword(password, deps.passwordCost),
   });
   return { user, generatedPassword };
@@ -62,6 +63,8 @@ export interface NewUserInput {
   emailVerified?: boolean | undefined;
   enabled?: boolean | undefined;
   organization?: string | undefined;
+  /** Registered through the login page (REGISTRATION=true): signs in once the address is confirmed. */
+  selfRegistered?: boolean | undefined;
 }
 
 /**
@@ -146,7 +149,8 @@ export async function authenticateUser(deps: Pick<UsersDeps, 'users' | 'dummyPas
   return ok && user && user.enabled && user.serviceAccountClientId === null ? user : undefined;
 }
 
-function checkPassword(password: string): void {
+/** The realm's password policy; throws InvalidInputError saying what is wrong. */
+export function checkPassword(password: string): void {
   if (password.length < 8) throw new InvalidInputError('password must be at least 8 characters');
   if (Buffer.byteLength(password) > MAX_PASSWORD_BYTES) throw new InvalidInputError(`password must be at most ${MAX_PASSWORD_BYTES} bytes`);
 }

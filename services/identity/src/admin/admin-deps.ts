@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import type { EventRecorder } from '../events/index.js';
+import type { AccountActionsDeps } from '../account-actions/index.js';
 
 /** What the admin API's handlers reach: the shared context (context.ts), as the CLI, and the app's event recorder. */
 export type AdminDeps = Pick<
@@ -21,4 +22,8 @@ export type AdminDeps = Pick<
   | 'handovers'
   | 'secretsApi'
   | 'handoverTtl'
-> & { events: EventRecorder };
+> & {
+  events: EventRecorder;
+  /** execute-actions-email: the account links, and their default lifespan (ACTIONS_LINK_LIFESPAN). */
+  accountActions: AccountActionsDeps & { defaultLifespanSeconds: number };
+};

@@ -13,6 +13,7 @@ const RESOURCE_TYPES: Record<string, string> = {
   users: 'USER',
   'reset-password': 'USER',
   credentials: 'USER',
+  'execute-actions-email': 'USER',
   logout: 'USER',
   realm: 'REALM_ROLE_MAPPING',
   'role-mappings': 'REALM_ROLE_MAPPING',
@@ -28,7 +29,7 @@ const RESOURCE_TYPES: Record<string, string> = {
 };
 
 /** Calls that act on a resource rather than create it (Keycloak's ACTION). */
-const ACTIONS = new Set(['client-secret', 'reset-password', 'logout', 'rotation']);
+const ACTIONS = new Set(['client-secret', 'reset-password', 'logout', 'rotation', 'execute-actions-email']);
 
 /**
  * What the event shows of the request: its body without a secret (none for a secret rotation);

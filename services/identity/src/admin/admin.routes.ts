@@ -5,6 +5,7 @@ import { clientScopeRoutes } from './client-scopes.routes.js';
 import { credentialRoutes } from './credentials.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { handoverRoutes } from './handovers.routes.js';
+import { executeActionsRoutes } from './execute-actions.routes.js';
 import { keyRoutes } from './keys.routes.js';
 import { organizationRoutes } from './organizations.routes.js';
 import { roleRoutes } from './roles.routes.js';
@@ -23,6 +24,7 @@ export const ADMIN_ROUTES: readonly AdminRoute<unknown, unknown, unknown, AdminD
   ...roleRoutes,
   ...userRoutes,
   ...credentialRoutes,
+  ...executeActionsRoutes,
   ...organizationRoutes,
   ...clientScopeRoutes,
   ...keyRoutes,

@@ -10,6 +10,7 @@ import * as replaceRefreshTokens from '../../migrations/20261210020000_replace_r
 import * as consoleClients from '../../migrations/20261220000000_console_clients.js';
 import * as handovers from '../../migrations/20261220010000_handovers.js';
 import * as secondFactor from '../../migrations/20261221000000_second_factor.js';
+import * as accountActions from '../../migrations/20261226040000_account_actions.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -24,4 +25,5 @@ export const migrationSource = staticMigrations({
   '20261220000000_console_clients': consoleClients,
   '20261220010000_handovers': handovers,
   '20261221000000_second_factor': secondFactor,
+  '20261226040000_account_actions': accountActions,
 });

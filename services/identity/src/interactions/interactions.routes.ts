@@ -8,6 +8,8 @@ import { InteractionMismatchError } from '../errors.js';
 import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
 import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
 import { consentPage, loginPage } from './views.js';
+import { verifyEmailFirstPage } from './account-action-views.js';
+import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH } from './account-actions.routes.js';
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 
@@ -23,6 +25,8 @@ export interface InteractionDeps {
   events?: Pick<EventRecorder, 'user'>;
   /** The second factor after the password, and passkey sign-in (second-step.routes.ts). */
   secondStep?: SecondStep;
+  /** REGISTRATION: the login page links to the registration form. */
+  registration?: boolean;
 }
 
 /**
@@ -35,6 +39,10 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   const router = express.Router();
   const forms = pageForms({ csrfKey: deps.csrfKey, origins: deps.origin ? [deps.origin] : [] });
   const base = (uid: string) => `${REALM_PATH}/login-actions/${uid}`;
+  const links = (uid: string) => ({
+    forgotHref: `${REALM_PATH}${RESET_PATH}?interaction=${uid}`,
+    registerHref: deps.registration ? `${REALM_PATH}${REGISTRATION_PATH}?interaction=${uid}` : undefined,
+  });
 
   router.use('/login-actions', pageSecurity());
 
@@ -68,6 +76,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
         clientName: await clientName(interaction.params['client_id']),
         username,
         error,
+        ...links(interaction.uid),
         nonce,
         ...extras,
       }),
@@ -90,7 +99,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const nonce = nonceOf(res);
     if (interaction.prompt.name === 'login') {
       const extras = await deps.secondStep?.loginExtras(kit, uid, nonce);
-      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, nonce, ...extras }));
+      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, ...links(uid), nonce, ...extras }));
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -138,6 +147,21 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       return;
     }
     if (await deps.secondStep?.afterPassword(kit, req, res, interaction, user)) return;
+    if (user.selfRegistered && !user.emailVerified) {
+      // The password was right, so saying why is no leak; the link to confirm the address can be sent again.
+      deps.events?.user({ type: 'LOGIN_ERROR', clientId, userId: user.id, ipAddress: req.ip, error: 'email_not_verified', details: { username: user.username } });
+      res.status(403).send(
+        verifyEmailFirstPage({
+          action: `${REALM_PATH}${RESEND_VERIFICATION_PATH}`,
+          csrf: forms.browser.issue(req, res, RESEND_VERIFICATION_PATH),
+          interaction: interaction.uid,
+          login: user.username,
+          loginHref: base(interaction.uid),
+          nonce: nonceOf(res),
+        }),
+      );
+      return;
+    }
     deps.events?.user({ type: 'LOGIN', clientId, userId: user.id, ipAddress: req.ip, details: { username: user.username, credential_type: 'password' } });
     await deps.provider().interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
   });

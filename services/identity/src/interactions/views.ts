@@ -15,6 +15,9 @@ export function loginPage(o: {
   clientName: string;
   username?: string | undefined;
   error?: string;
+  /** "Forgot password?" and, with REGISTRATION=true, "Register" (account-actions.routes.ts). */
+  forgotHref?: string;
+  registerHref?: string | undefined;
   nonce: string;
   /** Another way to sign in (a passkey), after the password form, and its script. */
   extra?: Html;
@@ -35,6 +38,8 @@ ${csrfField(o.csrf)}
 <button type="submit">Sign in</button>
 </form>
 ${o.extra}
+${o.forgotHref && html`<p><a href="${o.forgotHref}">Forgot password?</a></p>`}
+${o.registerHref && html`<p>New here? <a href="${o.registerHref}">Register</a></p>`}
 <form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`,
   });
 }

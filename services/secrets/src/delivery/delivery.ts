@@ -1,27 +1,11 @@
 import { notificationJob, secretLinkJob, type MailJob } from '@hush/queue';
-import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/common';
+import type { Logger } from '@hush/common';
+import { DeliveryRelay, type DeliveryOptions as RelayOptions } from '@hush/delivery';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
-import { BurstLog } from './burst-log.js';
-import type { Dispatcher, OnStatus } from './dispatchers.js';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
-export interface DeliveryOptions {
-  /** `queue`: BullMQ and the mailer (production). `inline`: straight to SMTP, for a machine without Redis. */
-  mode: 'queue' | 'inline';
-  redisUrl: string;
-  prefix: string;
-  /** Queue mode: MAIL_SEALING_KEY, under which the jobs are sealed (the mailer holds the same). */
-  sealingKey: Buffer | undefined;
-  /** Send attempts per e-mail, and the first retry delay (doubled each time). */
-  attempts: number;
-  backoffMs: number;
-  relayIntervalMs: number;
-  /** Queue mode: seconds after a hand-off before the reconciler checks that the job still exists. */
-  requeueAfterSeconds: number;
-  /** Queue mode: times a delivery whose job vanished is queued again before it is marked `failed`. */
-  requeueLimit: number;
-  smtp: { url: string; from: string; requireTls: boolean; rejectUnauthorized: boolean };
-}
+/** The relay's options (packages/delivery); the secrets service's jobs report to its own status queue. */
+export type DeliveryOptions = Omit<RelayOptions, 'producer'>;
 
 /** What the relay reaches: the outbox, the key that opens the payloads sealed in it, the log. */
 export interface DeliveryDeps {
@@ -30,194 +14,24 @@ export interface DeliveryDeps {
   logger: Logger;
 }
 
-/** Seconds a dispatcher has before an unfinished row is due again. */
-const LEASE_SECONDS = 60;
+/**
+ * E-mail delivery of the secrets service: the shared outbox relay (packages/delivery, which says
+ * what it guarantees) over this service's outbox, whose rows are written by the share's own
+ * statement; statuses land on the metadata.
+ */
+export class Delivery extends DeliveryRelay<OutboxRow> {
+  constructor(deps: DeliveryDeps, options: DeliveryOptions) {
+    super({ outbox: deps.outbox, logger: deps.logger, jobOf: (row: OutboxRow) => jobOf(deps.crypto, row) }, { ...options, producer: 'secrets' });
+  }
+}
 
 /**
- * E-mail delivery, the producer's half: the relay moves e-mail requests from the
- * outbox (written by the share's own statement) to a dispatcher, and statuses land on the
- * metadata.
- *
- * - Nothing is lost: a row leaves the outbox only when the outcome is known (`sent` or `failed`
- *   recorded on the metadata) or the secret has expired; while Redis (or SMTP, inline) is down it
- *   stays, and shares never wait for either.
- * - Nothing waits forever on a lost job (queue mode): a handed-off row is due again after
- *   `requeueAfterSeconds`; the reconciler (this same relay) then asks BullMQ whether its job is
- *   still there. Waiting, delayed or running: check again later. Gone (Redis lost its data, or
- *   the job finished and its report is still on the way): queue it again under the same job id,
- *   so BullMQ never holds two jobs for one delivery; after `requeueLimit` such re-queues the
- *   delivery is recorded `failed` with a reason.
- * - Nothing is sent twice, as far as Redis remembers: the mailer keeps a "sent" marker per
- *   delivery and reports instead of sending when a job comes back after a send. If that marker
- *   was lost with the rest of Redis's data before the `sent` report was recorded here, the
- *   re-queued job sends a second e-mail: the residual duplicate window (see the README).
+ * The job of an outbox row: a recipient's link e-mail sealed for the row, or a creator's
+ * notification, whose address was sealed for its metadata when the secret was shared and whose
+ * event and time are the row's own.
  */
-export class Delivery {
-  /** Created by start(): the queue mode's dispatcher opens Redis connections and a worker. */
-  private dispatcher: Dispatcher | undefined;
-  /** start()'s work, which close() lets finish first so no dispatcher opens after it. */
-  private starting: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  /** Redis (queue mode) or SMTP (inline) failing: one line when it starts, one with the count when it ends. */
-  private readonly outage: OutageLog;
-  /** Jobs found gone from the queue (Redis lost its data) come in bursts: one line per burst. */
-  private readonly requeued: BurstLog;
-  private readonly givenUp: BurstLog;
-
-  constructor(
-    private readonly deps: DeliveryDeps,
-    private readonly options: DeliveryOptions,
-  ) {
-    // A burst is over when two reconciler periods pass without another lost job.
-    const quietMs = Math.max(1000, 2000 * options.requeueAfterSeconds);
-    this.outage = outageLog(deps.logger, options.mode === 'inline' ? 'e-mail SMTP server' : 'e-mail queue');
-    this.requeued = new BurstLog(deps.logger, 'e-mail job lost from the queue; queued again', quietMs);
-    this.givenUp = new BurstLog(deps.logger, 'e-mail job lost from the queue too often; delivery marked failed', quietMs);
-  }
-
-  /**
-   * Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. Only the
-   * mode's own dispatcher is loaded: a queue-mode process never sends mail itself, and nodemailer
-   * would hold ~2.6 MB of heap there for nothing; an inline one never needs BullMQ.
-   */
-  start(): Promise<void> {
-    this.starting ??= this.open();
-    return this.starting;
-  }
-
-  private async open(): Promise<void> {
-    const { options } = this;
-    const onStatus: OnStatus = async (deliveryId, status, at, reason) => {
-      await this.deps.outbox.recordDelivery(deliveryId, status, at, reason);
-      this.deps.logger.info({ deliveryId, status }, 'e-mail delivery status recorded');
-    };
-    if (options.mode === 'inline') {
-      const { InlineDispatcher } = await import('./inline-dispatcher.js');
-      this.dispatcher = new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus);
-    } else {
-      const { QueueDispatcher } = await import('./queue-dispatcher.js');
-      this.dispatcher = new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
-    }
-    this.timer = setInterval(() => this.kick(), this.options.relayIntervalMs);
-    this.timer.unref();
-  }
-
-  /** Relays now (after a share with a recipient) rather than at the next tick; before start() the rows wait. */
-  kick(): void {
-    if (!this.dispatcher) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.relayAll()
-      .then(() => undefined)
-      .catch((err: unknown) => this.warn('relay', err))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
-  }
-
-  /** Relays every due row; resolves when nothing is due (tests await it). Returns rows dispatched. */
-  async relayAll(): Promise<number> {
-    const dispatcher = this.dispatcher;
-    if (!dispatcher) return 0;
-    let total = 0;
-    for (;;) {
-      const rows = await this.deps.outbox.lease(100, LEASE_SECONDS);
-      if (rows.length === 0) return total;
-      const done: string[] = [];
-      let progressed = false;
-      for (const row of rows) {
-        const requeue = row.queuedAt !== null;
-        if (requeue) {
-          const verdict = await this.reconcile(dispatcher, row);
-          if (verdict === 'unknown') continue;
-          progressed = true;
-          if (verdict !== 'requeue') continue;
-        }
-        const job = this.jobOf(row);
-        const outcome = await dispatcher.dispatch(job, row.attempts);
-        if (outcome.kind === 'retry') {
-          this.warn('dispatch', new Error(outcome.reason));
-          await this.deps.outbox.retryIn(row.id, outcome.afterSeconds);
-          continue;
-        }
-        progressed = true;
-        total++;
-        this.outage.recovered();
-        if (outcome.kind === 'queued') {
-          await this.deps.outbox.markQueued(row.id, this.options.requeueAfterSeconds, requeue);
-          if (requeue) this.requeued.record({ deliveryId: row.id, requeues: row.requeues + 1 });
-        } else {
-          done.push(row.id);
-        }
-      }
-      await this.deps.outbox.remove(done);
-      if (!progressed) return total; // everything due is failing (Redis or SMTP down): wait
-    }
-  }
-
-  /**
-   * The job of an outbox row: a recipient's link e-mail sealed for the row, or a creator's
-   * notification, whose address was sealed for its metadata when the secret was shared and whose
-   * event and time are the row's own.
-   */
-  private jobOf(row: OutboxRow): MailJob {
-    if (!row.notify) return secretLinkJob.parse(JSON.parse(this.deps.crypto.openOutbox(row.id, row.payloadSealed)));
-    const { to, shortkey } = JSON.parse(this.deps.crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string };
-    return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at: Math.floor(row.notify.at.getTime() / 1000) });
-  }
-
-  /**
-   * A row handed to the queue earlier is due again: `pending` if its job is still in the queue,
-   * `unknown` if Redis cannot say, `settled` if it is now recorded `failed` (re-queue budget
-   * spent), `requeue` if its job is gone and it should be queued again.
-   */
-  private async reconcile(dispatcher: Dispatcher, row: OutboxRow): Promise<'pending' | 'unknown' | 'settled' | 'requeue'> {
-    let pending: boolean;
-    try {
-      // The row is read again after BullMQ: an outcome recorded meanwhile means the job finished.
-      pending = (await dispatcher.jobPending(row.id)) || !(await this.deps.outbox.exists(row.id));
-    } catch (err) {
-      this.warn('reconcile', err);
-      await this.deps.outbox.retryIn(row.id, 5);
-      return 'unknown';
-    }
-    if (pending) {
-      await this.deps.outbox.markQueued(row.id, this.options.requeueAfterSeconds, false);
-      return 'pending';
-    }
-    if (row.requeues >= this.options.requeueLimit) {
-      const reason = `the e-mail job was lost from the queue again after ${row.requeues} re-queue(s); gave up`;
-      await this.deps.outbox.recordDelivery(row.id, 'failed', new Date(), reason);
-      this.givenUp.record({ deliveryId: row.id, requeues: row.requeues });
-      return 'settled';
-    }
-    return 'requeue';
-  }
-
-  /** Outages produce an error per attempt and per reconnection: counted, and logged once per outage (OutageLog). */
-  private warn(where: string, err: unknown): void {
-    this.outage.failed(err, { where });
-  }
-
-  queueDepth(): Promise<number> {
-    return this.dispatcher ? this.dispatcher.queueDepth() : Promise.resolve(0);
-  }
-
-  /** Bounded: BullMQ's close waits forever for a Redis that is gone, and shutdown must not. */
-  async close(timeoutMs = 5000): Promise<void> {
-    await this.starting?.catch(() => undefined);
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
-    this.requeued.flush();
-    this.givenUp.flush();
-    await withTimeout(this.dispatcher?.close() ?? Promise.resolve(), timeoutMs, () => undefined);
-  }
+function jobOf(crypto: DeliveryDeps['crypto'], row: OutboxRow): MailJob {
+  if (!row.notify) return secretLinkJob.parse(JSON.parse(crypto.openOutbox(row.id, row.payloadSealed)));
+  const { to, shortkey } = JSON.parse(crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string };
+  return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at: Math.floor(row.notify.at.getTime() / 1000) });
 }

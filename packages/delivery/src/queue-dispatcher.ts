@@ -1,5 +1,5 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, deliveryStatusJob, jobSeal, mailJobName, secretLinkJobOptions, statusJobId, type JobSeal, type MailJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, deliveryStatusJob, deliveryStatusQueue, jobSeal, mailJobName, secretLinkJobOptions, statusJobId, type JobSeal, type MailJob, type MailProducer } from '@hush/queue';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
 
 /** BullMQ job states of a job still to be run (or running). */
@@ -18,9 +18,10 @@ export class QueueDispatcher implements Dispatcher {
   private readonly statusWorker: Worker;
   private readonly retry: { attempts: number; backoffMs: number };
   private readonly seal: JobSeal;
+  private readonly producer: MailProducer;
 
   constructor(
-    o: { redisUrl: string; prefix: string; sealingKey: Buffer | undefined; attempts: number; backoffMs: number },
+    o: { redisUrl: string; prefix: string; sealingKey: Buffer | undefined; attempts: number; backoffMs: number; producer?: MailProducer | undefined },
     private readonly onStatus: OnStatus,
     onError: (where: string, err: unknown) => void,
   ) {
@@ -30,13 +31,15 @@ export class QueueDispatcher implements Dispatcher {
     // readConfig refuses queue mode without the key; this guards other callers.
     if (!o.sealingKey) throw new Error('queue delivery needs MAIL_SEALING_KEY');
     this.seal = jobSeal(o.sealingKey);
+    this.producer = o.producer ?? 'secrets';
+    const statusQueueName = deliveryStatusQueue(this.producer);
     this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: o.prefix });
     this.queue.on('error', (err) => onError('queue', err));
-    this.statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: producer, prefix: o.prefix });
+    this.statusQueue = new Queue(statusQueueName, { connection: producer, prefix: o.prefix });
     this.statusQueue.on('error', (err) => onError('status queue', err));
     // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
     this.statusWorker = new Worker(
-      DELIVERY_STATUS_QUEUE,
+      statusQueueName,
       async (job) => {
         const s = deliveryStatusJob.parse(job.data);
         await this.onStatus(s.deliveryId, s.status, new Date(s.at * 1000), s.reason);
@@ -48,7 +51,7 @@ export class QueueDispatcher implements Dispatcher {
 
   async dispatch(job: MailJob): Promise<Outcome> {
     try {
-      await this.queue.add(mailJobName(job), this.seal.seal(job), secretLinkJobOptions(job.deliveryId, this.retry));
+      await this.queue.add(mailJobName(job), this.seal.seal(job, this.producer), secretLinkJobOptions(job.deliveryId, this.retry));
       return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.

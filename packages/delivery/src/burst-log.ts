@@ -1,4 +1,4 @@
-import type { Logger } from '@hush/common';
+import type { Logger } from '@hush/common/base';
 
 /**
  * Logs a burst of one event as two lines instead of one per occurrence: the first at once, with its

@@ -1,0 +1,12 @@
+export {
+  ACTION_TOKEN_PATH,
+  ActionLinkUnusableError,
+  completeActionLink,
+  inspectActionLink,
+  issueActionLink,
+  requestPasswordReset,
+  type AccountActionsDeps,
+} from './account-actions.js';
+export { AccountMail } from './account-mail.js';
+export { ActionTokensRepository, type ActionToken } from './action-tokens.repository.js';
+export { OutboxRepository as MailOutboxRepository } from './outbox.repository.js';
