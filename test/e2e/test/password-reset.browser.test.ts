@@ -78,7 +78,7 @@ it('a person resets a forgotten password by e-mail and signs in with the new one
   await page.getByRole('link', { name: 'Continue signing in' }).click();
   await page.getByLabel('Username').fill('paula');
   await page.getByLabel('Password').fill(NEW);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL(`${REDIRECT}**`);
   expect(callback).toBeDefined();

@@ -55,7 +55,7 @@ it('a person registers, confirms the address by e-mail and then signs in', async
   await page.getByRole('link', { name: 'Back to sign in' }).click();
   await page.getByLabel('Username').fill('walt');
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForSelector('h1:has-text("Confirm your e-mail address first")');
   await inspect(page, violations, 'verify-email-first');
 
@@ -69,7 +69,7 @@ it('a person registers, confirms the address by e-mail and then signs in', async
   await page.getByRole('link', { name: 'Continue signing in' }).click();
   await page.getByLabel('Username').fill('walt');
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForURL(`${REDIRECT}**`);
   expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
