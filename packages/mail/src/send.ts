@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isNotification, type MailJob } from '@hush/queue';
+import { isNotification, isRecipientCode, isSecretLink, type MailJob } from '@hush/queue';
 import { classifySendError, type SendFailure } from './classify.js';
 import { renderNotificationEmail } from './notification.js';
+import { renderRecipientCodeEmail } from './recipient-code.js';
 import { renderSecretLinkEmail } from './secret-link.js';
 import type { MailTransport } from './transport.js';
 
@@ -16,13 +17,13 @@ export class SendError extends Error {
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
 /**
- * Renders and sends one job's e-mail: a recipient's link (never the value), or a creator's
- * notification (no link at all). Throws SendError with an address-free reason. Used by the
+ * Renders and sends one job's e-mail: a recipient's link (never the value), a creator's
+ * notification or a recipient's one-time code (no link at all). Throws SendError with an address-free reason. Used by the
  * mailer's worker and by the secrets service's inline delivery.
  */
 export async function sendMailJob(transport: MailTransport, job: MailJob): Promise<{ messageId: string }> {
-  const email = isNotification(job) ? renderNotificationEmail(job) : renderSecretLinkEmail(job);
-  const replyTo = !isNotification(job) && isEmail(job.sender) ? job.sender : undefined;
+  const email = isNotification(job) ? renderNotificationEmail(job) : isRecipientCode(job) ? renderRecipientCodeEmail(job) : renderSecretLinkEmail(job);
+  const replyTo = isSecretLink(job) && isEmail(job.sender) ? job.sender : undefined;
   try {
     const info = await transport.sendMail({
       to: job.to,

@@ -1,14 +1,23 @@
 import { z } from 'zod';
 import { notificationJob, type NotificationJob } from './notification-job.js';
+import { recipientCodeJob, type RecipientCodeJob } from './recipient-code-job.js';
 import { secretLinkJob, type SecretLinkJob } from './secret-link-job.js';
 
-/** Every job of the mail queue: a recipient's link e-mail, or a notification to a creator (`kind`). */
-export const mailJob = z.union([notificationJob, secretLinkJob]);
-export type MailJob = SecretLinkJob | NotificationJob;
+/** Every job of the mail queue: a recipient's link e-mail, a notification to a creator, or a recipient's one-time code (`kind`). */
+export const mailJob = z.union([notificationJob, recipientCodeJob, secretLinkJob]);
+export type MailJob = SecretLinkJob | NotificationJob | RecipientCodeJob;
 
 export function isNotification(job: MailJob): job is NotificationJob {
   return 'kind' in job && job.kind === 'notification';
 }
 
+export function isRecipientCode(job: MailJob): job is RecipientCodeJob {
+  return 'kind' in job && job.kind === 'recipient-code';
+}
+
+export function isSecretLink(job: MailJob): job is SecretLinkJob {
+  return !('kind' in job);
+}
+
 /** The BullMQ job name of each type (for dashboards and logs; the worker reads the sealed `kind`). */
-export const mailJobName = (job: MailJob): string => (isNotification(job) ? 'notification' : 'secret-link');
+export const mailJobName = (job: MailJob): string => (isSecretLink(job) ? 'secret-link' : job.kind);

@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, isNotification, obfuscateEmail, type JobSeal, type MailJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
@@ -42,12 +42,12 @@ const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
 /** The job inside a sealed payload; throws UnsealableJobError (permanent) when there is none to send. */
 function openJob(seal: JobSeal, data: unknown): MailJob {
   const job = seal.open(data);
-  if (!isNotification(job) && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
+  if (isSecretLink(job) && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
   return job;
 }
 
 /**
- * Processes one job of the mail queue (a link e-mail or a notification, the same way): parse →
+ * Processes one job of the mail queue (a link e-mail, a notification or a one-time code, the same way): parse →
  * send (once) → report.
  * Errors carry only short, address-free messages: BullMQ stores them on the job (`failedReason`)
  * and they become the `reason` of a `failed` status.
@@ -73,7 +73,7 @@ async function processSecretLink({ logger, transport, status, metrics, seal }: W
     logger.warn({ jobId: job.id, reason: err.message }, 'secret-link job cannot be opened; failing it');
     throw new UnrecoverableError(err.message);
   }
-  const log = logger.child({ jobId: job.id, type: isNotification(data) ? 'notification' : 'secret-link', to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
+  const log = logger.child({ jobId: job.id, type: mailJobName(data), to: obfuscateEmail(data.to), attempt: job.attemptsMade + 1 });
 
   // An earlier run may have sent the e-mail and then failed to report or to complete the job;
   // SMTP has no idempotency, so this marker is what keeps a retry from sending it again.

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { SecretCrypto } from './secrets/secret-crypto.js';
+import { RecipientCodesRepository } from './secrets/recipient-codes.repository.js';
 import { RequestsRepository } from './secrets/requests.repository.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
 
@@ -22,6 +23,7 @@ export function createContext(config: Config, db: Db) {
     defaultPlan: config.DEFAULT_PLAN,
     secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),
     requests: new RequestsRepository(db),
+    codes: new RecipientCodesRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
   };
 }
@@ -35,6 +37,7 @@ export function createSecretsDeps(context: Context, extras: Pick<SecretsDeps, 'p
   return {
     secrets: context.secrets,
     requests: context.requests,
+    codes: context.codes,
     accounts: context.accounts,
     crypto: context.crypto,
     settings: {

@@ -1,4 +1,4 @@
-import { notificationJob, secretLinkJob, type MailJob } from '@hush/queue';
+import { mailJob, notificationJob, type MailJob } from '@hush/queue';
 import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/common';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
 import { BurstLog } from './burst-log.js';
@@ -164,12 +164,12 @@ export class Delivery {
   }
 
   /**
-   * The job of an outbox row: a recipient's link e-mail sealed for the row, or a creator's
+   * The job of an outbox row: a recipient's link e-mail or one-time code sealed for the row, or a creator's
    * notification, whose address was sealed for its metadata when the secret was shared and whose
    * event and time are the row's own.
    */
   private jobOf(row: OutboxRow): MailJob {
-    if (!row.notify) return secretLinkJob.parse(JSON.parse(this.deps.crypto.openOutbox(row.id, row.payloadSealed)));
+    if (!row.notify) return mailJob.parse(JSON.parse(this.deps.crypto.openOutbox(row.id, row.payloadSealed)));
     const { to, shortkey } = JSON.parse(this.deps.crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string };
     return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at: Math.floor(row.notify.at.getTime() / 1000) });
   }

@@ -1,4 +1,4 @@
-import type { NotifyEvent } from '@hush/queue';
+import type { NotificationEvent } from '@hush/queue';
 import type { Db } from '../db/knex.js';
 
 export interface OutboxRow {
@@ -11,7 +11,7 @@ export interface OutboxRow {
   /** Times its job was found gone from the queue and added again. */
   requeues: number;
   /** A creator's notification: the event, with the metadata its payload is bound to and when it happened. */
-  notify: { event: NotifyEvent; metadataHash: Buffer; at: Date } | null;
+  notify: { event: NotificationEvent; metadataHash: Buffer; at: Date } | null;
 }
 
 type LeasedRow = {
@@ -20,7 +20,7 @@ type LeasedRow = {
   attempts: number;
   queued_at: Date | null;
   requeues: number;
-  notify_event: NotifyEvent | null;
+  notify_event: NotificationEvent | null;
   metadata_hash: Buffer;
   created_at: Date;
 };

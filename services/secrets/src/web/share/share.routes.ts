@@ -81,8 +81,10 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
       ttl: formField(req, 'ttl'),
       passphrase: formField(req, 'passphrase'),
       recipient: formField(req, 'recipient'),
+      recipient_only: formField(req, 'recipient_only'),
       notify: notifyChoices(req).join(','),
-      notify_email: formField(req, 'notify_email'),
+      // The account's verified address, unless another is given (web accounts are usernames, not addresses).
+      notify_email: formField(req, 'notify_email')?.trim() || principal.email,
     };
     try {
       if (formField(req, 'action') === 'generate') {
@@ -108,8 +110,9 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
             secret: formField(req, 'secret'),
             ttl: ttl.options.some((o) => o.seconds === ttlValue) ? ttlValue : ttl.selected,
             recipient: fields.recipient,
+            recipientOnly: fields.recipient_only !== undefined,
             notify: notifyChoices(req),
-            notifyEmail: fields.notify_email,
+            notifyEmail: formField(req, 'notify_email'),
           },
           error: `${known.message}.`.replace(/\.\.$/, '.'),
         }),

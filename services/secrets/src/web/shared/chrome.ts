@@ -9,7 +9,7 @@ import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
 export interface Chrome {
   nonce: string;
   /** The signed-in account, with the sign-out form's CSRF token. */
-  user?: { name: string; signOutCsrf: string };
+  user?: { name: string; signOutCsrf: string; email?: string };
   current?: 'share' | 'secrets' | 'requests' | 'tokens';
 }
 
