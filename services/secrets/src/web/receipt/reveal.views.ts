@@ -92,7 +92,11 @@ ${
 }
 ${o.notice && html`<p class="note">${o.notice}</p>`}
 <h2>Is it for you?</h2>
-<p><a href="${o.signIn}" id="sign-in-to-read">Sign in</a> with an account of this address, or, without an account, get a one-time code sent to it.</p>
+${
+  o.signedInAs === undefined
+    ? html`<p><a href="${o.signIn}" id="sign-in-to-read">Sign in</a> with an account of this address, or, without an account, get a one-time code sent to it.</p>`
+    : html`<p>Sign out, then sign in with an account of this address; or get a one-time code sent to it.</p>`
+}
 ${postForm(o.codeAction, o.csrf, html`<button type="submit" id="send-code" class="secondary">E-mail me a code</button>`)}`,
   });
 }
