@@ -18,8 +18,8 @@ import type { LiveSecret } from '../../secrets/secrets.repository.js';
 import type { PageContext, Viewer } from '../shared/index.js';
 import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage } from './reveal.views.js';
 
-/** A reveal form holds a passphrase and, for a recipient-only secret, a six-digit code. */
-const REVEAL_FORM_CHARACTERS = PASSPHRASE_MAX_LENGTH + 16;
+/** A reveal form holds a passphrase and, for a recipient-only secret, a six-digit code (within the form's overhead). */
+const REVEAL_FORM_CHARACTERS = PASSPHRASE_MAX_LENGTH;
 
 /**
  * The page behind the secret link. GET never changes anything, so link unfurlers and mail

@@ -2,6 +2,7 @@ import { html } from '@hush/common';
 import type { MetadataResponse } from '../../secrets/presenter.js';
 import { chromedPage, COPY_SCRIPT, copyField, postForm, type Chrome } from '../shared/index.js';
 import { receiptSection } from '../receipt/index.js';
+import { NOTIFY_CHOICES } from './notify-choices.js';
 
 const COUNTER_SCRIPT = `var t=document.getElementById('secret'),c=document.getElementById('count');if(t&&c){var max=+c.getAttribute('data-max');var u=function(){var n=Array.from(t.value).length;c.textContent=n+' of '+max+' characters';c.className=n>max?'error':'note'};t.addEventListener('input',u);u()}`;
 
@@ -61,12 +62,6 @@ ${notifyFieldset(f.values)}`
     `${COUNTER_SCRIPT}`,
   );
 }
-
-const NOTIFY_CHOICES = [
-  ['revealed', 'it is read'],
-  ['burned', 'it is burned'],
-  ['expired', 'it expires unread'],
-] as const;
 
 /** The creator's notifications: one box per event, and where to (default: the account's address). */
 function notifyFieldset(values: ShareForm['values']) {
