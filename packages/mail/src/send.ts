@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { isNotification, isRecipientCode, isSecretLink, type MailJob } from '@hush/queue';
+import { isNotification, isRecipientCode, isSecretLink, isSecretRequest, type MailJob } from '@hush/queue';
 import { classifySendError, type SendFailure } from './classify.js';
 import { renderNotificationEmail } from './notification.js';
 import { renderRecipientCodeEmail } from './recipient-code.js';
+import { renderSecretRequestEmail } from './secret-request.js';
 import { renderSecretLinkEmail } from './secret-link.js';
 import type { MailTransport } from './transport.js';
 
@@ -16,13 +17,20 @@ export class SendError extends Error {
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
+function render(job: MailJob) {
+  if (isNotification(job)) return renderNotificationEmail(job);
+  if (isRecipientCode(job)) return renderRecipientCodeEmail(job);
+  if (isSecretRequest(job)) return renderSecretRequestEmail(job);
+  return renderSecretLinkEmail(job);
+}
+
 /**
  * Renders and sends one job's e-mail: a recipient's link (never the value), a creator's
- * notification or a recipient's one-time code (no link at all). Throws SendError with an address-free reason. Used by the
+ * notification or a recipient's one-time code (no link at all), or a secret request (its link). Throws SendError with an address-free reason. Used by the
  * mailer's worker and by the secrets service's inline delivery.
  */
 export async function sendMailJob(transport: MailTransport, job: MailJob): Promise<{ messageId: string }> {
-  const email = isNotification(job) ? renderNotificationEmail(job) : isRecipientCode(job) ? renderRecipientCodeEmail(job) : renderSecretLinkEmail(job);
+  const email = render(job);
   const replyTo = isSecretLink(job) && isEmail(job.sender) ? job.sender : undefined;
   try {
     const info = await transport.sendMail({

@@ -2,10 +2,14 @@ import { z } from 'zod';
 import { notificationJob, type NotificationJob } from './notification-job.js';
 import { recipientCodeJob, type RecipientCodeJob } from './recipient-code-job.js';
 import { secretLinkJob, type SecretLinkJob } from './secret-link-job.js';
+import { secretRequestJob, type SecretRequestJob } from './secret-request-job.js';
 
-/** Every job of the mail queue: a recipient's link e-mail, a notification to a creator, or a recipient's one-time code (`kind`). */
-export const mailJob = z.union([notificationJob, recipientCodeJob, secretLinkJob]);
-export type MailJob = SecretLinkJob | NotificationJob | RecipientCodeJob;
+/**
+ * Every job of the mail queue: a recipient's link e-mail, a notification to a creator, a
+ * recipient's one-time code, or a secret request to the person asked (`kind`).
+ */
+export const mailJob = z.union([notificationJob, recipientCodeJob, secretRequestJob, secretLinkJob]);
+export type MailJob = SecretLinkJob | NotificationJob | RecipientCodeJob | SecretRequestJob;
 
 export function isNotification(job: MailJob): job is NotificationJob {
   return 'kind' in job && job.kind === 'notification';
@@ -13,6 +17,10 @@ export function isNotification(job: MailJob): job is NotificationJob {
 
 export function isRecipientCode(job: MailJob): job is RecipientCodeJob {
   return 'kind' in job && job.kind === 'recipient-code';
+}
+
+export function isSecretRequest(job: MailJob): job is SecretRequestJob {
+  return 'kind' in job && job.kind === 'secret-request';
 }
 
 export function isSecretLink(job: MailJob): job is SecretLinkJob {

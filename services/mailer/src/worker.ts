@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, type JobSeal, type MailJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, UnsealableJobError, mailJobName, obfuscateEmail, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
@@ -42,7 +42,7 @@ const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
 /** The job inside a sealed payload; throws UnsealableJobError (permanent) when there is none to send. */
 function openJob(seal: JobSeal, data: unknown): MailJob {
   const job = seal.open(data);
-  if (isSecretLink(job) && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
+  if ('link' in job && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
   return job;
 }
 

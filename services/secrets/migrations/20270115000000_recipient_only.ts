@@ -9,7 +9,8 @@ import type { Knex } from 'knex';
  *   `metadata.refused_notified_at`: when the creator was last told of one (the rate limit).
  * - `recipient_codes`: the one live one-time code of a secret for a recipient without an account,
  *   kept only as an HMAC, with its attempts and sends counted; gone with its secret.
- * - `outbox.notify_event` may be `refused`.
+ * - `outbox.notify_event` may be `refused`; `outbox.metadata_hash` may be null (the e-mail of a
+ *   secret request, which has no metadata).
  * - `account_settings`: an account's defaults for the share page (the events it is told about).
  */
 export async function up(knex: Knex): Promise<void> {
@@ -31,6 +32,7 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('ALTER TABLE outbox DROP CONSTRAINT outbox_notify_event');
   await knex.raw(`ALTER TABLE outbox ADD CONSTRAINT outbox_notify_event CHECK (notify_event IN ('revealed','burned','expired','refused'))`);
+  await knex.raw('ALTER TABLE outbox ALTER COLUMN metadata_hash DROP NOT NULL');
   await knex.schema.createTable('account_settings', (t) => {
     t.text('custid').primary();
     t.specificType('notify_on', 'text[]').notNullable().defaultTo('{}');
@@ -40,7 +42,8 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('account_settings');
-  await knex('outbox').where('notify_event', 'refused').delete();
+  await knex('outbox').where('notify_event', 'refused').orWhereNull('metadata_hash').delete();
+  await knex.raw('ALTER TABLE outbox ALTER COLUMN metadata_hash SET NOT NULL');
   await knex.raw('ALTER TABLE outbox DROP CONSTRAINT outbox_notify_event');
   await knex.raw(`ALTER TABLE outbox ADD CONSTRAINT outbox_notify_event CHECK (notify_event IN ('revealed','burned','expired'))`);
   await knex.schema.dropTableIfExists('recipient_codes');

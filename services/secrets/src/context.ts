@@ -1,5 +1,6 @@
 import { AccountsRepository } from './accounts/accounts.repository.js';
 import { ApiTokensRepository } from './accounts/api-tokens.repository.js';
+import { PreferencesRepository } from './accounts/preferences.repository.js';
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
@@ -19,6 +20,8 @@ export function createContext(config: Config, db: Db) {
     db,
     accounts: new AccountsRepository(db),
     tokens: new ApiTokensRepository(db),
+    /** The web app's per-account settings. */
+    preferences: new PreferencesRepository(db),
     tokenCache: new TokenCache(config.API_TOKEN_CACHE_SECONDS),
     defaultPlan: config.DEFAULT_PLAN,
     secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),

@@ -21,7 +21,8 @@ type LeasedRow = {
   queued_at: Date | null;
   requeues: number;
   notify_event: NotificationEvent | null;
-  metadata_hash: Buffer;
+  /** Null for a secret request's e-mail (never a notification). */
+  metadata_hash: Buffer | null;
   created_at: Date;
 };
 
@@ -50,7 +51,7 @@ export class OutboxRepository {
       attempts: r.attempts,
       queuedAt: r.queued_at,
       requeues: r.requeues,
-      notify: r.notify_event ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
+      notify: r.notify_event && r.metadata_hash ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
     }));
   }
 

@@ -222,7 +222,7 @@ const revokeToken = defineRoute({
 // account one secret, once, which only that account can then read (through reveal, with its credentials).
 const createRequestRoute = defineRoute({
   operationId: 'createRequest',
-  summary: 'Make a secret request: a link with which anyone can send the caller one secret, once. The person asked is not e-mailed (yet).',
+  summary: 'Make a secret request: a link with which anyone can send the caller one secret, once. With recipient, the person asked gets the link by e-mail.',
   methods: ['post'],
   path: '/requests',
   credentials: { accept: 'required', scopes: [SCOPES.write] },

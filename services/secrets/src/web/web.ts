@@ -4,7 +4,6 @@ import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { KEY_LABELS } from '../key-labels.js';
-import { PreferencesRepository } from '../accounts/preferences.repository.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { apiTokenRoutes } from './api-tokens/index.js';
 import { mySecretsRoutes } from './my-secrets/index.js';
@@ -96,7 +95,7 @@ function signedInApp(config: Config, ctx: PageContext, context: Context, clientS
     next();
   });
   router.use(signInRoutes(ctx, { sessions, identity, cookies, masterKey: config.MASTER_KEY }, gate));
-  const preferences = new PreferencesRepository(context.db);
+  const { preferences } = context;
   router.use(shareRoutes(ctx, gate, { ...options, preferences }));
   router.use(mySecretsRoutes(ctx, gate));
   router.use(requestsRoutes(ctx, gate));
