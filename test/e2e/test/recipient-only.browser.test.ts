@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { type Browser, type Page } from 'playwright-core';
-import { startSmtp, type TestSmtp } from '@hush/testing';
+import { capturingLogger, startSmtp, testRedisUrl, type TestSmtp } from '@hush/testing';
+import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
+import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
 import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
@@ -14,8 +17,7 @@ import { hashKey } from '../../../services/secrets/src/secrets/keys.js';
  * signed-out, then signed in as Carol, reveals nothing and leaves the secret intact (Alice is told
  * of the refused opening, without the secret or its link); Bob signs in and reads it; the receipt
  * shows Bob and the time. A recipient without an account proves the address with a code read
- * from the real SMTP server of the test (the service sends inline, with the mailer's code) and
- * reads it. Every page: no CSP violation, no serious or critical axe-core violation, no sideways
+ * from the real SMTP server of the test (sent by the mailer, through the queue) and reads it. Every page: no CSP violation, no serious or critical axe-core violation, no sideways
  * scrolling, screenshots at 1280 px and 360 px, light and dark, in test-artifacts/recipient-only/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'recipient-only');
@@ -26,11 +28,21 @@ const NO_ACCOUNT_SECRET = 'wifi: rainy-otter-42';
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
 let smtp: TestSmtp;
+let mailer: Mailer;
 let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   smtp = await startSmtp();
-  ({ identity, h: secrets } = await startWebWithIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url }));
+  const prefix = `e2e-${randomBytes(5).toString('hex')}`;
+  ({ identity, h: secrets } = await startWebWithIdentity({ QUEUE_PREFIX: prefix, RELAY_INTERVAL_MS: '100' }));
+  const mailerConfig = readMailerConfig({
+    REDIS_URL: testRedisUrl,
+    QUEUE_PREFIX: prefix,
+    SMTP_URL: smtp.url,
+    MANAGEMENT_PORT: '0',
+    MAIL_SEALING_KEY: secrets.env['MAIL_SEALING_KEY'],
+  });
+  mailer = await serveMailer(mailerConfig, capturingLogger('mailer-recipient-only').logger);
   for (const name of ['alice', 'bob', 'carol']) {
     await identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`, '--email-verified');
   }
@@ -38,6 +50,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
+  await mailer?.close();
   await secrets?.close();
   await identity?.close();
   await smtp?.close();
@@ -141,6 +154,17 @@ it("Alice shares for Bob's address: nobody else reads it, Bob signs in and does;
   // The scanner's API attempt and Carol's opening.
   await expect(alice.page.locator('#refused').textContent()).resolves.toBe('2');
   await inspect(alice.page, alice.violations, 'recipient-07-receipt');
+
+  // Her settings: the notifications the share page asks for by default, to her verified address.
+  await alice.page.click('nav a:has-text("Settings")');
+  await expect(h1(alice.page)).resolves.toBe('Settings');
+  await alice.page.check('input[name=notify_revealed]');
+  await alice.page.click('#save');
+  await expect(alice.page.locator('#saved').count()).resolves.toBe(1);
+  await expect(alice.page.locator('#notify-address').textContent()).resolves.toContain('alice@example.com');
+  await inspect(alice.page, alice.violations, 'recipient-10-settings');
+  await alice.page.goto(`${secrets.url}/`);
+  await expect(alice.page.locator('input[name=notify_revealed]').isChecked()).resolves.toBe(true);
 }, 180_000);
 
 it('a recipient without an account proves the address with a code from the e-mail and reads it', async () => {
