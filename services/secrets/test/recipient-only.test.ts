@@ -169,4 +169,30 @@ describe.each([
       expect(receipt).toMatchObject({ state: 'received', received_by: 'verified address' });
     }
   });
+
+  it('parallel wrong codes get no more than the attempt limit, then the code is gone; a new one waits its turn; nothing is consumed', async () => {
+    const recipient = `guessed-${dialect}@example.com`;
+    const created = await share({ recipient, recipient_only: true });
+    const secretKey = (created.body as { secret_key: string }).secret_key;
+    const browser = new Browser(h.url);
+    const page = await browser.navigate(`/secret/${secretKey}`);
+    const hidden = parseForms(page.html).find((f) => f.action === `/secret/${secretKey}/code`)?.hidden ?? {};
+    expect((await browser.send(`/secret/${secretKey}/code`, hidden)).status).toBe(200);
+    const [, codeMail] = await smtp.waitFor(recipient, 2);
+    const code = /\b(\d{6})\b/.exec(codeMail?.mail.text ?? '')?.[1] as string;
+    const wrong = code === '000000' ? '111111' : '000000';
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => browser.send(`/secret/${secretKey}`, { ...hidden, code: wrong })));
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 8 }, () => 401));
+    expect(answers.filter((a) => /attempt\(s\) left|no longer works/.test(a.text))).toHaveLength(8);
+    // The limit spent, even the right code no longer opens it...
+    const late = await browser.send(`/secret/${secretKey}`, { ...hidden, code });
+    expect(late.status).toBe(401);
+    expect(late.text).toContain('no longer works');
+    // ...and a new code is not sent at once (one per 30 seconds).
+    const again = await browser.send(`/secret/${secretKey}/code`, hidden);
+    expect(again.status).toBe(429);
+    expect(await h.db('secrets').where('secret_hash', hashKey(secretKey)).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(smtp.to(recipient)).toHaveLength(2);
+  });
 });

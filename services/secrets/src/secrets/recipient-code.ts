@@ -9,7 +9,7 @@ import { hashKey, isKey } from './keys.js';
  * control of the address, sent to it by the mailer. Rules:
  * - six digits, valid CODE_TTL_SECONDS, stored only as an HMAC bound to the secret;
  * - CODE_MAX_ATTEMPTS guesses per code (reserved before the comparison, so parallel guesses
- *   cannot exceed it), then the code is gone;
+ *   cannot exceed it), then the code no longer works;
  * - at most CODE_MAX_SENDS codes per secret, one per CODE_RESEND_AFTER_SECONDS: at most
  *   30 guesses of a million per secret, and no mailbox flooded;
  * - single use: the read that the code allows deletes the secret, and its code with it.
@@ -56,8 +56,7 @@ export async function checkRecipientCode(deps: Pick<SecretsDeps, 'codes' | 'cryp
   if (!attempt) throw new InvalidCodeError(0);
   const given = deps.crypto.codeHash(secretHash, CODE_PATTERN.test(code) ? code : '');
   if (given.length !== attempt.codeHash.length || !timingSafeEqual(given, attempt.codeHash)) {
-    const left = CODE_MAX_ATTEMPTS - attempt.attempts;
-    if (left <= 0) await deps.codes.remove(secretHash);
-    throw new InvalidCodeError(left);
+    // A spent code stays (attempts at the limit), so its sends count and time still limit new ones.
+    throw new InvalidCodeError(CODE_MAX_ATTEMPTS - attempt.attempts);
   }
 }

@@ -52,9 +52,4 @@ export class RecipientCodesRepository {
     const row = rows[0];
     return row ? { codeHash: row.code_hash, attempts: row.attempts } : undefined;
   }
-
-  /** The code is used up (its last attempt failed): only a new one can open the secret. */
-  async remove(secretHash: Buffer): Promise<void> {
-    await this.db.raw('DELETE FROM recipient_codes WHERE secret_hash = ?', [secretHash]);
-  }
 }
