@@ -81,6 +81,17 @@ describe.each([
     if (dialect === 'spec') expect(res.body).toMatchObject({ code: 'recipient_required' });
   });
 
+  it('generate takes recipient_only too: the generated secret is for its recipient only', async () => {
+    expect(Object.keys(doc.paths['/generate']?.['post']?.requestBody?.content['application/json']?.schema.properties ?? {})).toContain('recipient_only');
+    const generated = await h.http.post('/api/v1/generate').set('Authorization', auth).send({ recipient: 'bob@example.com', recipient_only: 'true' });
+    expect(generated.status).toBe(200);
+    const body = conforms('/generate', generated);
+    expect(body['recipient_only']).toBe(true);
+    expectRefusal(await reveal(body['secret_key'] as string), 403);
+    const read = await reveal(body['secret_key'] as string, bearer(tokens['bob'] as string));
+    expect(conforms('/secret/{secret_key}', read)['value']).toBe(body['value']);
+  });
+
   it('when anyone but the recipient asks, then 403 and the secret stays; the recipient’s token reads it once, and the receipt names them', async () => {
     const created = await share({ recipient: 'bob@example.com', recipient_only: true, notify_email: 'alice@example.com' });
     expect(created.status).toBe(200);

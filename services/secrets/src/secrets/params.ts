@@ -179,7 +179,10 @@ function shareSchema(bounds: TtlBounds) {
 const generateLength = wholeNumber(4, z.int().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH).default(GENERATE_DEFAULT_LENGTH));
 
 function generateSchema(bounds: TtlBounds) {
-  return z.preprocess(withRecipientAlias, z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain, ...notifyOptions }));
+  return z.preprocess(
+    withRecipientAlias,
+    z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions }),
+  );
 }
 
 const otsRecipient = z.string().optional().meta({ format: 'email', description: 'The first valid address of recipient / recipient[]; others are ignored.' });
@@ -202,7 +205,15 @@ function otsShareSchema(bounds: TtlBounds) {
 function otsGenerateSchema(bounds: TtlBounds) {
   return z.preprocess(
     firstValidRecipient,
-    z.object({ length: generateLength, ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain, ...notifyOptions }),
+    z.object({
+      length: generateLength,
+      ttl: lenientTtl(bounds),
+      passphrase: otsPassphrase,
+      recipient: otsRecipient,
+      recipient_only: recipientOnly,
+      share_domain: shareDomain,
+      ...notifyOptions,
+    }),
   );
 }
 
