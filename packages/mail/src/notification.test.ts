@@ -8,6 +8,7 @@ describe('the creator notification e-mail', () => {
     ['revealed', /opened and read/],
     ['burned', /burned before anyone read it/],
     ['expired', /expired without being read/],
+    ['refused', /refused to someone who is not its recipient/],
   ] as const)('says the secret was %s, names it by its receipt short key and gives the time', (event, what) => {
     const email = renderNotificationEmail({ event, shortkey: 'abc123', at });
     expect(email.subject).toMatch(what);
@@ -19,5 +20,11 @@ describe('the creator notification e-mail', () => {
     const email = renderNotificationEmail({ event: 'revealed', shortkey: 'abc123', at });
     expect(email.text).not.toMatch(/https?:/);
     expect(email.html).not.toMatch(/href=|https?:/);
+  });
+
+  test('a refused attempt says the secret is still there', () => {
+    const email = renderNotificationEmail({ event: 'refused', shortkey: 'abc123', at });
+    expect(email.text).toContain('still there for its recipient');
+    expect(email.text).not.toContain('gone from Hush');
   });
 });

@@ -57,4 +57,11 @@ describe('displayName', () => {
     expect(displayName('x'.repeat(300))).toHaveLength(100);
     expect(displayName('\u0000\u0007')).toBe('Someone');
   });
+
+  test('a recipient-only secret says only this address can read it, and how', () => {
+    expect(renderSecretLinkEmail(view).text).not.toContain('for this address only');
+    const email = renderSecretLinkEmail({ ...view, recipientOnly: true });
+    expect(email.text).toContain('for this address only');
+    expect(email.html).toContain('one-time code');
+  });
 });

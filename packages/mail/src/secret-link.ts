@@ -9,7 +9,7 @@ export interface RenderedEmail {
   html: string;
 }
 
-type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt'>;
+type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt' | 'recipientOnly'>;
 
 const expiryFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
@@ -34,6 +34,9 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
   const passphraseText = view.passphraseRequired
     ? `You need a passphrase to read it. ${sender} will give it to you separately; it is not in this e-mail.`
     : 'No passphrase is needed to read it.';
+  const recipientOnlyText = view.recipientOnly
+    ? 'It is for this address only: to read it, sign in to Hush with an account of this address, or ask the page for a one-time code sent here.'
+    : '';
 
   const subject = `${sender} sent you a secret`;
 
@@ -45,6 +48,7 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
     '',
     `The link works only once: after you read the secret, it is deleted. It expires on ${expires}.`,
     passphraseText,
+    ...(recipientOnlyText ? [recipientOnlyText] : []),
     'Opening the link does not reveal the secret yet; you will press a button to see it.',
     '',
     'If you did not expect this e-mail, you can ignore it.',
@@ -56,6 +60,7 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
 <p style="font-size: 14px;">Or copy this link into your browser:<br><a href="${view.link}">${view.link}</a></p>
 <p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${expires}.</p>
 <p>${passphraseText}</p>
+${recipientOnlyText && html`<p>${recipientOnlyText}</p>`}
 <p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
 <p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
 `;

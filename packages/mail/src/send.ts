@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { isAccountLink, isNotification, isSecretLink, type MailJob } from '@hush/queue';
+import { isAccountLink, isNotification, isRecipientCode, isSecretLink, isSecretRequest, type MailJob } from '@hush/queue';
 import { renderAccountLinkEmail } from './account-link.js';
 import { classifySendError, type SendFailure } from './classify.js';
 import { renderNotificationEmail } from './notification.js';
+import { renderRecipientCodeEmail } from './recipient-code.js';
+import { renderSecretRequestEmail } from './secret-request.js';
 import { renderSecretLinkEmail } from './secret-link.js';
 import type { MailTransport } from './transport.js';
 
@@ -19,13 +21,16 @@ const isEmail = (value: string) => z.email().safeParse(value).success;
 function render(job: MailJob) {
   if (isNotification(job)) return renderNotificationEmail(job);
   if (isAccountLink(job)) return renderAccountLinkEmail(job);
+  if (isRecipientCode(job)) return renderRecipientCodeEmail(job);
+  if (isSecretRequest(job)) return renderSecretRequestEmail(job);
   return renderSecretLinkEmail(job);
 }
 
 /**
  * Renders and sends one job's e-mail: a recipient's link (never the value), a creator's
- * notification (no link at all), or an identity account link (never a password). Throws SendError with an address-free reason. Used by the
- * mailer's worker and by the producers' inline delivery.
+ * notification or a recipient's one-time code (no link at all), a secret request (its link), or an
+ * identity account link (never a password). Throws SendError with an address-free reason. Used by
+ * the mailer's worker and by the producers' inline delivery.
  */
 export async function sendMailJob(transport: MailTransport, job: MailJob): Promise<{ messageId: string }> {
   const email = render(job);

@@ -11,6 +11,8 @@ import { z } from 'zod';
  */
 export * from './secret-link-job.js';
 export * from './notification-job.js';
+export * from './recipient-code-job.js';
+export * from './secret-request-job.js';
 export * from './mail-job.js';
 export * from './account-link-job.js';
 export * from './sealed-job.js';

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountLinkJob } from './account-link-job.js';
 import { jobSeal, producerOf, UnsealableJobError } from './sealed-job.js';
-import { isAccountLink, isNotification } from './mail-job.js';
+import { isAccountLink, isNotification, isRecipientCode, isSecretRequest, mailJobName } from './mail-job.js';
+import type { RecipientCodeJob } from './recipient-code-job.js';
+import type { SecretRequestJob } from './secret-request-job.js';
 import type { NotificationJob } from './notification-job.js';
 import type { SecretLinkJob } from './secret-link-job.js';
 
@@ -56,6 +58,33 @@ describe('sealed secret-link jobs', () => {
     expect(opened).toEqual(notification);
     expect(isNotification(opened)).toBe(true);
     expect(isNotification(job)).toBe(false);
+  });
+
+  it('carry a recipient code and a secret request the same way, each opening to its kind', () => {
+    const code: RecipientCodeJob = {
+      version: 1,
+      kind: 'recipient-code',
+      deliveryId: 'delivery-4',
+      to: 'dana@example.com',
+      sender: 'alice',
+      code: '123456',
+      expiresAt: 1_900_000_000,
+    };
+    const ask: SecretRequestJob = {
+      version: 1,
+      kind: 'secret-request',
+      deliveryId: 'delivery-5',
+      to: 'pat@example.com',
+      requester: 'alice',
+      label: 'db password',
+      link: 'https://hush.example/request/abc',
+      expiresAt: 1_900_000_000,
+    };
+    for (const sealed of [jobSeal(key).seal(code), jobSeal(key).seal(ask)]) expect(JSON.stringify(sealed)).not.toMatch(/dana|pat@|123456|request\/abc/);
+    const [openedCode, openedAsk] = [jobSeal(key).open(jobSeal(key).seal(code)), jobSeal(key).open(jobSeal(key).seal(ask))];
+    expect([openedCode, openedAsk]).toEqual([code, ask]);
+    expect([isRecipientCode(openedCode), isSecretRequest(openedAsk), isRecipientCode(openedAsk)]).toEqual([true, true, false]);
+    expect([mailJobName(code), mailJobName(ask), mailJobName(job)]).toEqual(['recipient-code', 'secret-request', 'secret-link']);
   });
 
   it('refuse an unsealed job as an invalid payload', () => {

@@ -18,6 +18,8 @@ export const secretLinkJob = z.object({
   /** `{BASE_URL}/secret/<secret_key>`: the page that reveals the secret once, after a click. */
   link: z.url(),
   passphraseRequired: z.boolean(),
+  /** A recipient-only secret: only the addressee, signed in or with a code sent here, can read it. */
+  recipientOnly: z.boolean().optional(),
   /** Unix seconds after which the link no longer works. */
   expiresAt: z.number().int(),
 });

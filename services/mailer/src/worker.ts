@@ -42,12 +42,12 @@ const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
 /** The job inside a sealed payload; throws UnsealableJobError (permanent) when there is none to send. */
 function openJob(seal: JobSeal, data: unknown): MailJob {
   const job = seal.open(data);
-  if (!isNotification(job) && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
+  if ('link' in job && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
   return job;
 }
 
 /**
- * Processes one job of the mail queue (a link e-mail or a notification, the same way): parse →
+ * Processes one job of the mail queue (a link e-mail, a notification or a one-time code, the same way): parse →
  * send (once) → report.
  * Errors carry only short, address-free messages: BullMQ stores them on the job (`failedReason`)
  * and they become the `reason` of a `failed` status.

@@ -1,10 +1,12 @@
 import { AccountsRepository } from './accounts/accounts.repository.js';
 import { ApiTokensRepository } from './accounts/api-tokens.repository.js';
+import { PreferencesRepository } from './accounts/preferences.repository.js';
 import { TokenCache } from './accounts/token-cache.js';
 import type { Config } from './config.js';
 import type { Db } from './db/knex.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { SecretCrypto } from './secrets/secret-crypto.js';
+import { RecipientCodesRepository } from './secrets/recipient-codes.repository.js';
 import { RequestsRepository } from './secrets/requests.repository.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
 
@@ -18,10 +20,13 @@ export function createContext(config: Config, db: Db) {
     db,
     accounts: new AccountsRepository(db),
     tokens: new ApiTokensRepository(db),
+    /** The web app's per-account settings. */
+    preferences: new PreferencesRepository(db),
     tokenCache: new TokenCache(config.API_TOKEN_CACHE_SECONDS),
     defaultPlan: config.DEFAULT_PLAN,
     secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),
     requests: new RequestsRepository(db),
+    codes: new RecipientCodesRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
   };
 }
@@ -35,6 +40,7 @@ export function createSecretsDeps(context: Context, extras: Pick<SecretsDeps, 'p
   return {
     secrets: context.secrets,
     requests: context.requests,
+    codes: context.codes,
     accounts: context.accounts,
     crypto: context.crypto,
     settings: {

@@ -30,6 +30,13 @@ export class NotifyAddressRequiredError extends fixedError(
   'notify_email_required',
   "notify needs an address: give notify_email, as this account's id is not an e-mail address",
 ) {}
+export class RecipientOnlyWithoutRecipientError extends fixedError(400, 'recipient_required', 'recipient_only needs a recipient address') {}
+export class InvalidCodeError extends DomainError {
+  constructor(readonly left: number) {
+    super(401, 'code_incorrect', left > 0 ? `That code is not right; ${left} attempt(s) left` : 'That code is not right, and it no longer works: ask for a new one');
+  }
+}
+export class CodeUnavailableError extends fixedError(429, 'code_unavailable', 'No new code can be sent for this secret right now; use the last one, or try again in a minute') {}
 export class InvalidShareDomainError extends fixedError(400, 'invalid_share_domain', 'share_domain must be a host name') {}
 export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {
@@ -76,6 +83,12 @@ export class SecretForAnotherAccountError extends fixedError(
   403,
   'secret_for_another_account',
   'This secret can be read only by the account that requested it: sign in as that account',
+) {}
+
+export class SecretForRecipientError extends fixedError(
+  403,
+  'secret_for_recipient',
+  'This secret can be read only by its recipient: a token of an account with that verified e-mail address, or the one-time code sent to it',
 ) {}
 
 // 404: unknown, already read, burned and expired are deliberately indistinguishable.

@@ -12,6 +12,8 @@ export const KEY_LABELS = {
   outbox: 'hush:outbox:v1',
   requestOwnerKey: 'hush:request:owner-key:v1',
   requestRecipient: 'hush:request:recipient:v1',
+  secretRecipient: 'hush:secret:recipient:v1',
+  recipientCode: 'hush:secret:recipient-code:v1',
   webSession: 'hush:secrets:web-session:v1',
   webSignIn: 'hush:secrets:web-sign-in:v1',
   csrf: 'hush:secrets:web-csrf:v1',

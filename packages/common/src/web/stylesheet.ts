@@ -20,6 +20,7 @@ p{margin:.75rem 0}
 a{color:var(--accent)}
 label{display:block;margin:.9rem 0 .3rem;font-weight:600}
 input,textarea{display:block;width:100%;padding:.6rem;font:inherit;color:var(--text);background:var(--card);border:1px solid var(--border);border-radius:6px}
+input[type=checkbox]{display:inline-block;width:auto;margin:0 .5rem 0 0;vertical-align:middle}
 textarea{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;min-height:6rem;resize:vertical}
 form{margin:0}
 button{margin:1rem .5rem 0 0;padding:.6rem 1.2rem;font:inherit;font-weight:600;border-radius:6px;border:2px solid var(--accent);background:var(--accent);color:var(--on-accent);cursor:pointer}

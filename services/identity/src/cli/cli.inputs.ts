@@ -43,8 +43,8 @@ export const bootstrapEnv = z.object({
 export const orgsCreateInput = z.object({ name: required('organization name') });
 
 export const usersCreateInput = z
-  .object({ username: required('username'), password: optional, email: optional, name: optional, org: optional })
-  .transform(({ org, ...user }) => ({ ...user, organization: org }));
+  .object({ username: required('username'), password: optional, email: optional, 'email-verified': z.boolean().optional(), name: optional, org: optional })
+  .transform(({ org, 'email-verified': emailVerified, ...user }) => ({ ...user, emailVerified, organization: org }));
 
 export const usersSetPasswordInput = z.object({ username: required('username'), password: required('--password') });
 

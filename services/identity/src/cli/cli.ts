@@ -40,7 +40,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             (its secret printed once, or ADMIN_CLIENT_SECRET)
   orgs create <name> | orgs list
   orgs add-member <org> <username> | orgs remove-member <org> <username>
-  users create <username> [--password P] [--email E] [--name N] [--org ORG]
+  users create <username> [--password P] [--email E [--email-verified]] [--name N] [--org ORG]
                                             (no --password: one is generated and printed once)
   users set-password <username> --password P
   users list
@@ -166,7 +166,14 @@ const commands: Record<string, CliCommand<CliContext>> = {
   'orgs list': async (ctx) => ctx.organizations.list(),
   'users create': cliCommand(usersCreateInput, ['username'], async (ctx: CliContext, input) => {
     const { user, generatedPassword } = await createUser(ctx, input);
-    return { id: user.id, username: user.username, email: user.email, organization: user.organizationName, ...(generatedPassword ? { password: generatedPassword } : {}) };
+    return {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      email_verified: user.emailVerified,
+      organization: user.organizationName,
+      ...(generatedPassword ? { password: generatedPassword } : {}),
+    };
   }),
   'users set-password': cliCommand(usersSetPasswordInput, ['username'], async (ctx: CliContext, { username, password }) => {
     await setUserPassword(ctx, username, password);
@@ -273,6 +280,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
       options: {
         password: { type: 'string' },
         email: { type: 'string' },
+        'email-verified': { type: 'boolean' },
         name: { type: 'string' },
         org: { type: 'string' },
         scopes: { type: 'string', multiple: true },

@@ -8,7 +8,7 @@ type ExtraTokenClaims = NonNullable<Configuration['extraTokenClaims']>;
 
 /**
  * oidc-provider's `extraTokenClaims` for access tokens: a user's token names the user
- * (`username`, `preferred_username`) and their organization; a client's own token (client
+ * (`username`, `preferred_username`), their e-mail address (`email`, `email_verified`) and their organization; a client's own token (client
  * credentials, or its service account's refresh) names the client's organization. Every token of a
  * grant also carries `grant_id`, by which resource servers refuse the tokens of a revoked grant
  * (ADR 10).
@@ -29,6 +29,8 @@ export function accessTokenClaims(users: Pick<UsersRepository, 'findById'>, admi
     return {
       username: user.username,
       preferred_username: user.username,
+      // As Keycloak's access tokens: resource servers match a person by a verified address (the secrets service's recipient-only secrets).
+      ...(user.email ? { email: user.email, email_verified: user.emailVerified } : {}),
       ...(user.organizationName ? { organization: user.organizationName, organization_id: user.organizationId } : {}),
       ...(isAdminToken(token) ? await adminAccess(adminRoles({ userId: user.id })) : {}),
     };

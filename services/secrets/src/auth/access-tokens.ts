@@ -44,10 +44,16 @@ export class AccessTokenVerifier {
     const username = payload['username'];
     const clientId = payload['client_id'];
     // User tokens (authorization code) carry the username; client-credentials tokens do not.
-    if (typeof username === 'string' && username !== '') return { custid: username, scopes, via: 'user_token' };
+    if (typeof username === 'string' && username !== '') return { custid: username, scopes, via: 'user_token', ...verifiedEmail(payload) };
     if (typeof clientId === 'string' && clientId !== '') return { custid: clientId, scopes, via: 'client_token' };
     return undefined;
   }
+}
+
+/** The `email` claim, kept only when `email_verified` is true (a recipient-only secret trusts nothing less). */
+export function verifiedEmail(claims: JWTPayload): { email?: string } {
+  const email = claims['email'];
+  return claims['email_verified'] === true && typeof email === 'string' && email !== '' ? { email } : {};
 }
 
 /** Network failures (fetch's TypeError, compared by name as it may come from another realm), timeouts, bad JWKS responses. */

@@ -12,6 +12,8 @@ export interface Principal {
   via: 'api_token' | 'user_token' | 'client_token' | 'anonymous';
   /** Known without a query for API tokens (joined at authentication). */
   plan?: string;
+  /** The person's e-mail address, only when identity says it is verified (user tokens and web sessions). */
+  email?: string;
 }
 
 /** Onetime Secret's name for a caller without an account. */

@@ -5,6 +5,7 @@ import * as metadataDialectFields from '../../migrations/20261220000000_metadata
 import * as webSessions from '../../migrations/20261230000000_web_sessions.js';
 import * as secretRequestsAndReceipts from '../../migrations/20270105000000_secret_requests_and_receipts.js';
 import * as notifications from '../../migrations/20270110000000_notifications.js';
+import * as recipientOnly from '../../migrations/20270115000000_recipient_only.js';
 import * as keyFingerprints from '../../migrations/20270201000000_key_fingerprints.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
@@ -15,5 +16,6 @@ export const migrationSource = staticMigrations({
   '20261230000000_web_sessions': webSessions,
   '20270105000000_secret_requests_and_receipts': secretRequestsAndReceipts,
   '20270110000000_notifications': notifications,
+  '20270115000000_recipient_only': recipientOnly,
   '20270201000000_key_fingerprints': keyFingerprints,
 });

@@ -1,4 +1,4 @@
-import { notificationJob, secretLinkJob, type MailJob } from '@hush/queue';
+import { mailJob, notificationJob, type MailJob } from '@hush/queue';
 import type { Logger } from '@hush/common';
 import { DeliveryRelay, type DeliveryOptions as RelayOptions } from '@hush/delivery';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
@@ -26,12 +26,12 @@ export class Delivery extends DeliveryRelay<OutboxRow> {
 }
 
 /**
- * The job of an outbox row: a recipient's link e-mail sealed for the row, or a creator's
+ * The job of an outbox row: a recipient's link e-mail, one-time code or secret request sealed for the row, or a creator's
  * notification, whose address was sealed for its metadata when the secret was shared and whose
  * event and time are the row's own.
  */
 function jobOf(crypto: DeliveryDeps['crypto'], row: OutboxRow): MailJob {
-  if (!row.notify) return secretLinkJob.parse(JSON.parse(crypto.openOutbox(row.id, row.payloadSealed)));
+  if (!row.notify) return mailJob.parse(JSON.parse(crypto.openOutbox(row.id, row.payloadSealed)));
   const { to, shortkey } = JSON.parse(crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string };
   return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at: Math.floor(row.notify.at.getTime() / 1000) });
 }

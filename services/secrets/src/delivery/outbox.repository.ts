@@ -1,4 +1,4 @@
-import type { NotifyEvent } from '@hush/queue';
+import type { NotificationEvent } from '@hush/queue';
 import type { Db } from '../db/knex.js';
 
 export interface OutboxRow {
@@ -11,7 +11,7 @@ export interface OutboxRow {
   /** Times its job was found gone from the queue and added again. */
   requeues: number;
   /** A creator's notification: the event, with the metadata its payload is bound to and when it happened. */
-  notify: { event: NotifyEvent; metadataHash: Buffer; at: Date } | null;
+  notify: { event: NotificationEvent; metadataHash: Buffer; at: Date } | null;
 }
 
 type LeasedRow = {
@@ -20,8 +20,9 @@ type LeasedRow = {
   attempts: number;
   queued_at: Date | null;
   requeues: number;
-  notify_event: NotifyEvent | null;
-  metadata_hash: Buffer;
+  notify_event: NotificationEvent | null;
+  /** Null for a secret request's e-mail (never a notification). */
+  metadata_hash: Buffer | null;
   created_at: Date;
 };
 
@@ -50,7 +51,7 @@ export class OutboxRepository {
       attempts: r.attempts,
       queuedAt: r.queued_at,
       requeues: r.requeues,
-      notify: r.notify_event ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
+      notify: r.notify_event && r.metadata_hash ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
     }));
   }
 

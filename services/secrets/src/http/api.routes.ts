@@ -9,7 +9,7 @@ import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } fro
 import { burnSecret, recentMetadata, showMetadata } from '../secrets/metadata.js';
 import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from '../secrets/params.js';
 import { presentReveal } from '../secrets/presenter.js';
-import { revealSecret } from '../secrets/reveal.js';
+import { revealSecret, type Reader } from '../secrets/reveal.js';
 import { generateSecret, shareSecret } from '../secrets/share.js';
 import { answerRequest, cancelRequest, createRequest, listRequests } from '../secrets/requests.js';
 import { presentRequest } from '../secrets/requests.presenter.js';
@@ -32,8 +32,8 @@ export const API_MOUNT = '/api/v1';
 
 const NOMINAL = Object.freeze({ status: 'nominal', locale: 'en' });
 const answeredRequestResponse = z.strictObject({ status: z.literal('sent'), requester: z.string(), label: z.string() });
-/** The account reading a secret, when the caller sent credentials (an `optional` route has no principal without them). */
-const readerOf = (p: Principal | undefined): string | undefined => (p === undefined || isAnonymous(p) ? undefined : p.custid);
+/** The account reading a secret and its verified address, when the caller sent credentials (an `optional` route has no principal without them). */
+const readerOf = (p: Principal | undefined): Reader => (p === undefined || isAnonymous(p) ? {} : { custid: p.custid, email: p.email });
 const METADATA_KEY = { key: { name: 'metadata_key', description: 'The metadata key returned at creation', subject: true } } as const;
 const METADATA_ALIASES = (suffix: string) => [`/metadata${suffix}`, `/receipt${suffix}`];
 const planLimits = Object.values(PLANS)
@@ -80,10 +80,12 @@ const reveal = defineRoute({
   ok: { schema: 'RevealResult', description: 'The value' },
   errors: {
     '401': 'passphrase_required or passphrase_incorrect (the attempt that reaches the limit destroys the secret); wrong credentials',
-    '403': 'secret_for_another_account: a requested secret, and the credentials are not its owner’s (nothing is consumed)',
+    '403':
+      'secret_for_another_account: a requested secret, and the credentials are not its owner’s; secret_for_recipient: a recipient-only secret, and the credentials are not a user token with its recipient’s verified address (nothing is consumed)',
     '404': 'Unknown, read, burned or expired',
   },
-  // A secret that answered a request is read only with its owner's credentials (403 for anyone else; it stays).
+  // A secret that answered a request is read only with its owner's credentials, a recipient-only one with a
+  // user token whose verified address is the recipient's (403 for anyone else; it stays).
   handle: async ({ secrets }, input, req, res) => presentReveal(await revealSecret(secrets, String(req.params['key']), input, readerOf(principalOf(res)))),
 });
 
@@ -220,7 +222,7 @@ const revokeToken = defineRoute({
 // account one secret, once, which only that account can then read (through reveal, with its credentials).
 const createRequestRoute = defineRoute({
   operationId: 'createRequest',
-  summary: 'Make a secret request: a link with which anyone can send the caller one secret, once. The person asked is not e-mailed (yet).',
+  summary: 'Make a secret request: a link with which anyone can send the caller one secret, once. With recipient, the person asked gets the link by e-mail.',
   methods: ['post'],
   path: '/requests',
   credentials: { accept: 'required', scopes: [SCOPES.write] },

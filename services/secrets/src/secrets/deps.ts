@@ -2,6 +2,7 @@ import type { AccountsRepository } from '../accounts/accounts.repository.js';
 import type { PlanName } from '../accounts/plans.js';
 import type { Passphrases } from '../passphrase/passphrases.js';
 import type { SecretCrypto } from './secret-crypto.js';
+import type { RecipientCodesRepository } from './recipient-codes.repository.js';
 import type { RequestsRepository } from './requests.repository.js';
 import type { SecretsRepository } from './secrets.repository.js';
 
@@ -9,6 +10,7 @@ import type { SecretsRepository } from './secrets.repository.js';
 export interface SecretsDeps {
   secrets: SecretsRepository;
   requests: RequestsRepository;
+  codes: RecipientCodesRepository;
   accounts: AccountsRepository;
   crypto: SecretCrypto;
   passphrases: Passphrases;

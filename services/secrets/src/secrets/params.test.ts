@@ -155,3 +155,18 @@ describe('character count (the unit of plan limits)', () => {
     expect(characterCount('\ud800x')).toBe(2); // a lone surrogate is one character
   });
 });
+
+describe('recipient_only', () => {
+  const ots = secretsInputs(bounds, 'onetimesecret');
+  it('reads JSON booleans and form values alike, in both dialects; blank means absent', () => {
+    for (const parser of [share, ots.share]) {
+      for (const yes of [true, 'true', '1', 'on']) expect(parser.parse({ secret: 'x', recipient: 'a@example.com', recipient_only: yes }).recipient_only).toBe(true);
+      for (const no of [false, 'false', '0']) expect(parser.parse({ secret: 'x', recipient: 'a@example.com', recipient_only: no }).recipient_only).toBe(false);
+      expect(parser.parse({ secret: 'x', recipient_only: '' }).recipient_only).toBeUndefined();
+    }
+  });
+
+  it('anything else is a 400', () => {
+    expect(failure(() => share.parse({ secret: 'x', recipient_only: 'maybe' })).status).toBe(400);
+  });
+});

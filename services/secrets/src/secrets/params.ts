@@ -140,6 +140,20 @@ const notifyEmail = blankable(
 
 const notifyOptions = { notify, notify_email: notifyEmail };
 
+/**
+ * `recipient_only`: only the recipient may read the secret, after signing in at identity with an
+ * account whose verified address it is, or proving the address with a one-time code e-mailed to it.
+ * Needs `recipient`. An extension in the Onetime Secret dialect (its clients never send it).
+ */
+const recipientOnly = blankable(
+  z
+    .enum(['true', 'false', '1', '0', 'on', 'yes', 'no'], { error: 'recipient_only must be true or false' })
+    .transform((v) => v === 'true' || v === '1' || v === 'on' || v === 'yes')
+    .optional()
+    .meta({ description: 'true: only the recipient can read it: signed in with that verified address, or with a one-time code sent to it. Needs recipient.' }),
+  { trim: true },
+);
+
 /** `recipient[]` (Onetime Secret's Ruby client) is `recipient` with a single element. */
 const withRecipientAlias = (params: unknown): unknown => {
   const p = params as Params;
@@ -156,13 +170,19 @@ const optionErrors: Record<string, FieldErrors> = {
 
 /** Key order is check order: the first failing field is the error the client sees. */
 function shareSchema(bounds: TtlBounds) {
-  return z.preprocess(withRecipientAlias, z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain, ...notifyOptions }));
+  return z.preprocess(
+    withRecipientAlias,
+    z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions }),
+  );
 }
 
 const generateLength = wholeNumber(4, z.int().min(GENERATE_MIN_LENGTH).max(GENERATE_MAX_LENGTH).default(GENERATE_DEFAULT_LENGTH));
 
 function generateSchema(bounds: TtlBounds) {
-  return z.preprocess(withRecipientAlias, z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, share_domain: shareDomain, ...notifyOptions }));
+  return z.preprocess(
+    withRecipientAlias,
+    z.object({ length: generateLength, ttl: ttl(bounds), passphrase, recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions }),
+  );
 }
 
 const otsRecipient = z.string().optional().meta({ format: 'email', description: 'The first valid address of recipient / recipient[]; others are ignored.' });
@@ -170,14 +190,30 @@ const otsRecipient = z.string().optional().meta({ format: 'email', description: 
 function otsShareSchema(bounds: TtlBounds) {
   return z.preprocess(
     firstValidRecipient,
-    z.object({ secret: text(z.string().min(1)), ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain, ...notifyOptions }),
+    z.object({
+      secret: text(z.string().min(1)),
+      ttl: lenientTtl(bounds),
+      passphrase: otsPassphrase,
+      recipient: otsRecipient,
+      recipient_only: recipientOnly,
+      share_domain: shareDomain,
+      ...notifyOptions,
+    }),
   );
 }
 
 function otsGenerateSchema(bounds: TtlBounds) {
   return z.preprocess(
     firstValidRecipient,
-    z.object({ length: generateLength, ttl: lenientTtl(bounds), passphrase: otsPassphrase, recipient: otsRecipient, share_domain: shareDomain, ...notifyOptions }),
+    z.object({
+      length: generateLength,
+      ttl: lenientTtl(bounds),
+      passphrase: otsPassphrase,
+      recipient: otsRecipient,
+      recipient_only: recipientOnly,
+      share_domain: shareDomain,
+      ...notifyOptions,
+    }),
   );
 }
 
@@ -200,7 +236,7 @@ function createRequestSchema(bounds: TtlBounds) {
         .string()
         .refine(isValidAddress, { error: 'recipient is not a valid e-mail address' })
         .optional()
-        .meta({ format: 'email', description: 'The address of the person asked (stored sealed; no e-mail is sent yet).' }),
+        .meta({ format: 'email', description: 'The address of the person asked: it gets the request link by e-mail (stored sealed).' }),
       { trim: true },
     ),
   });

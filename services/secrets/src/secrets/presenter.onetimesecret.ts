@@ -18,7 +18,8 @@ import type { CreatedSecret } from './share.js';
  *   `passphrase_required` in recent and burn and once the secret is gone; `secret_key` is `""`
  *   after a burn or expiry;
  * - burn: `{ "state": <metadata>, "secret_shortkey": <first 6 characters of the secret key> }`;
- * - no Hush extras (delivery status, metadata_shortkey).
+ * - no Hush extras (delivery status, metadata_shortkey), but for `recipient_only` on a created
+ *   secret that asked for it (an extension its clients ignore).
  */
 const recipients = z.array(z.string()).describe('Obfuscated address of the recipient; [] when none');
 
@@ -33,6 +34,7 @@ export const otsSecretResponse = z.strictObject({
   updated: unixTime,
   created: unixTime,
   recipient: recipients,
+  recipient_only: z.literal(true).optional().describe('Extension: only the recipient can read it (the share option recipient_only)'),
   passphrase_required: z.boolean(),
   share_domain: shareDomainField,
 });
@@ -92,6 +94,7 @@ export function presentCreatedOts(c: CreatedSecret): OtsSecretResponse {
     updated: created,
     created,
     recipient: list(c.recipient),
+    ...(c.recipientOnly ? { recipient_only: true as const } : {}),
     passphrase_required: c.passphraseRequired,
     share_domain: c.shareDomain ?? '',
     ...(c.value !== undefined ? { value: c.value } : {}),

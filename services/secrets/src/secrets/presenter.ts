@@ -1,4 +1,4 @@
-import { NOTIFY_EVENTS } from '@hush/queue';
+import { NOTIFICATION_EVENTS, NOTIFY_EVENTS } from '@hush/queue';
 import { z } from 'zod';
 import { GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
 import type { BurnedView, MetadataView } from './metadata.js';
@@ -32,6 +32,7 @@ export const secretResponse = z.strictObject({
     .string()
     .optional()
     .meta({ description: 'Obfuscated address, present only when one was given', examples: ['fo*****@e*****.com'] }),
+  recipient_only: z.literal(true).optional().describe('Only the recipient can read it (recipient_only)'),
   created: unixTime,
   updated: unixTime,
   passphrase_required: z.boolean(),
@@ -55,7 +56,14 @@ export const metadataResponse = z.strictObject({
   created: unixTime,
   updated: unixTime,
   received: unixTime.describe('When the secret was read; 0 until then'),
-  received_by: z.string().optional().describe('The account that read it, when the reader was known (a requested secret, which only its owner can read)'),
+  received_by: z
+    .string()
+    .optional()
+    .describe(
+      'Who read it, when the reader was known: the account (a requested or recipient-only secret), or "verified address" (a recipient-only secret opened with a one-time code)',
+    ),
+  recipient_only: z.literal(true).optional().describe('Only its recipient can read it (the share option recipient_only)'),
+  refused_attempts: z.int().min(1).optional().describe('Recipient-only: openings refused to someone who was not its recipient; absent: none'),
   burned: unixTime.optional().describe('When the secret was burned'),
   request_label: z.string().optional().describe('The label of the request this secret answered; only the owner’s account can read it'),
   passphrase_required: z.boolean(),
@@ -66,7 +74,7 @@ export const metadataResponse = z.strictObject({
   delivery_reason: z.string().optional().describe('Why delivery failed (never the address)'),
   notify: z.array(z.enum(NOTIFY_EVENTS)).optional().describe('The events its creator is told about by e-mail (the share option notify); absent: none'),
   notify_status: z
-    .partialRecord(z.enum(NOTIFY_EVENTS), z.enum(['sent', 'failed']))
+    .partialRecord(z.enum(NOTIFICATION_EVENTS), z.enum(['sent', 'failed']))
     .optional()
     .describe('What became of each notification e-mail that has an outcome, by event'),
 });
@@ -113,6 +121,7 @@ export function presentCreated(c: CreatedSecret): SecretResponse {
   return {
     ...createdKeys(c),
     ...(c.recipient !== null ? { recipient: c.recipient } : {}),
+    ...(c.recipientOnly ? { recipient_only: true as const } : {}),
     created,
     updated: created,
     passphrase_required: c.passphraseRequired,
@@ -138,6 +147,8 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
     updated: unix(m.updatedAt),
     received: m.receivedAt ? unix(m.receivedAt) : 0,
     ...(m.receivedBy !== null ? { received_by: m.receivedBy } : {}),
+    ...(m.recipientOnly ? { recipient_only: true as const } : {}),
+    ...(m.refusedAttempts > 0 ? { refused_attempts: m.refusedAttempts } : {}),
     ...(m.burnedAt ? { burned: unix(m.burnedAt) } : {}),
     ...(m.requestLabel !== null ? { request_label: m.requestLabel } : {}),
     passphrase_required: m.passphraseRequired,

@@ -29,6 +29,8 @@ export interface NewRequest {
   requestKeySealed: Buffer;
   recipientObfuscated: string | null;
   recipientSealed: Buffer | null;
+  /** The e-mail to the person asked, written in the same statement (transactional outbox). */
+  outbox?: { id: string; payloadSealed: Buffer } | null;
 }
 
 type Row = {
@@ -86,21 +88,35 @@ const toRecord = (r: Row): RequestRecord => ({
 export class RequestsRepository {
   constructor(private readonly db: Db) {}
 
+  /** The request and, when it names someone, the e-mail to them (due until the link closes), in ONE statement. */
   async insert(r: NewRequest): Promise<RequestRecord> {
-    const [row] = await this.db('secret_requests')
-      .insert({
-        id: r.id,
-        request_hash: r.requestHash,
-        custid: r.custid,
-        label: r.label,
-        passphrase_policy: r.passphrasePolicy,
-        secret_ttl: r.secretTtl,
-        request_key_sealed: r.requestKeySealed,
-        recipient_obfuscated: r.recipientObfuscated,
-        recipient_sealed: r.recipientSealed,
-        expires_at: this.db.raw('now() + make_interval(secs => ?)', [r.ttl]),
-      })
-      .returning<Row[]>(COLUMNS);
+    const { rows } = await this.db.raw<{ rows: Row[] }>(
+      `WITH r AS (
+         INSERT INTO secret_requests (id, request_hash, custid, label, passphrase_policy, secret_ttl, request_key_sealed, recipient_obfuscated, recipient_sealed, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
+         RETURNING ${COLUMNS.join(', ')}
+       ), o AS (
+         INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at)
+         SELECT ?::uuid, NULL, ?::bytea, r.expires_at FROM r WHERE ?::uuid IS NOT NULL
+       )
+       SELECT * FROM r`,
+      [
+        r.id,
+        r.requestHash,
+        r.custid,
+        r.label,
+        r.passphrasePolicy,
+        r.secretTtl,
+        r.requestKeySealed,
+        r.recipientObfuscated,
+        r.recipientSealed,
+        r.ttl,
+        r.outbox?.id ?? null,
+        r.outbox?.payloadSealed ?? null,
+        r.outbox?.id ?? null,
+      ],
+    );
+    const row = rows[0];
     if (!row) throw new Error('the request was not stored');
     return toRecord(row);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { obfuscateEmail } from '@hush/queue';
+import { obfuscateEmail, type SecretRequestJob } from '@hush/queue';
 import { planOf } from '../accounts/plans.js';
 import type { Principal } from '../auth/principal.js';
 import { InvalidParameterError, SecretTooLongError, UnknownRequestError } from '../errors.js';
@@ -15,7 +15,7 @@ import { prepareSecret } from './share.js';
  * hash; sealed for the owner so their list can show the link again). The answer is stored as any
  * secret of the owner's (encrypted as share does, listed in `recent` with its receipt), bound to
  * the owner's account: only that account can read it (reveal.ts). The address of the person asked
- * is kept sealed for the request e-mail; no e-mail is sent yet.
+ * is kept sealed, and gets the request link by e-mail (the outbox row is written with the request).
  */
 
 /** A request with the key its owner may see (null when it could not be opened for this account). */
@@ -35,10 +35,15 @@ export interface OpenRequest {
 
 const LIST_LIMIT = 200;
 
-export async function createRequest(deps: Pick<SecretsDeps, 'requests' | 'crypto'>, principal: Principal, input: CreateRequestInput): Promise<RequestView> {
+export async function createRequest(
+  deps: Pick<SecretsDeps, 'requests' | 'crypto' | 'settings' | 'outboxWritten'>,
+  principal: Principal,
+  input: CreateRequestInput,
+): Promise<RequestView> {
   const id = randomUUID();
   const requestKey = newKey();
   const requestHash = hashKey(requestKey);
+  const outbox = input.recipient === undefined ? null : requestEmail(deps, principal.custid, input.recipient, input, requestKey);
   const record = await deps.requests.insert({
     id,
     requestHash,
@@ -50,8 +55,26 @@ export async function createRequest(deps: Pick<SecretsDeps, 'requests' | 'crypto
     requestKeySealed: deps.crypto.sealRequestKey(principal.custid, requestHash, requestKey),
     recipientObfuscated: input.recipient === undefined ? null : obfuscateEmail(input.recipient),
     recipientSealed: input.recipient === undefined ? null : deps.crypto.sealRequestRecipient(id, input.recipient),
+    outbox,
   });
+  if (outbox) deps.outboxWritten();
   return { record, requestKey };
+}
+
+/** The e-mail to the person asked, sealed for the outbox: the link, the requester and the label. */
+function requestEmail(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, requester: string, to: string, input: CreateRequestInput, requestKey: string) {
+  const id = randomUUID();
+  const job: SecretRequestJob = {
+    version: 1,
+    kind: 'secret-request',
+    deliveryId: id,
+    to,
+    requester,
+    label: input.label,
+    link: `${deps.settings.baseUrl}/request/${requestKey}`,
+    expiresAt: Math.floor(Date.now() / 1000) + input.ttl,
+  };
+  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
 }
 
 export async function listRequests(deps: Pick<SecretsDeps, 'requests' | 'crypto'>, principal: Principal): Promise<RequestView[]> {

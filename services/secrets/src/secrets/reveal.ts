@@ -1,7 +1,25 @@
-import { PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, UnknownSecretError } from '../errors.js';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, SecretForRecipientError, UnknownSecretError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
 import type { RevealInput } from './params.js';
+import { checkRecipientCode } from './recipient-code.js';
+import type { LiveSecret } from './secrets.repository.js';
+
+/** Who asks to read a secret, as far as the caller knows. */
+export interface Reader {
+  /** The account (the signed-in person, or the token's). */
+  custid?: string | undefined;
+  /** Its address, when identity says it is verified. */
+  email?: string | undefined;
+  /** A one-time code typed by a recipient without an account (recipient-only secrets). */
+  code?: string | undefined;
+}
+
+/** What a receipt says of a recipient who proved the address with a one-time code. */
+export const VERIFIED_ADDRESS = 'verified address';
+/** A creator hears of refused openings of one secret at most this often. */
+export const REFUSED_NOTICE_INTERVAL_SECONDS = 900;
 
 /** A secret, read: its value is not stored any more. The dialect presents it (presenter.ts). */
 export interface RevealedSecret {
@@ -15,14 +33,15 @@ export interface RevealedSecret {
  * Without a passphrase the read is one statement (DELETE ... RETURNING). With one, an attempt is
  * first reserved (see `checkPassphrase`), and only a correct passphrase goes on to the same
  * one-statement claim. Unknown, read, burned and expired keys are one indistinguishable 404.
- * A secret bound to one account (the answer to its request) is read only by `reader`, that
- * account, and the read is recorded on its receipt.
+ * A secret bound to one account (the answer to its request) is read only by that account, and a
+ * recipient-only secret only by its recipient (revealForRecipient); the reader is recorded on the
+ * receipt.
  */
 export async function revealSecret(
-  deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
+  deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
   secretKey: string,
   { passphrase }: RevealInput,
-  reader?: string,
+  who: Reader = {},
 ): Promise<RevealedSecret> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
   const secretHash = hashKey(secretKey);
@@ -36,6 +55,8 @@ export async function revealSecret(
 
   const live = await deps.secrets.peek(secretHash);
   if (!live) throw new UnknownSecretError();
+  if (live.recipientSealed !== null) return revealForRecipient(deps, secretKey, secretHash, live.recipientSealed, live, passphrase, who);
+  const reader = who.custid;
   // A secret for one account: anyone else learns only that, and it stays (its reader never changes,
   // so checking before the claim cannot race with it).
   if (live.reader !== null && live.reader !== reader) throw new SecretForAnotherAccountError();
@@ -55,6 +76,48 @@ export async function revealSecret(
   if (!sealed) throw new UnknownSecretError();
   deps.events.read();
   return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, passphrase, sealed) };
+}
+
+/**
+ * A recipient-only secret: the recipient is established first (a verified address equal to the
+ * secret's, or a correct one-time code sent to it), then the passphrase if any, then the one
+ * statement that claims it. Anyone else gets 403 and the secret stays; their attempt is counted
+ * on the receipt and, rate-limited, reported to the creator.
+ */
+async function revealForRecipient(
+  deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto' | 'passphrases' | 'settings' | 'events'>,
+  secretKey: string,
+  secretHash: Buffer,
+  sealed: Buffer,
+  live: LiveSecret,
+  passphrase: string | undefined,
+  who: Reader,
+): Promise<RevealedSecret> {
+  const address = deps.crypto.openRecipient(secretKey, secretHash, sealed);
+  let receivedBy: string;
+  if (who.email !== undefined && sameAddress(who.email, address)) {
+    receivedBy = who.custid ?? VERIFIED_ADDRESS;
+  } else if (who.code !== undefined) {
+    await checkRecipientCode(deps, secretHash, who.code);
+    receivedBy = VERIFIED_ADDRESS;
+  } else {
+    await deps.secrets.refused(secretHash, REFUSED_NOTICE_INTERVAL_SECONDS);
+    throw new SecretForRecipientError();
+  }
+  if (live.passphraseRequired) {
+    if (passphrase === undefined) throw new PassphraseRequiredError();
+    await checkPassphrase(deps, secretHash, passphrase);
+  }
+  const ciphertext = await deps.secrets.claimAsRecipient(secretHash, receivedBy, !live.passphraseRequired);
+  if (!ciphertext) throw new UnknownSecretError();
+  deps.events.read();
+  return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, live.passphraseRequired ? passphrase : undefined, ciphertext) };
+}
+
+/** Addresses compare without regard to case (as mail providers do), in constant time. */
+export function sameAddress(a: string, b: string): boolean {
+  const digest = (v: string) => createHash('sha256').update(v.trim().toLowerCase()).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 /**

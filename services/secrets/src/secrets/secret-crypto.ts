@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { deriveKey, open, seal } from '@hush/common';
 import { KEY_LABELS } from '../key-labels.js';
 
@@ -14,6 +15,8 @@ import { KEY_LABELS } from '../key-labels.js';
  *   without any key; the row is deleted as soon as the job is queued.
  * - a request's key, for its owner's list, as the metadata key; the address of the person asked,
  *   as an outbox row.
+ * - the address a recipient-only secret is for: as the value, HKDF(MASTER_KEY, salt = secret_key),
+ *   so only a holder of the link learns it (and a deleted row takes it along).
  * The AAD binds each ciphertext to its row (the hash of its key), so rows cannot be swapped.
  */
 export class SecretCrypto {
@@ -104,4 +107,23 @@ export class SecretCrypto {
   openRequestRecipient(id: string, sealed: Buffer): string {
     return open(deriveKey(this.masterKey, KEY_LABELS.requestRecipient), sealed, `request-recipient:${id}`).toString('utf8');
   }
+
+  /** The one address that may read a recipient-only secret, opened only with the secret key. */
+  sealRecipient(secretKey: string, secretHash: Buffer, address: string): Buffer {
+    return seal(deriveKey(this.masterKey, KEY_LABELS.secretRecipient, secretKey), address, `recipient:${secretHash.toString('hex')}`);
+  }
+
+  openRecipient(secretKey: string, secretHash: Buffer, sealed: Buffer): string {
+    return open(deriveKey(this.masterKey, KEY_LABELS.secretRecipient, secretKey), sealed, `recipient:${secretHash.toString('hex')}`).toString('utf8');
+  }
+
+  /** A one-time code as stored: HMAC under a MASTER_KEY-derived key, bound to its secret (a copy of the table guesses nothing offline). */
+  codeHash(secretHash: Buffer, code: string): Buffer {
+    this.codeKeyCache ??= deriveKey(this.masterKey, KEY_LABELS.recipientCode);
+    return createHmac('sha256', this.codeKeyCache)
+      .update(`${secretHash.toString('hex')}:${code}`)
+      .digest();
+  }
+
+  private codeKeyCache: Buffer | undefined;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { batchedPerItem } from '../db/batch.js';
 import type { Db } from '../db/knex.js';
-import type { NotifyEvent } from '@hush/queue';
+import type { NotificationEvent, NotifyEvent } from '@hush/queue';
 
 /** A metadata row as the presenter needs it (hashes and sealed blobs stay opaque). */
 export interface MetadataRecord {
@@ -21,15 +21,19 @@ export interface MetadataRecord {
   createdAt: Date;
   updatedAt: Date;
   receivedAt: Date | null;
-  /** The account that read the secret, when the reader was known (a secret only one account may read). */
+  /** Who read the secret, when the reader was known: an account, or `verified address` (a one-time code). */
   receivedBy: string | null;
+  /** Only its recipient could read it (recipient_only). */
+  recipientOnly: boolean;
+  /** Openings refused to someone who was not its recipient. */
+  refusedAttempts: number;
   burnedAt: Date | null;
   /** The label of the request this secret answered (null: shared, not requested). */
   requestLabel: string | null;
   /** The events its creator asked to be told about by e-mail (empty: none). */
   notifyOn: NotifyEvent[];
   /** What the mailer reported of each notification sent so far. */
-  notifyStatus: Partial<Record<NotifyEvent, 'sent' | 'failed'>>;
+  notifyStatus: Partial<Record<NotificationEvent, 'sent' | 'failed'>>;
   secretExpiresAt: Date;
   expiresAt: Date;
   delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
@@ -55,6 +59,8 @@ export interface NewSecret {
   /** Only this account may read the secret (an answer to its request); null: whoever holds the link. */
   readerCustid?: string | null;
   requestLabel?: string | null;
+  /** The address a recipient-only secret is for, sealed under its secret key (SecretCrypto.sealRecipient); null: anyone with the link. */
+  recipientSealed?: Buffer | null;
   /** The events its creator is told about, and where to (sealed, see SecretCrypto.sealNotify); null: none. */
   notify?: { on: readonly NotifyEvent[]; sealed: Buffer } | null;
 }
@@ -76,10 +82,12 @@ type MetadataRow = {
   updated_at: Date;
   received_at: Date | null;
   received_by: string | null;
+  recipient_only: boolean;
+  refused_attempts: number;
   burned_at: Date | null;
   request_label: string | null;
   notify_on: NotifyEvent[] | null;
-  notify_status: Partial<Record<NotifyEvent, 'sent' | 'failed'>> | null;
+  notify_status: Partial<Record<NotificationEvent, 'sent' | 'failed'>> | null;
   secret_expires_at: Date;
   expires_at: Date;
   delivery_status: 'queued' | 'sent' | 'failed' | null;
@@ -88,7 +96,7 @@ type MetadataRow = {
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, burned_at, request_label, notify_on, notify_status, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, recipient_only, refused_attempts, burned_at, request_label, notify_on, notify_status, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -107,6 +115,8 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   updatedAt: r.updated_at,
   receivedAt: r.received_at,
   receivedBy: r.received_by,
+  recipientOnly: r.recipient_only,
+  refusedAttempts: r.refused_attempts,
   burnedAt: r.burned_at,
   requestLabel: r.request_label,
   notifyOn: r.notify_on ?? [],
@@ -146,12 +156,15 @@ const CLAIM = (condition: string, receivedBy = 'NULL') => `
     RETURNING ${NOTIFY_COLUMNS}
   ), n AS (${NOTIFY('m', 'revealed')})
   SELECT s.secret_hash, s.ciphertext FROM s`;
-// A secret bound to one reader is never claimed by the batched, anonymous path.
-const CLAIM_PLAIN = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND passphrase_hash IS NULL');
-const CLAIM_ANY = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL');
+// A secret bound to one reader (an account, or a recipient's address) is never claimed by the batched, anonymous path.
+const CLAIM_PLAIN = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND recipient_sealed IS NULL AND passphrase_hash IS NULL');
+const CLAIM_ANY = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND recipient_sealed IS NULL');
 // ...but by its reader alone, who is recorded on the metadata (bindings: hash, reader, reader).
 const CLAIM_AS_READER_PLAIN = CLAIM('secret_hash = ? AND reader_custid = ? AND passphrase_hash IS NULL', '?::text');
 const CLAIM_AS_READER_ANY = CLAIM('secret_hash = ? AND reader_custid = ?', '?::text');
+// ...and a recipient-only secret by its recipient, once checked (bindings: hash, who read it).
+const CLAIM_AS_RECIPIENT_PLAIN = CLAIM('secret_hash = ? AND recipient_sealed IS NOT NULL AND passphrase_hash IS NULL', '?::text');
+const CLAIM_AS_RECIPIENT_ANY = CLAIM('secret_hash = ? AND recipient_sealed IS NOT NULL', '?::text');
 
 /**
  * Metadata, secret and (with a recipient) outbox row of every share of one event-loop turn, in
@@ -161,17 +174,17 @@ const CLAIM_AS_READER_ANY = CLAIM('secret_hash = ? AND reader_custid = ?', '?::t
 const INSERT = (gate?: string) => `
   WITH ${gate ? `gate AS (${gate}), ` : ''}input AS (
     SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
-                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[])
+                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bytea[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
            outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain,
-           reader_custid, request_label, notify_on, notify_sealed)
+           reader_custid, request_label, notify_on, notify_sealed, recipient_sealed)
     ${gate ? 'WHERE EXISTS (SELECT 1 FROM gate)' : ''}
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-                          metadata_key_sealed, state, anonymous, share_domain, request_label, notify_on, notify_sealed,
+                          metadata_key_sealed, state, anonymous, share_domain, request_label, notify_on, notify_sealed, recipient_only,
                           delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
     SELECT metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-           metadata_key_sealed, state, anonymous, share_domain, request_label, string_to_array(notify_on, ','), notify_sealed,
+           metadata_key_sealed, state, anonymous, share_domain, request_label, string_to_array(notify_on, ','), notify_sealed, recipient_sealed IS NOT NULL,
            outbox_id, CASE WHEN outbox_id IS NULL THEN NULL ELSE 'queued' END, CASE WHEN outbox_id IS NULL THEN NULL ELSE now() END,
            -- The receipt outlives the secret by its ttl (Onetime Secret's 2 x ttl) or RECEIPT_RETENTION, whichever is longer.
            now() + make_interval(secs => ttl), now() + make_interval(secs => ttl + GREATEST(ttl, ?::int))
@@ -182,8 +195,8 @@ const INSERT = (gate?: string) => `
     SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at
     FROM input JOIN m ON m.metadata_hash = input.metadata_hash WHERE input.outbox_id IS NOT NULL
   )
-  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, expires_at)
-  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, input.reader_custid, m.secret_expires_at
+  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, recipient_sealed, expires_at)
+  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, input.reader_custid, input.recipient_sealed, m.secret_expires_at
   FROM input JOIN m ON m.metadata_hash = input.metadata_hash
   RETURNING secret_hash, created_at`;
 
@@ -219,8 +232,20 @@ function insertBindings(items: readonly NewSecret[], receiptRetention: number): 
     // One text per row (unnest cannot take an array of arrays): the events, comma-separated.
     items.map((s) => (s.notify ? s.notify.on.join(',') : null)),
     items.map((s) => s.notify?.sealed ?? null),
+    items.map((s) => s.recipientSealed ?? null),
     receiptRetention,
   ] as unknown as readonly Knex.RawBinding[];
+}
+
+/** What the reveal needs to know of a live secret before it claims it. */
+export interface LiveSecret {
+  passphraseRequired: boolean;
+  /** The one account that may read it (an answer to its request); null: see recipientSealed. */
+  reader: string | null;
+  /** A recipient-only secret's address, sealed under its secret key; null: anyone with the link. */
+  recipientSealed: Buffer | null;
+  /** The creator's custid. */
+  sender: string;
 }
 
 export interface SecretsStorageSettings {
@@ -288,14 +313,49 @@ export class SecretsRepository {
     return rows[0]?.ciphertext;
   }
 
-  /** A live secret with this hash, if any: whether it needs a passphrase, and the one account that may read it (null: anyone with the link). */
-  async peek(secretHash: Buffer): Promise<{ passphraseRequired: boolean; reader: string | null } | undefined> {
-    const row = await this.db('secrets')
-      .select<{ locked: boolean; reader_custid: string | null }[]>(this.db.raw('passphrase_hash IS NOT NULL AS locked'), 'reader_custid')
-      .where('secret_hash', secretHash)
-      .andWhereRaw('expires_at > now()')
-      .first();
-    return row ? { passphraseRequired: Boolean(row.locked), reader: row.reader_custid } : undefined;
+  /**
+   * The one-time read of a recipient-only secret, once its recipient is established, as `claim`
+   * (one DELETE ... RETURNING), recording `receivedBy` (the account, or `verified address`).
+   */
+  async claimAsRecipient(secretHash: Buffer, receivedBy: string, withoutPassphrase: boolean): Promise<Buffer | undefined> {
+    const { rows } = await this.db.raw<{ rows: { ciphertext: Buffer }[] }>(withoutPassphrase ? CLAIM_AS_RECIPIENT_PLAIN : CLAIM_AS_RECIPIENT_ANY, [secretHash, receivedBy]);
+    return rows[0]?.ciphertext;
+  }
+
+  /**
+   * A live secret with this hash, if any: whether it needs a passphrase, the one account that may
+   * read it (null: anyone with the link), the sealed address of a recipient-only secret, and its
+   * creator's custid (for the pages that name the sender).
+   */
+  async peek(secretHash: Buffer): Promise<LiveSecret | undefined> {
+    const { rows } = await this.db.raw<{ rows: { locked: boolean; reader_custid: string | null; recipient_sealed: Buffer | null; custid: string }[] }>(
+      `SELECT s.passphrase_hash IS NOT NULL AS locked, s.reader_custid, s.recipient_sealed, m.custid
+       FROM secrets s JOIN metadata m ON m.metadata_hash = s.metadata_hash
+       WHERE s.secret_hash = ? AND s.expires_at > now()`,
+      [secretHash],
+    );
+    const row = rows[0];
+    return row ? { passphraseRequired: Boolean(row.locked), reader: row.reader_custid, recipientSealed: row.recipient_sealed, sender: row.custid } : undefined;
+  }
+
+  /**
+   * An opening of a recipient-only secret refused to someone else: counted on its receipt, and, at
+   * most once per `intervalSeconds` per secret (a scanner or a forwarded link cannot flood the
+   * creator), the creator's `refused` notification written to the outbox by the same statement.
+   */
+  async refused(secretHash: Buffer, intervalSeconds: number): Promise<void> {
+    await this.db.raw(
+      `WITH m AS (
+         UPDATE metadata SET refused_attempts = refused_attempts + 1, updated_at = now(),
+           refused_notified_at = CASE WHEN notify_sealed IS NOT NULL AND (refused_notified_at IS NULL OR refused_notified_at <= now() - make_interval(secs => ?))
+                                      THEN now() ELSE refused_notified_at END
+         FROM secrets s WHERE s.secret_hash = ? AND metadata.metadata_hash = s.metadata_hash AND s.recipient_sealed IS NOT NULL
+         RETURNING metadata.metadata_hash, metadata.notify_sealed, metadata.expires_at, metadata.refused_notified_at = now() AS tell
+       )
+       INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at, notify_event)
+       SELECT gen_random_uuid(), m.metadata_hash, m.notify_sealed, m.expires_at, 'refused' FROM m WHERE m.tell`,
+      [intervalSeconds, secretHash],
+    );
   }
 
   /**

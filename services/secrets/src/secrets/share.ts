@@ -1,6 +1,6 @@
 import { planOf, type Plan } from '../accounts/plans.js';
 import { isAnonymous, type Principal } from '../auth/principal.js';
-import { AnonymousRecipientError, NotifyAddressRequiredError, SecretTooLongError } from '../errors.js';
+import { AnonymousRecipientError, NotifyAddressRequiredError, RecipientOnlyWithoutRecipientError, SecretTooLongError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
@@ -19,6 +19,8 @@ export interface CreatedSecret {
   ttl: number;
   /** Obfuscated address, or null. */
   recipient: string | null;
+  /** Only the recipient can read it (recipient_only). */
+  recipientOnly: boolean;
   createdAt: Date;
   passphraseRequired: boolean;
   shareDomain: string | null;
@@ -82,6 +84,7 @@ async function store(
   const anonymous = isAnonymous(principal);
   // Without an account nobody answers for the e-mail: an open relay otherwise.
   if (anonymous && (options.recipient !== undefined || options.notify !== undefined)) throw new AnonymousRecipientError();
+  if (options.recipient_only === true && options.recipient === undefined) throw new RecipientOnlyWithoutRecipientError();
   const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state);
   const { createdAt } = await deps.secrets.insert(row);
   if (row.outbox) deps.outboxWritten();
@@ -101,7 +104,13 @@ export async function prepareSecret(
   state: 'new' | 'viewed',
 ): Promise<{ row: NewSecret; created: Omit<CreatedSecret, 'createdAt'> }> {
   const { ttl, passphrase, recipient } = options;
-  const notifyTo = options.notify?.length ? notifyAddress(owner.custid, options.notify_email) : undefined;
+  const recipientOnly = options.recipient_only === true && recipient !== undefined;
+  // A recipient-only secret tells its creator of refused openings whenever there is an address to tell.
+  const notifyTo = options.notify?.length
+    ? notifyAddress(owner.custid, options.notify_email)
+    : recipientOnly
+      ? (options.notify_email ?? (isValidAddress(owner.custid) ? owner.custid : undefined))
+      : undefined;
   const shareDomain = options.share_domain ?? null;
   const secretKey = newKey();
   const metadataKey = newKey();
@@ -109,7 +118,7 @@ export async function prepareSecret(
   const metadataHash = hashKey(metadataKey);
   const passphraseHash = passphrase === undefined ? null : await deps.passphrases.hash(passphrase);
   const recipientObfuscated = recipient === undefined ? null : obfuscateEmail(recipient);
-  const outbox = recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, passphraseHash !== null);
+  const outbox = recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, passphraseHash !== null, recipientOnly);
   const row: NewSecret = {
     metadataHash,
     metadataShortkey: metadataKey.slice(0, 6),
@@ -125,19 +134,28 @@ export async function prepareSecret(
     anonymous: owner.anonymous,
     shareDomain,
     ciphertext: deps.crypto.sealValue(secretKey, secretHash, passphrase, value),
+    recipientSealed: recipientOnly ? deps.crypto.sealRecipient(secretKey, secretHash, recipient) : null,
     notify:
-      notifyTo === undefined || !options.notify?.length
+      notifyTo === undefined
         ? null
-        : { on: options.notify, sealed: deps.crypto.sealNotify(metadataHash, JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6) })) },
+        : { on: options.notify ?? [], sealed: deps.crypto.sealNotify(metadataHash, JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6) })) },
   };
   return {
     row,
-    created: { custid: owner.custid, metadataKey, secretKey, ttl, recipient: recipientObfuscated, passphraseRequired: passphraseHash !== null, shareDomain },
+    created: { custid: owner.custid, metadataKey, secretKey, ttl, recipient: recipientObfuscated, recipientOnly, passphraseRequired: passphraseHash !== null, shareDomain },
   };
 }
 
 /** The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase. */
-function outboxEntry(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, sender: string, to: string, secretKey: string, ttl: number, passphraseRequired: boolean) {
+function outboxEntry(
+  deps: Pick<SecretsDeps, 'crypto' | 'settings'>,
+  sender: string,
+  to: string,
+  secretKey: string,
+  ttl: number,
+  passphraseRequired: boolean,
+  recipientOnly: boolean,
+) {
   const id = randomUUID();
   const job: SecretLinkJob = {
     version: 1,
@@ -146,6 +164,7 @@ function outboxEntry(deps: Pick<SecretsDeps, 'crypto' | 'settings'>, sender: str
     sender,
     link: `${deps.settings.baseUrl}/secret/${secretKey}`,
     passphraseRequired,
+    ...(recipientOnly ? { recipientOnly } : {}),
     expiresAt: Math.floor(Date.now() / 1000) + ttl,
   };
   return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };

@@ -11,6 +11,7 @@ import { receiptRoutes, revealRoutes } from './receipt/index.js';
 import { answerRoutes, requestsRoutes } from './requests/index.js';
 import { shareRoutes, type ShareOptions } from './share/index.js';
 import { IdentityClient, nobodySignedIn, pageSessions, webCookies, WebSessions, WebSessionsRepository, type PageContext, type Viewer } from './shared/index.js';
+import { settingsRoutes } from './settings/index.js';
 import { signInRoutes } from './sign-in/index.js';
 import { webOffPage } from './web-off.views.js';
 
@@ -27,7 +28,7 @@ export interface WebApp {
 /**
  * Every page of the secrets service, wired from its configuration: the recipient's reveal page
  * and the creator's receipt always; the creator's web app (see docs/web-app.md: sign-in through
- * identity, share, My secrets, API tokens) when WEB_CLIENT_SECRET is set, else `/` says how to
+ * identity, share, My secrets, API tokens, settings) when WEB_CLIENT_SECRET is set, else `/` says how to
  * turn it on. One set of forms (one CSRF key, one origin) and one error page serve them all.
  */
 export function createWebApp(config: Config, deps: SecretsDeps, context: Context, limiter: RateLimiter, logger: Logger, options: ShareOptions = {}): WebApp {
@@ -88,15 +89,17 @@ function signedInApp(config: Config, ctx: PageContext, context: Context, clientS
   const gate = pageSessions({ sessions, cookies, forms: ctx.forms, logger: ctx.logger });
 
   const router = express.Router();
-  router.use(['/', '/secrets', '/ask', '/tokens', '/auth'], pageSecurity(), (req, res, next) => {
+  router.use(['/', '/secrets', '/ask', '/tokens', '/settings', '/auth'], pageSecurity(), (req, res, next) => {
     // The sign-out form is answered by a redirect to identity: Chromium applies form-action to it.
     allowFormTarget(req, res, config.IDENTITY_ISSUER);
     next();
   });
   router.use(signInRoutes(ctx, { sessions, identity, cookies, masterKey: config.MASTER_KEY }, gate));
-  router.use(shareRoutes(ctx, gate, options));
+  const { preferences } = context;
+  router.use(shareRoutes(ctx, gate, { ...options, preferences }));
   router.use(mySecretsRoutes(ctx, gate));
   router.use(requestsRoutes(ctx, gate));
   router.use(apiTokenRoutes(ctx, context, gate));
+  router.use(settingsRoutes(preferences, gate));
   return { router, sessions, viewer: gate.viewer };
 }

@@ -25,7 +25,8 @@ export function receiptSection(m: MetadataResponse, o: { baseUrl: string; burn?:
   ];
   if (m.request_label) rows.unshift(['Requested', html`<span id="request-label">${m.request_label}</span>`]);
   if (m.recipient) {
-    rows.push(['Recipient', m.recipient]);
+    rows.push(['Recipient', m.recipient_only ? html`<span id="recipient-only">${m.recipient}, who alone can read it</span>` : m.recipient]);
+    if (m.recipient_only) rows.push(['Refused openings', html`<span id="refused">${String(m.refused_attempts ?? 0)}</span>`]);
     rows.push([
       'Delivery',
       html`<span id="delivery" data-status="${m.delivery_status ?? ''}">${m.delivery_status ? DELIVERY_TEXT[m.delivery_status] : '—'}${
@@ -41,7 +42,11 @@ ${copyField('link', 'Its link: only your account can open it', link)}
       : link
         ? html`${copyField('link', 'Secret link: send this to the recipient', link)}
 <figure class="qr">${qrSvg(link, 'QR code of the secret link')}<figcaption class="note">Or scan it with a phone.</figcaption></figure>
-<p class="note">You can see this link until the secret is viewed. Whoever opens it first can view the secret, once.</p>`
+<p class="note">You can see this link until the secret is viewed. ${
+            m.recipient_only
+              ? 'Only its recipient can view the secret, once: signed in with that address, or with a code sent to it.'
+              : 'Whoever opens it first can view the secret, once.'
+          }</p>`
         : html`<p class="note" id="link-gone">The secret link is no longer shown: the secret has been ${m.state === 'received' ? 'viewed' : m.state}.</p>`
   }
 <dl>${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>

@@ -1,11 +1,25 @@
 import express, { type Request, type Response } from 'express';
 import { formField, nonceOf, pageSecurity } from '@hush/common';
-import { PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, UnknownSecretError } from '../../errors.js';
+import { obfuscateEmail } from '@hush/queue';
+import {
+  CodeUnavailableError,
+  InvalidCodeError,
+  PassphraseIncorrectError,
+  PassphraseRequiredError,
+  SecretForAnotherAccountError,
+  SecretForRecipientError,
+  UnknownSecretError,
+} from '../../errors.js';
 import { hashKey, isKey } from '../../secrets/keys.js';
 import { PASSPHRASE_MAX_LENGTH, revealInput } from '../../secrets/params.js';
-import { revealSecret } from '../../secrets/reveal.js';
+import { sendRecipientCode } from '../../secrets/recipient-code.js';
+import { REFUSED_NOTICE_INTERVAL_SECONDS, revealSecret, sameAddress } from '../../secrets/reveal.js';
+import type { LiveSecret } from '../../secrets/secrets.repository.js';
 import type { PageContext, Viewer } from '../shared/index.js';
-import { gonePage, notYoursPage, revealedPage, waitingPage } from './reveal.views.js';
+import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage } from './reveal.views.js';
+
+/** A reveal form holds a passphrase and, for a recipient-only secret, a six-digit code (within the form's overhead). */
+const REVEAL_FORM_CHARACTERS = PASSPHRASE_MAX_LENGTH;
 
 /**
  * The page behind the secret link. GET never changes anything, so link unfurlers and mail
@@ -14,6 +28,11 @@ import { gonePage, notYoursPage, revealedPage, waitingPage } from './reveal.view
  * not come from another site. It goes through the same use-case as the API.
  * A secret only one account may read (the answer to its request) is offered to that account's
  * signed-in browser alone (`viewer`); anyone else is asked to sign in, and nothing is consumed.
+ * A recipient-only secret is offered to a browser signed in with the recipient's verified address,
+ * or to whoever types the one-time code sent to that address (POST /secret/<key>/code asks for
+ * one); the page says who it is for (obfuscated) and asks everyone else to sign in or ask for a
+ * code. A signed-in account that is not the recipient is a refused opening (counted, and told
+ * to the creator at most once per REFUSED_NOTICE_INTERVAL_SECONDS); a signed-out visit is not.
  */
 export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limiter'>, viewer: Viewer): express.Router {
   const { secrets, forms } = ctx;
@@ -30,7 +49,34 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
 
   const notYours = async (req: Request, res: Response, secretKey: string) => {
     const user = await viewer(req);
-    res.status(403).send(notYoursPage({ signedInAs: user?.name, signIn: `/auth/sign-in?return=${encodeURIComponent(`/secret/${secretKey}`)}`, nonce: nonceOf(res) }));
+    res.status(403).send(notYoursPage({ signedInAs: user?.name, signIn: signInUrl(secretKey), nonce: nonceOf(res) }));
+  };
+
+  const signInUrl = (secretKey: string) => `/auth/sign-in?return=${encodeURIComponent(`/secret/${secretKey}`)}`;
+
+  /** For a recipient-only secret: who it is for (obfuscated), and whether the signed-in viewer is that person. */
+  const recipientOf = async (req: Request, secretKey: string, live: LiveSecret & { recipientSealed: Buffer }) => {
+    const address = secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed);
+    const user = await viewer(req);
+    return { shown: obfuscateEmail(address), user, isRecipient: user?.email !== undefined && sameAddress(user.email, address) };
+  };
+
+  const forRecipient = (req: Request, res: Response, secretKey: string, o: { shown: string; signedInAs: string | undefined; notice?: string }) => {
+    const { resource } = reveal(secretKey);
+    return recipientPage({
+      recipient: o.shown,
+      signedInAs: o.signedInAs,
+      signIn: signInUrl(secretKey),
+      codeAction: `/secret/${secretKey}/code`,
+      csrf: forms.browser.issue(req, res, resource),
+      notice: o.notice,
+      nonce: nonceOf(res),
+    });
+  };
+
+  const codeForm = (req: Request, res: Response, secretKey: string, o: { to: string; passphraseRequired: boolean; error?: string; notice?: string }) => {
+    const { action, resource } = reveal(secretKey);
+    return codePage({ action, codeAction: `/secret/${secretKey}/code`, csrf: forms.browser.issue(req, res, resource), ...o, nonce: nonceOf(res) });
   };
 
   router.get('/secret/:key', async (req, res) => {
@@ -40,6 +86,18 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
       res.status(404).send(gonePage(nonceOf(res)));
       return;
     }
+    if (live.recipientSealed !== null) {
+      const r = await recipientOf(req, secretKey, { ...live, recipientSealed: live.recipientSealed });
+      if (r.isRecipient) {
+        res.send(waiting(req, res, secretKey, live.passphraseRequired));
+        return;
+      }
+      // Someone signed in who is not the recipient: a refused opening. A signed-out visit (the
+      // recipient before signing in, or a scanner) is not counted.
+      if (r.user) await secrets.secrets.refused(hashKey(secretKey), REFUSED_NOTICE_INTERVAL_SECONDS);
+      res.status(r.user ? 403 : 200).send(forRecipient(req, res, secretKey, { shown: r.shown, signedInAs: r.user?.name }));
+      return;
+    }
     if (live.reader !== null && (await viewer(req))?.name !== live.reader) {
       await notYours(req, res, secretKey);
       return;
@@ -47,18 +105,65 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     res.send(waiting(req, res, secretKey, live.passphraseRequired));
   });
 
-  router.post('/secret/:key', ctx.limiter.byIp(), ...forms.read(PASSPHRASE_MAX_LENGTH), async (req, res) => {
+  // Asks for a one-time code for a recipient-only secret: e-mailed to its recipient; nothing is consumed.
+  router.post('/secret/:key/code', ctx.limiter.byIp(), ...forms.read(0), async (req, res) => {
+    const secretKey = keyOf(req);
+    forms.browser.check(req, reveal(secretKey).resource);
+    const live = isKey(secretKey) ? await secrets.secrets.peek(hashKey(secretKey)) : undefined;
+    if (live?.recipientSealed == null) {
+      res.status(404).send(gonePage(nonceOf(res)));
+      return;
+    }
+    try {
+      const { to } = await sendRecipientCode(secrets, secretKey);
+      res.send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, notice: `We sent a code to ${to}.` }));
+    } catch (err) {
+      if (err instanceof CodeUnavailableError) {
+        const shown = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
+        res.status(429).send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message }));
+        return;
+      }
+      if (err instanceof UnknownSecretError) {
+        res.status(404).send(gonePage(nonceOf(res)));
+        return;
+      }
+      throw err;
+    }
+  });
+
+  router.post('/secret/:key', ctx.limiter.byIp(), ...forms.read(REVEAL_FORM_CHARACTERS), async (req, res) => {
     const secretKey = keyOf(req);
     forms.browser.check(req, reveal(secretKey).resource);
     const passphrase = formField(req, 'passphrase') || undefined;
+    const code = formField(req, 'code')?.replace(/\s+/g, '') || undefined;
     try {
-      const reader = (await viewer(req))?.name;
-      const { value } = await revealSecret(secrets, secretKey, revealInput.parse(passphrase === undefined ? {} : { passphrase }), reader);
+      const user = await viewer(req);
+      const { value } = await revealSecret(secrets, secretKey, revealInput.parse(passphrase === undefined ? {} : { passphrase }), {
+        custid: user?.name,
+        email: user?.email,
+        code,
+      });
       res.send(revealedPage(value, nonceOf(res)));
     } catch (err) {
+      if (code !== undefined && (err instanceof InvalidCodeError || err instanceof PassphraseIncorrectError || err instanceof PassphraseRequiredError)) {
+        const live = await secrets.secrets.peek(hashKey(secretKey));
+        if (live?.recipientSealed) {
+          const to = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
+          res.status(401).send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, error: err.message }));
+          return;
+        }
+      }
       if (err instanceof PassphraseIncorrectError || err instanceof PassphraseRequiredError) {
         res.status(401).send(waiting(req, res, secretKey, true, err.message));
         return;
+      }
+      if (err instanceof SecretForRecipientError) {
+        const live = await secrets.secrets.peek(hashKey(secretKey));
+        if (live?.recipientSealed) {
+          const r = await recipientOf(req, secretKey, { ...live, recipientSealed: live.recipientSealed });
+          res.status(403).send(forRecipient(req, res, secretKey, { shown: r.shown, signedInAs: r.user?.name }));
+          return;
+        }
       }
       if (err instanceof SecretForAnotherAccountError) {
         await notYours(req, res, secretKey);

@@ -67,3 +67,72 @@ ${
 }`,
   });
 }
+
+/**
+ * A recipient-only secret, opened by someone who has not shown they are its recipient: who it is
+ * for, and the two ways to show it (sign in, or a code by e-mail). Reveals nothing; the secret stays.
+ */
+export function recipientPage(o: {
+  recipient: string;
+  signedInAs: string | undefined;
+  signIn: string;
+  codeAction: string;
+  csrf: string;
+  notice?: string | undefined;
+  nonce: string;
+}): string {
+  return layout({
+    title: 'A secret for one person',
+    nonce: o.nonce,
+    body: html`<h1>This secret is for <span id="recipient">${o.recipient}</span></h1>
+<p>Only the person with this e-mail address can read it, once.</p>
+${
+  o.signedInAs !== undefined &&
+  html`<p id="other-account" role="alert">You are signed in as <strong>${o.signedInAs}</strong>, whose verified address is not this one. Nothing was revealed, and the secret is still there for its recipient.</p>`
+}
+${o.notice && html`<p class="note">${o.notice}</p>`}
+<h2>Is it for you?</h2>
+${
+  o.signedInAs === undefined
+    ? html`<p><a href="${o.signIn}" id="sign-in-to-read">Sign in</a> with an account of this address, or, without an account, get a one-time code sent to it.</p>`
+    : html`<p>Sign out, then sign in with an account of this address; or get a one-time code sent to it.</p>`
+}
+${postForm(o.codeAction, o.csrf, html`<button type="submit" id="send-code" class="secondary">E-mail me a code</button>`)}`,
+  });
+}
+
+/** The code sent: the form that takes it (and the passphrase, if the sender set one), then reveals the secret. */
+export function codePage(o: {
+  action: string;
+  codeAction: string;
+  csrf: string;
+  to: string;
+  passphraseRequired: boolean;
+  error?: string | undefined;
+  notice?: string | undefined;
+  nonce: string;
+}): string {
+  return layout({
+    title: 'Enter your code',
+    nonce: o.nonce,
+    body: html`<h1>Enter the code sent to ${o.to}</h1>
+${o.notice && html`<p class="ok" role="status" id="code-sent">${o.notice}</p>`}
+${o.error && html`<p class="error" role="alert">${o.error}</p>`}
+<p>It can be viewed <strong>once</strong>: after you reveal it, it is deleted for good.</p>
+${postForm(
+  o.action,
+  o.csrf,
+  html`<label for="code">Code from the e-mail</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,8}" maxlength="8" required autofocus>
+${
+  o.passphraseRequired &&
+  html`<label for="passphrase">Passphrase</label>
+<input id="passphrase" name="passphrase" type="password" autocomplete="off" required>
+<p class="note">The sender set a passphrase; they should have told you it separately.</p>`
+}
+<button type="submit" id="reveal">Reveal the secret</button>`,
+)}
+<p class="note">No e-mail? It may take a minute.</p>
+${postForm(o.codeAction, o.csrf, html`<button type="submit" id="send-code" class="secondary">Send a new code</button>`)}`,
+  });
+}

@@ -45,7 +45,7 @@ ${ttlSelect('secret_ttl', f.ttlOptions, f.values.secretTtl)}
 <select id="passphrase_policy" name="passphrase_policy">${PASSPHRASE_POLICIES.map((p) => html`<option value="${p}"${p === policy ? html` selected` : ''}>${POLICY_TEXT[p]}</option>`)}</select>
 <label for="recipient">Their e-mail <span class="note">(optional)</span></label>
 <input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
-<p class="note" id="recipient-note">Kept with the request so you know whom you asked. No e-mail is sent: hand them the link yourself.</p>
+<p class="note" id="recipient-note">We e-mail them the link, with your label. You can also hand it to them yourself.</p>
 <div class="actions"><button type="submit" id="create-request">Create the request link</button></div>`,
   );
 }

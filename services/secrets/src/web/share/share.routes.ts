@@ -4,6 +4,7 @@ import { NOTIFY_EVENTS, type NotifyEvent } from '@hush/queue';
 import { PLANS } from '../../accounts/plans.js';
 import { isAnonymous, type Principal } from '../../auth/principal.js';
 import type { RateLimiter } from '../../http/rate-limit.js';
+import type { PreferencesRepository } from '../../accounts/preferences.repository.js';
 import { showMetadata } from '../../secrets/metadata.js';
 import { PASSPHRASE_MAX_LENGTH, secretsInputs } from '../../secrets/params.js';
 import { presentMetadata } from '../../secrets/presenter.js';
@@ -19,6 +20,8 @@ export interface ShareOptions {
    * token is then bound to the browser instead of a session.
    */
   anonymous?: { limiter: RateLimiter } | undefined;
+  /** The accounts' settings: the notifications a new secret asks for by default. */
+  preferences?: Pick<PreferencesRepository, 'get'> | undefined;
 }
 
 /** The form's notification boxes (`notify_<event>`) as the API's `notify` events. */
@@ -70,7 +73,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
         plan: await planOfCaller(principal),
         anonymous: isAnonymous(principal),
         ttlOptions: ttl.options,
-        values: { ttl: ttl.selected },
+        values: { ttl: ttl.selected, notify: isAnonymous(principal) ? [] : (await options.preferences?.get(principal.custid))?.notifyOn },
       }),
     );
   });
@@ -81,8 +84,10 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
       ttl: formField(req, 'ttl'),
       passphrase: formField(req, 'passphrase'),
       recipient: formField(req, 'recipient'),
+      recipient_only: formField(req, 'recipient_only'),
       notify: notifyChoices(req).join(','),
-      notify_email: formField(req, 'notify_email'),
+      // The account's verified address, unless another is given (web accounts are usernames, not addresses).
+      notify_email: formField(req, 'notify_email')?.trim() || principal.email,
     };
     try {
       if (formField(req, 'action') === 'generate') {
@@ -108,8 +113,9 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
             secret: formField(req, 'secret'),
             ttl: ttl.options.some((o) => o.seconds === ttlValue) ? ttlValue : ttl.selected,
             recipient: fields.recipient,
+            recipientOnly: fields.recipient_only !== undefined,
             notify: notifyChoices(req),
-            notifyEmail: fields.notify_email,
+            notifyEmail: formField(req, 'notify_email'),
           },
           error: `${known.message}.`.replace(/\.\.$/, '.'),
         }),

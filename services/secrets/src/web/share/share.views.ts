@@ -2,6 +2,7 @@ import { html } from '@hush/common';
 import type { MetadataResponse } from '../../secrets/presenter.js';
 import { chromedPage, COPY_SCRIPT, copyField, postForm, type Chrome } from '../shared/index.js';
 import { receiptSection } from '../receipt/index.js';
+import { NOTIFY_CHOICES } from './notify-choices.js';
 
 const COUNTER_SCRIPT = `var t=document.getElementById('secret'),c=document.getElementById('count');if(t&&c){var max=+c.getAttribute('data-max');var u=function(){var n=Array.from(t.value).length;c.textContent=n+' of '+max+' characters';c.className=n>max?'error':'note'};t.addEventListener('input',u);u()}`;
 
@@ -16,7 +17,14 @@ export interface ShareForm {
   /** A signed-out visitor sharing anonymously (ANONYMOUS_SHARES): no recipient, a sign-in offer. */
   anonymous?: boolean;
   ttlOptions: TtlOption[];
-  values: { secret?: string | undefined; ttl: number; recipient?: string | undefined; notify?: readonly string[]; notifyEmail?: string | undefined };
+  values: {
+    secret?: string | undefined;
+    ttl: number;
+    recipient?: string | undefined;
+    recipientOnly?: boolean;
+    notify?: readonly string[];
+    notifyEmail?: string | undefined;
+  };
   error?: string | undefined;
 }
 
@@ -44,6 +52,8 @@ ${
   html`<label for="recipient">Recipient's e-mail <span class="note">(optional)</span></label>
 <input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
 <p class="note" id="recipient-note">We e-mail them the link, never the secret.</p>
+<label><input type="checkbox" id="recipient_only" name="recipient_only" value="true" aria-describedby="recipient-only-note"${f.values.recipientOnly ? html` checked` : ''}> Only this recipient can read it</label>
+<p class="note" id="recipient-only-note">They sign in with an account of that address, or confirm it with a code we e-mail them. Anyone else who opens the link sees nothing, and you are told.</p>
 ${notifyFieldset(f.values)}`
 }
 <div class="actions"><button type="submit" name="action" value="share" id="share">Create the secret link</button>
@@ -53,19 +63,13 @@ ${notifyFieldset(f.values)}`
   );
 }
 
-const NOTIFY_CHOICES = [
-  ['revealed', 'it is read'],
-  ['burned', 'it is burned'],
-  ['expired', 'it expires unread'],
-] as const;
-
 /** The creator's notifications: one box per event, and where to (default: the account's address). */
 function notifyFieldset(values: ShareForm['values']) {
   return html`<fieldset id="notify"><legend>E-mail me when <span class="note">(optional)</span></legend>
 ${NOTIFY_CHOICES.map(
   ([event, label]) => html`<label><input type="checkbox" name="notify_${event}" value="1"${values.notify?.includes(event) ? html` checked` : ''}> ${label}</label>`,
 )}
-<label for="notify_email">To <span class="note">(optional: your account's address if it is one)</span></label>
+<label for="notify_email">To <span class="note">(optional: your account's verified address if it has one)</span></label>
 <input id="notify_email" name="notify_email" type="email" autocomplete="email" value="${values.notifyEmail ?? ''}" aria-describedby="notify-note">
 <p class="note" id="notify-note">The e-mail says what happened, never the secret or its link.</p></fieldset>`;
 }

@@ -9,8 +9,8 @@ import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
 export interface Chrome {
   nonce: string;
   /** The signed-in account, with the sign-out form's CSRF token. */
-  user?: { name: string; signOutCsrf: string };
-  current?: 'share' | 'secrets' | 'requests' | 'tokens';
+  user?: { name: string; signOutCsrf: string; email?: string };
+  current?: 'share' | 'secrets' | 'requests' | 'tokens' | 'settings';
 }
 
 /** Copy buttons: hidden until this script shows them; each copies the field named by data-copy. */
@@ -24,7 +24,7 @@ ${content}</form>`;
 export function nav(c: Pick<Chrome, 'user' | 'current'>): Html | false {
   if (!c.user) return false;
   const link = (href: string, key: Chrome['current'], text: string) => html`<a href="${href}"${c.current === key ? html` aria-current="page"` : ''}>${text}</a>`;
-  return html`<nav aria-label="Main">${link('/', 'share', 'Share')}${link('/secrets', 'secrets', 'My secrets')}${link('/ask', 'requests', 'Requests')}${link('/tokens', 'tokens', 'API tokens')}
+  return html`<nav aria-label="Main">${link('/', 'share', 'Share')}${link('/secrets', 'secrets', 'My secrets')}${link('/ask', 'requests', 'Requests')}${link('/tokens', 'tokens', 'API tokens')}${link('/settings', 'settings', 'Settings')}
 ${postForm('/auth/sign-out', c.user.signOutCsrf, html`<button type="submit" class="link" id="sign-out">Sign out <span class="note">(${c.user.name})</span></button>`)}</nav>`;
 }
 

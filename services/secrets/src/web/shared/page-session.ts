@@ -92,7 +92,7 @@ export function pageSessions(deps: { sessions: WebSessions; cookies: WebCookies;
   const viewer: Viewer = async (req) => {
     try {
       const session = await current(req);
-      return session && { name: session.custid, signOutCsrf: csrfToken(session, 'sign-out') };
+      return session && { name: session.custid, signOutCsrf: csrfToken(session, 'sign-out'), ...(session.email !== undefined ? { email: session.email } : {}) };
     } catch (err) {
       logger.warn({ err }, 'web session could not be loaded for the receipt page');
       return undefined;

@@ -1,4 +1,6 @@
+import { decodeJwt } from 'jose';
 import { deriveKey, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
+import { verifiedEmail } from '../../auth/access-tokens.js';
 import { SCOPES, type Principal } from '../../auth/principal.js';
 import { IdentityUnavailableError } from '../../errors.js';
 import { IdentityRefusedError, type IdentityClient, type SignedIn, type Tokens } from './identity-client.js';
@@ -12,6 +14,8 @@ export interface WebSession {
   /** The identity username: the account (custid), as for the user's Bearer access tokens. */
   custid: string;
   scopes: ReadonlySet<string>;
+  /** The person's address when identity says it is verified (from the current access token). */
+  email?: string;
 }
 
 export interface SessionSettings {
@@ -111,7 +115,8 @@ export class WebSessions {
   }
 
   private present(r: SessionRecord): WebSession {
-    return { idHash: r.idHash, custid: r.custid, scopes: new Set(this.openTokens(r).scope.split(' ').filter(Boolean)) };
+    const tokens = this.openTokens(r);
+    return { idHash: r.idHash, custid: r.custid, scopes: new Set(tokens.scope.split(' ').filter(Boolean)), ...emailOf(tokens.accessToken) };
   }
 
   private sealTokens(idHash: Buffer, t: Tokens): Buffer {
@@ -125,11 +130,23 @@ export class WebSessions {
 }
 
 /**
+ * The verified address in the session's access token. The token came straight from identity's
+ * token endpoint (client authentication, TLS in production), so its claims are read, not verified again.
+ */
+function emailOf(accessToken: string): { email?: string } {
+  try {
+    return verifiedEmail(decodeJwt(accessToken));
+  } catch {
+    return {};
+  }
+}
+
+/**
  * The principal of a signed-in person: the very type the Bearer path builds for a user's access
  * token (auth/access-tokens.ts), so plans, limits and ownership are identical.
  */
 export function principalOfSession(s: WebSession): Principal {
-  return { custid: s.custid, scopes: s.scopes, via: 'user_token' };
+  return { custid: s.custid, scopes: s.scopes, via: 'user_token', ...(s.email !== undefined ? { email: s.email } : {}) };
 }
 
 export const WEB_REQUIRED_SCOPES = [SCOPES.read, SCOPES.write];

@@ -1,0 +1,2 @@
+/* Settings: the signed-in account's defaults for the share page. */
+export { settingsRoutes } from './settings.routes.js';
