@@ -1,5 +1,16 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { SECRET_LINK_QUEUE, deliveryStatusJob, deliveryStatusQueue, jobSeal, mailJobName, secretLinkJobOptions, statusJobId, type JobSeal, type MailJob, type MailProducer } from '@hush/queue';
+import {
+  SECRET_LINK_QUEUE,
+  deliveryStatusJob,
+  deliveryStatusQueue,
+  jobSeal,
+  mailJobName,
+  secretLinkJobOptions,
+  statusJobId,
+  type JobSeal,
+  type MailJob,
+  type MailProducer,
+} from '@hush/queue';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
 
 /** BullMQ job states of a job still to be run (or running). */

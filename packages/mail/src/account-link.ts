@@ -49,16 +49,7 @@ export function renderAccountLinkEmail(view: AccountLinkView): RenderedEmail {
   const { subject, ask, button, ignore } = wording(view);
   const username = displayName(view.username);
   const expires = formatExpiry(view.expiresAt);
-  const text = [
-    `Account: ${username}`,
-    '',
-    ask,
-    view.link,
-    '',
-    `The link works only once and expires on ${expires}.`,
-    ignore,
-    '',
-  ].join('\n');
+  const text = [`Account: ${username}`, '', ask, view.link, '', `The link works only once and expires on ${expires}.`, ignore, ''].join('\n');
   const content = html`<p>Account: <strong>${username}</strong></p>
 <p>${ask}</p>
 <p><a href="${view.link}" style="display: inline-block; padding: 10px 18px; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 6px;">${button}</a></p>

@@ -13,7 +13,15 @@ let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
   // No mail queue here: DELIVERY_MODE=inline is the in-process fallback, straight to the real SMTP server.
-  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', TRUST_PROXY: 'loopback', RESET_MAX_PER_ADDRESS: '3', RESET_MAX_PER_IP: '6' });
+  h = await startIdentity({
+    DELIVERY_MODE: 'inline',
+    SMTP_URL: smtp.url,
+    RELAY_INTERVAL_MS: '100',
+    MAIL_BACKOFF_MS: '100',
+    TRUST_PROXY: 'loopback',
+    RESET_MAX_PER_ADDRESS: '3',
+    RESET_MAX_PER_IP: '6',
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -171,9 +179,9 @@ describe('"Forgot password?"', () => {
     let rows: { type: string; details: unknown }[] = [];
     for (let i = 0; i < 50 && rows.length < 2; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      rows = (await h.identity.context.db.raw<{ rows: { type: string; details: unknown }[] }>(`SELECT type, details FROM events WHERE user_id = ? ORDER BY id`, [p.id])).rows.filter((e) =>
-        ['SEND_RESET_PASSWORD', 'RESET_PASSWORD'].includes(e.type),
-      );
+      rows = (
+        await h.identity.context.db.raw<{ rows: { type: string; details: unknown }[] }>(`SELECT type, details FROM events WHERE user_id = ? ORDER BY id`, [p.id])
+      ).rows.filter((e) => ['SEND_RESET_PASSWORD', 'RESET_PASSWORD'].includes(e.type));
     }
     expect(rows.map((e) => e.type)).toEqual(['SEND_RESET_PASSWORD', 'RESET_PASSWORD']);
     const all = JSON.stringify(rows);

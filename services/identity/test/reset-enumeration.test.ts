@@ -50,7 +50,16 @@ test('the answer to an existing and a made-up account is the same page, status a
   const times = { known: [] as number[], unknown: [] as number[] };
   const answers = new Set<string>();
   for (let i = 0; i < PER_KIND; i++) {
-    const order = i % 2 === 0 ? ([['known', known], ['unknown', unknown]] as const) : ([['unknown', unknown], ['known', known]] as const);
+    const order =
+      i % 2 === 0
+        ? ([
+            ['known', known],
+            ['unknown', unknown],
+          ] as const)
+        : ([
+            ['unknown', unknown],
+            ['known', known],
+          ] as const);
     for (const [kind, ask] of order) {
       const r = await ask();
       answers.add(`${r.status}\n${r.text}`);

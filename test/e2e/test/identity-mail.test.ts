@@ -51,7 +51,10 @@ describe('identity and the secrets service on one mail queue', () => {
     expect((await identity.identity.context.db.raw<{ rows: unknown[] }>('SELECT 1 FROM mail_outbox')).rows).toHaveLength(0);
     // The secrets service's: recorded on its metadata, as before.
     const metadata = await eventually(async () => {
-      const body = (await system.secrets.http.get(`/api/v1/private/${(share.body as { metadata_key: string }).metadata_key}`).set('Authorization', auth)).body as Record<string, unknown>;
+      const body = (await system.secrets.http.get(`/api/v1/private/${(share.body as { metadata_key: string }).metadata_key}`).set('Authorization', auth)).body as Record<
+        string,
+        unknown
+      >;
       return body['delivery_status'] === 'sent' ? body : undefined;
     });
     expect(metadata['delivery_status']).toBe('sent');
@@ -117,10 +120,27 @@ describe('Keycloak’s admin library: users.executeActionsEmail', () => {
     try {
       const boot = await sys.identity.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
       const { id } = await sys.identity.cli<{ id: string }>('users', 'create', 'xena', '--password', 'correct horse battery staple', '--email', 'xena@example.com');
-      const app = await sys.identity.cli<{ client_id: string }>('clients', 'create', '--name', 'app', '--grants', 'authorization_code', '--scopes', 'openid', '--redirect-uri', 'https://app.example.com/back');
+      const app = await sys.identity.cli<{ client_id: string }>(
+        'clients',
+        'create',
+        '--name',
+        'app',
+        '--grants',
+        'authorization_code',
+        '--scopes',
+        'openid',
+        '--redirect-uri',
+        'https://app.example.com/back',
+      );
       const kc = new KcAdminClient({ baseUrl: `${sys.identity.url}/auth`, realmName: 'public' });
       await kc.auth({ grantType: 'client_credentials', clientId: 'hush-admin', clientSecret: boot.admin_client.client_secret });
-      await kc.users.executeActionsEmail({ id, actions: ['UPDATE_PASSWORD', 'VERIFY_EMAIL'], lifespan: 3600, clientId: app.client_id, redirectUri: 'https://app.example.com/back' });
+      await kc.users.executeActionsEmail({
+        id,
+        actions: ['UPDATE_PASSWORD', 'VERIFY_EMAIL'],
+        lifespan: 3600,
+        clientId: app.client_id,
+        redirectUri: 'https://app.example.com/back',
+      });
       const mail = await linkMailedTo(sys.smtp, 'xena@example.com');
       expect(mail.subject).toBe('Update your account');
       const { rows } = await sys.identity.identity.context.db.raw<{ rows: { client_id: string; redirect_uri: string; lifespan: number }[] }>(

@@ -23,7 +23,10 @@ export async function startIdentityWithMailer(env: Record<string, string> = {}):
   const smtp = await startSmtp();
   const identity = await startIdentity({ QUEUE_PREFIX: prefix, MAIL_SEALING_KEY: key, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', MAIL_ATTEMPTS: '4', ...env });
   const { logger, logs: mailerLogs } = capturingLogger('mailer-identity-e2e');
-  const mailer = await serveMailer(readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', MAIL_SEALING_KEY: key, LOG_LEVEL: 'debug' }), logger);
+  const mailer = await serveMailer(
+    readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', MAIL_SEALING_KEY: key, LOG_LEVEL: 'debug' }),
+    logger,
+  );
   return {
     identity,
     smtp,

@@ -66,19 +66,7 @@ export class ActionTokensRepository {
          VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ?) RETURNING id, expires_at
        )
        INSERT INTO mail_outbox (id, token_id, payload_sealed, expires_at) SELECT ?::uuid, t.id, ?, t.expires_at FROM t`,
-      [
-        token.id,
-        token.tokenHash,
-        token.userId,
-        token.kind,
-        token.actions,
-        token.clientId,
-        token.redirectUri,
-        token.interactionUid,
-        token.expiresAt,
-        mail.id,
-        mail.payloadSealed,
-      ],
+      [token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.expiresAt, mail.id, mail.payloadSealed],
     );
   }
 

@@ -139,10 +139,7 @@ export class UsersRepository {
    * e-mail address it is (case-insensitive); none when the address is shared by several.
    */
   async findByLogin(login: string): Promise<User | undefined> {
-    const rows = (await this.select()
-      .whereNull('u.service_account_client_id')
-      .whereRaw('(u.username = ? OR lower(u.email) = lower(?))', [login, login])
-      .limit(3)) as Row[];
+    const rows = (await this.select().whereNull('u.service_account_client_id').whereRaw('(u.username = ? OR lower(u.email) = lower(?))', [login, login]).limit(3)) as Row[];
     const byName = rows.find((r) => r.username === login);
     if (byName) return toUser(byName);
     return rows.length === 1 ? toUser(rows[0] as Row) : undefined;

@@ -23,13 +23,21 @@ export const executeActionsRoutes = [
     roles: ['manage-users'],
     params: idParams,
     query: z.object({
-      lifespan: z.coerce.number().int().min(60).max(30 * 24 * 3600).optional(),
+      lifespan: z.coerce
+        .number()
+        .int()
+        .min(60)
+        .max(30 * 24 * 3600)
+        .optional(),
       client_id: z.string().min(1).max(255).optional(),
       redirect_uri: z.string().min(1).max(2000).optional(),
     }),
     body: z.array(z.enum(ACCOUNT_ACTIONS)).min(1).max(ACCOUNT_ACTIONS.length),
     ok: { status: 204, description: 'The e-mail is on its way' },
-    errors: { '404': 'No such user (or outside the caller’s organization)', '400': 'Unknown action, the user has no e-mail address or is disabled, or the redirect URI is not the client’s' },
+    errors: {
+      '404': 'No such user (or outside the caller’s organization)',
+      '400': 'Unknown action, the user has no e-mail address or is disabled, or the redirect URI is not the client’s',
+    },
     async handle(deps: AdminDeps, { params, query, body, caller }) {
       const user = await reachableUser(deps, caller, params.id);
       if (!user.email) throw new InvalidInputError('User email missing');
@@ -47,7 +55,13 @@ export const executeActionsRoutes = [
         clientId: query.client_id,
         redirectUri: query.redirect_uri,
       });
-      deps.events.user({ type: 'EXECUTE_ACTIONS', userId: user.id, clientId: caller.clientId, ipAddress: caller.ipAddress, details: { username: user.username, actions: actions.join(',') } });
+      deps.events.user({
+        type: 'EXECUTE_ACTIONS',
+        userId: user.id,
+        clientId: caller.clientId,
+        ipAddress: caller.ipAddress,
+        details: { username: user.username, actions: actions.join(',') },
+      });
     },
   }),
 ];

@@ -12,7 +12,15 @@ const hidden = (name: string, value: string | undefined) => (value ? html`<input
 const errorOf = (error: string | undefined) => error && html`<p class="error" role="alert" id="form-error">${error}</p>`;
 const back = (href: string | undefined, text = 'Back to sign in') => href && html`<p><a href="${href}">${text}</a></p>`;
 
-export function forgotPasswordPage(o: { action: string; csrf: string; interaction?: string | undefined; login?: string; error?: string; loginHref?: string | undefined; nonce: string }): string {
+export function forgotPasswordPage(o: {
+  action: string;
+  csrf: string;
+  interaction?: string | undefined;
+  login?: string;
+  error?: string;
+  loginHref?: string | undefined;
+  nonce: string;
+}): string {
   return layout({
     title: 'Forgot your password?',
     nonce: o.nonce,
@@ -55,8 +63,7 @@ const ACTION_LABEL: Record<AccountAction, string> = {
 export function actionLinkPage(o: { action: string; csrf: string; key: string; username: string; actions: AccountAction[]; error?: string | undefined; nonce: string }): string {
   const password = o.actions.includes('UPDATE_PASSWORD');
   const title = password ? 'Choose a new password' : o.actions.length === 1 && o.actions[0] === 'VERIFY_EMAIL' ? 'Confirm your e-mail address' : 'Update your account';
-  const list: Html | string =
-    o.actions.length > 1 ? html`<p>You are asked to:</p><ul>${o.actions.map((a) => html`<li>${ACTION_LABEL[a]}</li>`)}</ul>` : '';
+  const list: Html | string = o.actions.length > 1 ? html`<p>You are asked to:</p><ul>${o.actions.map((a) => html`<li>${ACTION_LABEL[a]}</li>`)}</ul>` : '';
   return layout({
     title,
     nonce: o.nonce,
@@ -92,7 +99,14 @@ export function actionLinkUnusablePage(o: { forgotHref: string; nonce: string })
 }
 
 /** The end of a link's actions: back to the login the person came from, or to the application or account. */
-export function actionsDonePage(o: { passwordChanged: boolean; verified: boolean; continueHref?: string | undefined; appHref?: string | undefined; accountHref: string; nonce: string }): string {
+export function actionsDonePage(o: {
+  passwordChanged: boolean;
+  verified: boolean;
+  continueHref?: string | undefined;
+  appHref?: string | undefined;
+  accountHref: string;
+  nonce: string;
+}): string {
   const what = o.passwordChanged ? 'Your password has been changed.' : o.verified ? 'Your e-mail address is confirmed.' : 'Your account is updated.';
   return layout({
     title: 'Done',

@@ -15,15 +15,7 @@ import { REALM_PATH } from '../config.js';
 import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import type { EventRecorder } from '../events/index.js';
 import type { SessionsDeps } from '../sessions/index.js';
-import {
-  actionLinkPage,
-  actionLinkUnusablePage,
-  actionsDonePage,
-  checkEmailPage,
-  forgotPasswordPage,
-  registeredPage,
-  registerPage,
-} from './account-action-views.js';
+import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-action-views.js';
 import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
 import { LOGIN_FORM_CHARACTERS } from './interaction-forms.js';
 
@@ -108,9 +100,17 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
 
   router.get(RESET_PATH, (req, res) => {
     const interaction = interactionUid.parse(req.query['interaction']);
-    res.type('html').send(
-      forgotPasswordPage({ action: `${REALM_PATH}${RESET_PATH}`, csrf: forms.browser.issue(req, res, RESET_PATH), interaction, loginHref: loginHref(interaction), nonce: nonceOf(res) }),
-    );
+    res
+      .type('html')
+      .send(
+        forgotPasswordPage({
+          action: `${REALM_PATH}${RESET_PATH}`,
+          csrf: forms.browser.issue(req, res, RESET_PATH),
+          interaction,
+          loginHref: loginHref(interaction),
+          nonce: nonceOf(res),
+        }),
+      );
   });
 
   router.post(RESET_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
@@ -143,7 +143,11 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   });
 
   const forgotHref = `${REALM_PATH}${RESET_PATH}`;
-  const unusable = (res: Response) => res.status(400).type('html').send(actionLinkUnusablePage({ forgotHref, nonce: nonceOf(res) }));
+  const unusable = (res: Response) =>
+    res
+      .status(400)
+      .type('html')
+      .send(actionLinkUnusablePage({ forgotHref, nonce: nonceOf(res) }));
 
   router.get(ACTION_TOKEN_PATH, async (req, res) => {
     const key = typeof req.query['key'] === 'string' ? req.query['key'] : '';
@@ -212,9 +216,17 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   router.get(REGISTRATION_PATH, (req, res, next) => {
     if (!deps.registration) return next();
     const interaction = interactionUid.parse(req.query['interaction']);
-    res.type('html').send(
-      registerPage({ action: `${REALM_PATH}${REGISTRATION_PATH}`, csrf: forms.browser.issue(req, res, REGISTRATION_PATH), interaction, loginHref: loginHref(interaction), nonce: nonceOf(res) }),
-    );
+    res
+      .type('html')
+      .send(
+        registerPage({
+          action: `${REALM_PATH}${REGISTRATION_PATH}`,
+          csrf: forms.browser.issue(req, res, REGISTRATION_PATH),
+          interaction,
+          loginHref: loginHref(interaction),
+          nonce: nonceOf(res),
+        }),
+      );
   });
 
   router.post(REGISTRATION_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res, next) => {
