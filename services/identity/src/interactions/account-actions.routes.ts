@@ -100,17 +100,15 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
 
   router.get(RESET_PATH, (req, res) => {
     const interaction = interactionUid.parse(req.query['interaction']);
-    res
-      .type('html')
-      .send(
-        forgotPasswordPage({
-          action: `${REALM_PATH}${RESET_PATH}`,
-          csrf: forms.browser.issue(req, res, RESET_PATH),
-          interaction,
-          loginHref: loginHref(interaction),
-          nonce: nonceOf(res),
-        }),
-      );
+    res.type('html').send(
+      forgotPasswordPage({
+        action: `${REALM_PATH}${RESET_PATH}`,
+        csrf: forms.browser.issue(req, res, RESET_PATH),
+        interaction,
+        loginHref: loginHref(interaction),
+        nonce: nonceOf(res),
+      }),
+    );
   });
 
   router.post(RESET_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
@@ -216,17 +214,15 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   router.get(REGISTRATION_PATH, (req, res, next) => {
     if (!deps.registration) return next();
     const interaction = interactionUid.parse(req.query['interaction']);
-    res
-      .type('html')
-      .send(
-        registerPage({
-          action: `${REALM_PATH}${REGISTRATION_PATH}`,
-          csrf: forms.browser.issue(req, res, REGISTRATION_PATH),
-          interaction,
-          loginHref: loginHref(interaction),
-          nonce: nonceOf(res),
-        }),
-      );
+    res.type('html').send(
+      registerPage({
+        action: `${REALM_PATH}${REGISTRATION_PATH}`,
+        csrf: forms.browser.issue(req, res, REGISTRATION_PATH),
+        interaction,
+        loginHref: loginHref(interaction),
+        nonce: nonceOf(res),
+      }),
+    );
   });
 
   router.post(REGISTRATION_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res, next) => {
