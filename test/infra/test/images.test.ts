@@ -28,16 +28,23 @@ function words(command: string, vars: Record<string, string>): string[] {
 
 interface Run {
   code: number | null;
+  /** stdout and stderr interleaved, for failure messages. */
   out: string;
+  /** stdout alone (npm prints its warnings about the npm_config_* variables of `npm test` on stderr). */
+  stdout: string;
 }
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      stdout += d.toString();
+    });
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
+    child.on('close', (code) => resolve({ code, out, stdout }));
   });
 }
 
@@ -68,7 +75,12 @@ const compileAll = () =>
 async function buildAsImage(service: ServiceName, work: string): Promise<string> {
   const out = join(work, 'app');
   // The local store (`store path` names its versioned folder; --store-dir takes the one above it).
-  const store = (await pnpm(['store', 'path'], repoRoot)).out.trim().replace(/\/v\d+$/, '');
+  const store = (await pnpm(['store', 'path'], repoRoot)).stdout
+    .trim()
+    .split('\n')
+    .pop()!
+    .trim()
+    .replace(/\/v\d+$/, '');
   const vars = { SERVICE: service, PNPM_STORE: store };
   const { install, compile, deploy } = buildSteps(service);
   expect({ install, compile, deploy }).toEqual({ install: expect.any(String), compile: expect.any(String), deploy: expect.any(String) });
