@@ -4,8 +4,8 @@ import { ADMIN_MOUNT } from '../admin/index.js';
 /**
  * The admin console's only way to read or change the realm: the admin API itself, over HTTP at
  * identity's internal URL (INTERNAL_URL, else AUTH_URL), with the signed-in administrator's access
- * token. Whatever the API refuses, the console
- * refuses too (its 400/403/404/409 become the page's error, with the API's words).
+ * token. Whatever the API refuses, the console refuses too (its 400/403/404/409 become the page's
+ * error, with the API's words).
  */
 export interface AdminApiAnswer<T = unknown> {
   status: number;
