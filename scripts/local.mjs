@@ -37,6 +37,9 @@ const DEFAULTS = {
   SECRETS_WEB_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
   // The first administrator's client secret at identity (bootstrap gives hush-admin this value).
   ADMIN_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
+  // identity's own client of the secrets API (bootstrap registers hush-handover with it): credential
+  // handover from the admin API and console.
+  HANDOVER_CLIENT_SECRET: () => randomBytes(32).toString('hex'),
   // Seals what an e-mail job carries (the secret link, the recipient) while it waits in Redis;
   // the secrets service and the mailer share it, and no one else holds it.
   MAIL_SEALING_KEY: () => randomBytes(32).toString('hex'),
@@ -225,6 +228,10 @@ function environments(env) {
       MANAGEMENT_PORT: env.IDENTITY_MANAGEMENT_PORT ?? '9000',
       SECRETS_API_AUDIENCE: `${env.BASE_URL}/api/v1`,
       SECRETS_BASE_URL: env.BASE_URL,
+      // As in the containers: identity reaches itself and the secrets service on this machine's
+      // ports, whatever public origins AUTH_URL and BASE_URL name.
+      INTERNAL_URL: env.INTERNAL_URL ?? `http://127.0.0.1:${env.IDENTITY_PORT ?? '8080'}`,
+      SECRETS_URL: env.SECRETS_URL ?? `http://127.0.0.1:${env.SECRETS_PORT ?? '3000'}`,
     },
     secrets: {
       ...env,
@@ -387,6 +394,8 @@ Hush is running.
   e-mail     ${inbox}
   demo user  ${d.user} / ${d.password} (organization demo)
   admin      client ${d.admin_client_id} / ${d.admin_client_secret} (realm-admin, Keycloak's admin REST API)
+  consoles   ${env.AUTH_URL}/auth/admin/ (for administrators: npm run identity -- roles grant realm-admin --user ${d.user})
+             ${env.AUTH_URL}/auth/realms/public/account (every user: profile, password, sessions)
 
 Try it (copy-paste into another terminal):
 

@@ -37,6 +37,7 @@ put secrets_master_key "$(random 32)"
 put mail_sealing_key "$(random 32)"
 put secrets_web_client_secret "$(random 32)"
 put admin_client_secret "$(random 32)"
+put handover_client_secret "$(random 32)"
 put postgres_password "$(random 24)"
 # One role per service, owner of its own database only (infra/compose/postgres-init.sh reads the
 # role, password and database from these URLs when the volume is first initialised).

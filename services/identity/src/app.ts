@@ -206,7 +206,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const consoleRealm = {
     issuer: config.issuer,
     authUrl: config.AUTH_URL,
-    internalUrl: config.CONSOLES_INTERNAL_URL,
+    internalUrl: config.internalUrl,
     idTokenAlg: config.DEFAULT_SIGNING_ALG,
     logger,
     ...consoleKeys,
@@ -235,11 +235,11 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       logger,
     }),
   );
-  // The admin console: its pages call the admin API above with the signed-in administrator's token.
+  // The admin console: its pages call the admin API above (at INTERNAL_URL) with the signed-in administrator's token.
   app.get('/auth/admin', adminConsoleRedirect());
   app.use(
     ADMIN_CONSOLE.mount,
-    adminConsole({ signIn: consoleSignIn({ console: ADMIN_CONSOLE, ...consoleRealm }), authUrl: config.AUTH_URL, rolesOf: (userId) => adminRolesOf(context, userId), logger }),
+    adminConsole({ signIn: consoleSignIn({ console: ADMIN_CONSOLE, ...consoleRealm }), apiUrl: config.internalUrl, rolesOf: (userId) => adminRolesOf(context, userId), logger }),
   );
   // Before the interaction routes: their `/login-actions/:uid` would take these pages' names.
   app.use(

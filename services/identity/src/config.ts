@@ -16,14 +16,16 @@ export const configSchema = z.object({
     // The endpoints are served at /auth/realms/public of the origin; a path here would be in the issuer only.
     .refine((u) => new URL(u).pathname === '/' && !/[?#@]/.test(u), 'must be an origin (scheme://host[:port]) without a path, query or fragment'),
   /**
-   * Where the consoles (account, admin) reach identity itself for their back-channel calls (token,
-   * userinfo) when AUTH_URL is not reachable from inside (behind an ingress): e.g.
-   * http://127.0.0.1:8080. Unset: AUTH_URL.
+   * Where identity reaches itself (same paths as under AUTH_URL) when AUTH_URL is not reachable from
+   * inside (behind an ingress), e.g. http://127.0.0.1:8080: the consoles' back-channel calls (token,
+   * userinfo), the admin console's admin API calls, and the handover client's token request.
+   * Unset: AUTH_URL.
    */
-  CONSOLES_INTERNAL_URL: z
+  INTERNAL_URL: z
     .url()
     .optional()
-    .transform((u) => (u === undefined ? undefined : u.replace(/\/+$/, ''))),
+    .transform((u) => u?.replace(/\/+$/, ''))
+    .refine((u) => u === undefined || (new URL(u).pathname === '/' && !/[?#@]/.test(u)), 'must be an origin (scheme://host[:port]) without a path, query or fragment'),
   /**
    * Keep client records in memory, invalidated through PostgreSQL LISTEN/NOTIFY on one extra
    * connection per process (src/clients/client-cache.ts). Off: every token request reads its
@@ -138,9 +140,10 @@ export const configSchema = z.object({
   REGISTRATION_MAX_PER_IP: z.coerce.number().int().min(1).default(10),
 });
 
-export type Config = z.infer<typeof configSchema> & { issuer: string };
+/** `issuer`: the realm's public issuer; `internalUrl`: INTERNAL_URL, else AUTH_URL. */
+export type Config = z.infer<typeof configSchema> & { issuer: string; internalUrl: string };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = loadConfig(configSchema, env);
-  return { ...config, issuer: `${config.AUTH_URL}${REALM_PATH}` };
+  return { ...config, issuer: `${config.AUTH_URL}${REALM_PATH}`, internalUrl: config.INTERNAL_URL ?? config.AUTH_URL };
 }

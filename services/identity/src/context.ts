@@ -6,7 +6,7 @@ import { ClientsRepository } from './clients/clients.repository.js';
 import { ClientSecretSeal } from './clients/client-secret-seal.js';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@hush/common';
-import type { Config } from './config.js';
+import { REALM_PATH, type Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { KeysRepository } from './keys/keys.repository.js';
 import { SigningKeys } from './keys/keys.js';
@@ -59,7 +59,8 @@ function handoverApi(config: Config): SecretsApi | undefined {
   if (config.SECRETS_URL === undefined || config.HANDOVER_CLIENT_SECRET === undefined) return undefined;
   return new SecretsApi({
     secretsUrl: config.SECRETS_URL,
-    tokenUrl: `${config.issuer}/protocol/openid-connect/token`,
+    // identity's own token endpoint, reached from inside; the token still carries the public issuer.
+    tokenUrl: `${config.internalUrl}${REALM_PATH}/protocol/openid-connect/token`,
     clientId: config.HANDOVER_CLIENT_ID,
     clientSecret: config.HANDOVER_CLIENT_SECRET,
   });

@@ -11,13 +11,13 @@ let real: string;
 beforeAll(async () => {
   h = await startIdentity((url) => {
     real = url;
-    return { AUTH_URL: PUBLIC, CONSOLES_INTERNAL_URL: url };
+    return { AUTH_URL: PUBLIC, INTERNAL_URL: url };
   });
   await h.cli('users', 'create', 'ike', '--password', PASSWORD);
 });
 afterAll(() => h.close());
 
-it('with CONSOLES_INTERNAL_URL, the console signs in though AUTH_URL is unreachable from the service', async () => {
+it('with INTERNAL_URL, the account console signs in though AUTH_URL is unreachable from the service', async () => {
   // The browser reaches the public origin (here: by rewriting it to the listener), the service does not.
   const browser = new Browser(real);
   const here = (url: string) => url.replace(PUBLIC, real);

@@ -104,3 +104,15 @@ describe('AUTH_URL', () => {
     expect(readConfig({ ...env, AUTH_URL: 'https://auth.example.com:8443' }).issuer).toBe('https://auth.example.com:8443/auth/realms/public');
   });
 });
+
+describe('INTERNAL_URL', () => {
+  const env = { MASTER_KEY: randomBytes(32).toString('hex'), AUTH_URL: 'https://auth.example.com' };
+
+  it('is where identity reaches itself: an origin like AUTH_URL, and AUTH_URL when unset', () => {
+    expect(readConfig(env).internalUrl).toBe('https://auth.example.com');
+    expect(readConfig({ ...env, INTERNAL_URL: 'http://127.0.0.1:8080/' }).internalUrl).toBe('http://127.0.0.1:8080');
+    expect(() => readConfig({ ...env, INTERNAL_URL: 'http://127.0.0.1:8080/auth' })).toThrow(/INTERNAL_URL/);
+    // The issuer stays the public one.
+    expect(readConfig({ ...env, INTERNAL_URL: 'http://127.0.0.1:8080' }).issuer).toBe('https://auth.example.com/auth/realms/public');
+  });
+});

@@ -105,6 +105,7 @@ beforeAll(async () => {
     secrets_master_key: key(),
     secrets_web_client_secret: key(),
     admin_client_secret: key(),
+    handover_client_secret: key(),
     mail_sealing_key: key(),
     smtp_url: smtp.url,
   };
@@ -113,6 +114,9 @@ beforeAll(async () => {
     [/^\/run\/secrets\//, `${secretsDir}/`],
     [/^redis:\/\/redis:6379$/, testRedisUrl],
     [/http:\/\/identity:8080/, `http://127.0.0.1:${ports.identity}`],
+    [/^http:\/\/secrets:3000$/, `http://127.0.0.1:${ports.secrets}`],
+    // INTERNAL_URL: the container's own port.
+    [/^http:\/\/127\.0\.0\.1:8080$/, `http://127.0.0.1:${ports.identity}`],
     // The compose network's gateway, where a proxy on the host comes from: no proxy stands in
     // front of these processes, so none is trusted.
     [/^172\.28\.0\.1$/, 'false'],
@@ -205,6 +209,29 @@ it('the web app signs a person in through identity with the compose environment'
   const mine = await browser.navigate('/secrets');
   expect(mine.res.status).toBe(200);
   expect(mine.html).toContain('(carol)');
+}, 60_000);
+
+it('hands a new client secret over through the secrets service with the compose environment: the owner reads it once and it works', async () => {
+  const identity = request(`http://127.0.0.1:${ports.identity}`);
+  const tokenPath = '/auth/realms/public/protocol/openid-connect/token';
+  const adminSecret = readFileSync(join(secretsDir, 'admin_client_secret'), 'utf8').trim();
+  const admin = await identity.post(tokenPath).type('form').send({ grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: adminSecret });
+  expect(admin.status).toBe(200);
+  const owner = `owner-${randomBytes(3).toString('hex')}@example.com`;
+  const clientId = `compose-handover-${randomBytes(3).toString('hex')}`;
+  const created = await identity
+    .post('/auth/admin/realms/public/clients')
+    .query({ handoverTo: owner })
+    .auth((admin.body as { access_token: string }).access_token, { type: 'bearer' })
+    .send({ clientId, serviceAccountsEnabled: true, standardFlowEnabled: false });
+  expect(created.status).toBe(201);
+  const [mail] = await smtp.waitFor(owner, 1, 20_000);
+  const key = new RegExp(`http://127\\.0\\.0\\.1:${ports.secrets}/secret/([0-9a-z]+)`).exec(mail?.mail.text ?? '')?.[1];
+  expect(key).toBeDefined();
+  const read = await request(`http://127.0.0.1:${ports.secrets}`).post(`/api/v1/secret/${key}`);
+  expect(read.status).toBe(200);
+  const secret = String((read.body as { value: string }).value);
+  expect((await identity.post(tokenPath).type('form').send({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret })).status).toBe(200);
 }, 60_000);
 
 it('every service answers /healthz, /readyz and /metrics on its management port, and 404 on its public one', async () => {

@@ -9,7 +9,9 @@ import { startSystem, type System } from './system.js';
  * Identity next to the secrets service and the mailer (startSystem), each trusting the other as in
  * production: the secrets API accepts identity's tokens, and identity hands credentials over
  * through it as its bootstrap client `hush-handover`. The secrets port is chosen first, so
- * identity can be told its URL (SECRETS_URL) before either starts.
+ * identity can be told its URL (SECRETS_URL) before either starts. Everything this process and the
+ * secrets service call on identity goes to its listener (`identity.url`), as inside a cluster, so
+ * AUTH_URL may name a public origin that is not reachable from here.
  */
 export interface IdentitySystem extends System {
   identity: IdentityHarness;
@@ -23,14 +25,24 @@ export interface IdentitySystem extends System {
   identityDump(): Promise<string>;
 }
 
-export async function startIdentitySystem(identityEnv: Record<string, string> = {}): Promise<IdentitySystem> {
+export async function startIdentitySystem(identityEnv: Record<string, string> | ((url: string) => Record<string, string>) = {}): Promise<IdentitySystem> {
   const secretsPort = await freePort();
   const handoverSecret = randomBytes(32).toString('hex');
-  const identity = await startIdentity({ SECRETS_URL: `http://127.0.0.1:${secretsPort}`, HANDOVER_CLIENT_SECRET: handoverSecret, ...identityEnv });
+  const identity = await startIdentity((url) => ({
+    SECRETS_URL: `http://127.0.0.1:${secretsPort}`,
+    HANDOVER_CLIENT_SECRET: handoverSecret,
+    ...(typeof identityEnv === 'function' ? identityEnv(url) : identityEnv),
+  }));
+  const realm = `${identity.url}/auth/realms/public`;
   let system: System;
   try {
     system = await startSystem({
-      secretsEnv: { PORT: String(secretsPort), IDENTITY_ISSUER: identity.issuer, REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL },
+      secretsEnv: {
+        PORT: String(secretsPort),
+        IDENTITY_ISSUER: identity.issuer,
+        IDENTITY_JWKS_URL: `${realm}/protocol/openid-connect/certs`,
+        REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL,
+      },
     });
   } catch (err) {
     await identity.close();
@@ -43,7 +55,7 @@ export async function startIdentitySystem(identityEnv: Record<string, string> = 
     '--secrets-url',
     system.secrets.url,
   );
-  const tokenUrl = `${identity.issuer}/protocol/openid-connect/token`;
+  const tokenUrl = `${realm}/protocol/openid-connect/token`;
   const adminSecret = boot.admin_client.client_secret;
   return {
     ...system,

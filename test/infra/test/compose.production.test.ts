@@ -43,8 +43,10 @@ describe('compose in production', () => {
 
   it('gives each service every credential it reads, as a file', () => {
     const env = (name: string) => Object.keys(base.services[name]?.environment ?? {});
-    expect(env('identity')).toEqual(expect.arrayContaining(['DATABASE_URL_FILE', 'MASTER_KEY_FILE']));
-    expect(env('identity-migrate')).toEqual(expect.arrayContaining(['DATABASE_URL_FILE', 'MASTER_KEY_FILE', 'SECRETS_WEB_CLIENT_SECRET_FILE', 'ADMIN_CLIENT_SECRET_FILE']));
+    expect(env('identity')).toEqual(expect.arrayContaining(['DATABASE_URL_FILE', 'MASTER_KEY_FILE', 'MAIL_SEALING_KEY_FILE', 'HANDOVER_CLIENT_SECRET_FILE']));
+    expect(env('identity-migrate')).toEqual(
+      expect.arrayContaining(['DATABASE_URL_FILE', 'MASTER_KEY_FILE', 'SECRETS_WEB_CLIENT_SECRET_FILE', 'ADMIN_CLIENT_SECRET_FILE', 'HANDOVER_CLIENT_SECRET_FILE']),
+    );
     expect(env('secrets')).toEqual(expect.arrayContaining(['DATABASE_URL_FILE', 'MASTER_KEY_FILE', 'MAIL_SEALING_KEY_FILE', 'WEB_CLIENT_SECRET_FILE']));
     expect(env('mailer')).toEqual(expect.arrayContaining(['SMTP_URL_FILE', 'MAIL_SEALING_KEY_FILE']));
     expect(base.services['postgres']?.environment?.['POSTGRES_PASSWORD_FILE']).toBe('/run/secrets/postgres_password');

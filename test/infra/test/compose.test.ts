@@ -183,6 +183,15 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('wires credential handover: identity reaches secrets inside the network, with the client secret bootstrap registers, and itself at its own port', () => {
+    const env = (n: string) => compose.services[n]?.environment ?? {};
+    expect(env('identity')['SECRETS_URL']).toBe(`http://secrets:${defaultPort('secrets')}`);
+    expect(env('identity')['HANDOVER_CLIENT_SECRET_FILE']).toBe('/run/secrets/handover_client_secret');
+    expect(env('identity-migrate')['HANDOVER_CLIENT_SECRET_FILE']).toBe(env('identity')['HANDOVER_CLIENT_SECRET_FILE']);
+    expect(env('identity')['INTERNAL_URL']).toBe(`http://127.0.0.1:${defaultPort('identity')}`);
+    expect(raw.services['identity']?.depends_on?.['secrets']).toBeUndefined();
+  });
+
   it('documents every variable it reads from .env in the root .env.example, the required ones without a value', () => {
     const example = readFileSync(join(repoRoot, '.env.example'), 'utf8');
     for (const file of [BASE, MAIL_CATCHER, TLS_PROXY]) {

@@ -145,7 +145,11 @@ describe.each(cases)('helm chart infra/helm/hush with %s values', (_name, { obje
     expect([...ingressPorts(policyOf('identity'))].sort()).toEqual(['http', 'management']);
     expect([...ingressPorts(policyOf('secrets'))].sort()).toEqual(['http', 'management']);
     expect([...ingressPorts(policyOf('mailer'))]).toEqual(['management']);
-    expect(egressPorts(policyOf('identity'))).toEqual(new Set([53, 5432, 6379]));
+    // identity reaches the secrets API for credential handover.
+    expect(egressPorts(policyOf('identity'))).toEqual(new Set([53, 5432, 6379, 3000]));
+    const identityPods = ofKind(objects, 'Deployment').find((x) => component(x) === 'identity')?.['spec']['template']['metadata']['labels'];
+    const fromIdentity = (policyOf('secrets')['spec']['ingress'] as Obj[]).filter((r) => (r['from'] as Obj[]).some((f) => !f['namespaceSelector'] && matches(f['podSelector']?.['matchLabels'], identityPods)));
+    expect(fromIdentity.flatMap((r) => r['ports'])).toEqual([{ port: 'http', protocol: 'TCP' }]);
     expect(egressPorts(policyOf('secrets'))).toEqual(new Set([53, 5432, 6379, 8080]));
     // The mailer never touches PostgreSQL.
     expect(egressPorts(policyOf('mailer')).has(5432)).toBe(false);
@@ -193,6 +197,9 @@ describe('helm chart values', () => {
     expect(cm(production, 'secrets')['IDENTITY_ISSUER']).toBe('https://auth.corp.example/auth/realms/public');
     expect(cm(production, 'secrets')['IDENTITY_JWKS_URL']).toBe('http://hush-identity:8080/auth/realms/public/protocol/openid-connect/certs');
     expect(cm(production, 'secrets')['QUEUE_PREFIX']).toBe(cm(production, 'mailer')['QUEUE_PREFIX']);
+    // Credential handover: the secrets API through its Service, identity itself through its own port.
+    expect(cm(production, 'identity')['SECRETS_URL']).toBe('http://hush-secrets:3000');
+    expect(cm(production, 'identity')['INTERNAL_URL']).toBe('http://127.0.0.1:8080');
     const ingress = ofKind(production, 'Ingress')[0] ?? {};
     expect(ingress['spec']['tls']).toEqual([{ secretName: 'hush-tls', hosts: ['auth.corp.example', 'secrets.corp.example'] }]);
     expect(ingress['spec']['ingressClassName']).toBe('nginx');

@@ -294,6 +294,35 @@ describe('infra/k8s', () => {
   });
 });
 
+describe('credential handover in infra/k8s', () => {
+  const fileOf = (c: Obj, pod: Obj, name: string) => {
+    const path = String(variables(c).get(`${name}_FILE`));
+    const mount = (c['volumeMounts'] as Obj[]).find((m) => path.startsWith(`${m['mountPath']}/`));
+    const volume = (pod['volumes'] as Obj[]).find((v) => v['name'] === mount?.['name']);
+    return `${volume?.['secret']?.['secretName']}/${path.slice(String(mount?.['mountPath']).length + 1)}`;
+  };
+
+  it('has identity reach the secrets Service in the cluster and itself in its pod, with the client secret bootstrap registers', () => {
+    const secretsService = byName('Service', 'secrets');
+    expect(containerVar('identity', 'SECRETS_URL')).toBe(`http://secrets:${secretsService?.['spec']['ports'][0]['port']}`);
+    const identityPod = byName('Deployment', 'identity')?.['spec']['template']['spec'];
+    const port = (identityPod['containers'][0]['ports'] as Obj[]).find((p) => p['name'] === 'http')?.['containerPort'];
+    expect(containerVar('identity', 'INTERNAL_URL')).toBe(`http://127.0.0.1:${port}`);
+    const job = ofKind('Job')[0]?.['spec']['template']['spec'];
+    expect(fileOf(identityPod['containers'][0], identityPod, 'HANDOVER_CLIENT_SECRET')).toBe('identity-keys/HANDOVER_CLIENT_SECRET');
+    expect(fileOf(job['initContainers'][0], job, 'HANDOVER_CLIENT_SECRET')).toBe('identity-keys/HANDOVER_CLIENT_SECRET');
+  });
+
+  it('lets identity through to the secrets API in the NetworkPolicies component, and no one else from inside', () => {
+    const policies = renderKustomization(join(dir, 'components', 'network-policy'));
+    const policy = (name: string) => policies.find((p) => p['metadata']['name'] === name)?.['spec'];
+    const toSecrets = (policy('identity')['egress'] as Obj[]).filter((r) => (r['to'] ?? []).some((t: Obj) => t['podSelector']?.['matchLabels']?.['app.kubernetes.io/name'] === 'secrets'));
+    expect(toSecrets.flatMap((r) => r['ports'])).toEqual([{ port: 3000, protocol: 'TCP' }]);
+    const fromPods = (policy('secrets')['ingress'] as Obj[]).flatMap((r) => (r['from'] as Obj[]).filter((f) => f['podSelector'] && !f['namespaceSelector']).map((f) => ({ ports: r['ports'], from: f['podSelector'] })));
+    expect(fromPods).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: { matchLabels: { 'app.kubernetes.io/name': 'identity' } } }]);
+  });
+});
+
 describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)', () => {
   const rendered = renderKustomization();
   const migration = renderKustomization(join(dir, 'migrate'));

@@ -3,8 +3,9 @@ import { ADMIN_MOUNT } from '../admin/index.js';
 
 /**
  * The admin console's only way to read or change the realm: the admin API itself, over HTTP at
- * AUTH_URL, with the signed-in administrator's access token. Whatever the API refuses, the console
- * refuses too (its 400/403/404/409 become the page's error, with the API's words).
+ * identity's internal URL (INTERNAL_URL, else AUTH_URL), with the signed-in administrator's access
+ * token. Whatever the API refuses, the console refuses too (its 400/403/404/409 become the page's
+ * error, with the API's words).
  */
 export interface AdminApiAnswer<T = unknown> {
   status: number;
@@ -26,9 +27,9 @@ export class AdminApiRefusedError extends DomainError {
 
 const TIMEOUT_MS = 10_000;
 
-export function adminApiFor(authUrl: string, accessToken: string): AdminApiCall {
+export function adminApiFor(apiUrl: string, accessToken: string): AdminApiCall {
   return async function call<T>(method: string, path: string, opts: { query?: Record<string, string | undefined>; body?: unknown } = {}) {
-    const url = new URL(`${authUrl}${ADMIN_MOUNT}${path}`);
+    const url = new URL(`${apiUrl}${ADMIN_MOUNT}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
     let res: Response;
     try {

@@ -30,7 +30,7 @@ export interface ConsoleRequest {
 
 export interface ConsoleContext {
   signIn: ConsoleSignIn;
-  authUrl: string;
+  apiUrl: string;
   /** The signed-in person's realm-management roles (composites expanded). */
   rolesOf(userId: string): Promise<string[]>;
 }
@@ -44,7 +44,7 @@ export async function consoleRequest(ctx: ConsoleContext, res: Response): Promis
   ];
   const csrfToken = ctx.signIn.csrfToken(res);
   return {
-    api: adminApiFor(ctx.authUrl, session.accessToken),
+    api: adminApiFor(ctx.apiUrl, session.accessToken),
     roles,
     has: (...wanted) => wanted.some((r) => roles.has(r)),
     csrf: consoleCsrfField(csrfToken),

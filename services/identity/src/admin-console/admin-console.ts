@@ -13,7 +13,8 @@ export { CONSOLE_MOUNT };
 
 export interface AdminConsoleDeps {
   signIn: ConsoleSignIn;
-  authUrl: string;
+  /** Where the admin API is reached: identity's own origin from inside (config `internalUrl`). */
+  apiUrl: string;
   rolesOf(userId: string): Promise<string[]>;
   logger: Logger;
 }
@@ -30,7 +31,7 @@ export interface AdminConsoleDeps {
  * - every form carries the session's CSRF token; no page needs JavaScript.
  */
 export function adminConsole(deps: AdminConsoleDeps): Router {
-  const ctx: ConsoleContext = { signIn: deps.signIn, authUrl: deps.authUrl, rolesOf: (userId) => deps.rolesOf(userId) };
+  const ctx: ConsoleContext = { signIn: deps.signIn, apiUrl: deps.apiUrl, rolesOf: (userId) => deps.rolesOf(userId) };
   const { signIn } = deps;
   const router = express.Router();
   router.use(signIn.router);

@@ -10,8 +10,8 @@ export interface ConsoleSignInOptions {
   /** The realm's issuer (`${AUTH_URL}/auth/realms/public`) and AUTH_URL itself. */
   issuer: string;
   authUrl: string;
-  /** Where the back-channel calls (token, userinfo) go instead of AUTH_URL's origin (CONSOLES_INTERNAL_URL), same paths. */
-  internalUrl?: string | undefined;
+  /** Where the back-channel calls (token, userinfo) go, same paths as under AUTH_URL (config `internalUrl`). */
+  internalUrl: string;
   /** The realm's ID token algorithm (DEFAULT_SIGNING_ALG): the console clients have none of their own. */
   idTokenAlg: string;
   /** Derived from MASTER_KEY: KEY_LABELS.consoleSessions and KEY_LABELS.csrf. */
@@ -72,7 +72,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
   const signOutPath = `${mount}/sign-out`;
 
   // Identity's own endpoints, known without a discovery round trip; the code exchange and the
-  // refreshes go to the token endpoint at AUTH_URL.
+  // refreshes go to the token endpoint, reached at INTERNAL_URL when it is set.
   const server: oidc.ServerMetadata = {
     issuer,
     authorization_endpoint: `${issuer}${ROUTES.authorization}`,
@@ -82,11 +82,11 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     end_session_endpoint: `${issuer}${ROUTES.end_session}`,
   };
   const client = new oidc.Configuration(server, clientId, { id_token_signed_response_alg: options.idTokenAlg }, oidc.None());
-  if (issuer.startsWith('http:') || options.internalUrl?.startsWith('http:')) oidc.allowInsecureRequests(client);
-  const internal = options.internalUrl;
-  if (internal) {
-    const publicOrigin = new URL(authUrl).origin;
-    const viaInternal: oidc.CustomFetch = (url, init) => fetch(url.startsWith(publicOrigin) ? `${new URL(internal).origin}${url.slice(publicOrigin.length)}` : url, init);
+  if (issuer.startsWith('http:') || options.internalUrl.startsWith('http:')) oidc.allowInsecureRequests(client);
+  const publicOrigin = new URL(authUrl).origin;
+  const internal = new URL(options.internalUrl).origin;
+  if (internal !== publicOrigin) {
+    const viaInternal: oidc.CustomFetch = (url, init) => fetch(url.startsWith(publicOrigin) ? `${internal}${url.slice(publicOrigin.length)}` : url, init);
     client[oidc.customFetch] = viaInternal;
   }
 
