@@ -148,7 +148,9 @@ describe.each(cases)('helm chart infra/helm/hush with %s values', (_name, { obje
     // identity reaches the secrets API for credential handover.
     expect(egressPorts(policyOf('identity'))).toEqual(new Set([53, 5432, 6379, 3000]));
     const identityPods = ofKind(objects, 'Deployment').find((x) => component(x) === 'identity')?.['spec']['template']['metadata']['labels'];
-    const fromIdentity = (policyOf('secrets')['spec']['ingress'] as Obj[]).filter((r) => (r['from'] as Obj[]).some((f) => !f['namespaceSelector'] && matches(f['podSelector']?.['matchLabels'], identityPods)));
+    const fromIdentity = (policyOf('secrets')['spec']['ingress'] as Obj[]).filter((r) =>
+      (r['from'] as Obj[]).some((f) => !f['namespaceSelector'] && matches(f['podSelector']?.['matchLabels'], identityPods)),
+    );
     expect(fromIdentity.flatMap((r) => r['ports'])).toEqual([{ port: 'http', protocol: 'TCP' }]);
     expect(egressPorts(policyOf('secrets'))).toEqual(new Set([53, 5432, 6379, 8080]));
     // The mailer never touches PostgreSQL.

@@ -316,9 +316,13 @@ describe('credential handover in infra/k8s', () => {
   it('lets identity through to the secrets API in the NetworkPolicies component, and no one else from inside', () => {
     const policies = renderKustomization(join(dir, 'components', 'network-policy'));
     const policy = (name: string) => policies.find((p) => p['metadata']['name'] === name)?.['spec'];
-    const toSecrets = (policy('identity')['egress'] as Obj[]).filter((r) => (r['to'] ?? []).some((t: Obj) => t['podSelector']?.['matchLabels']?.['app.kubernetes.io/name'] === 'secrets'));
+    const toSecrets = (policy('identity')['egress'] as Obj[]).filter((r) =>
+      (r['to'] ?? []).some((t: Obj) => t['podSelector']?.['matchLabels']?.['app.kubernetes.io/name'] === 'secrets'),
+    );
     expect(toSecrets.flatMap((r) => r['ports'])).toEqual([{ port: 3000, protocol: 'TCP' }]);
-    const fromPods = (policy('secrets')['ingress'] as Obj[]).flatMap((r) => (r['from'] as Obj[]).filter((f) => f['podSelector'] && !f['namespaceSelector']).map((f) => ({ ports: r['ports'], from: f['podSelector'] })));
+    const fromPods = (policy('secrets')['ingress'] as Obj[]).flatMap((r) =>
+      (r['from'] as Obj[]).filter((f) => f['podSelector'] && !f['namespaceSelector']).map((f) => ({ ports: r['ports'], from: f['podSelector'] })),
+    );
     expect(fromPods).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }], from: { matchLabels: { 'app.kubernetes.io/name': 'identity' } } }]);
   });
 });
