@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startFlags } from '../scripts/start-flags.mjs';
 
 export const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -58,8 +59,18 @@ async function running(child, url, body, extra = {}) {
 }
 
 /**
+ * The Node flags both servers of a run start with: identity's start script's in `root` (as the
+ * Dockerfile runs it), or `override` (a space-separated list) when given. Bare oidc-provider gets
+ * the same ones, so that a flag helping the runtime shows in both and not in the ratio.
+ */
+export function serverFlags(root, override) {
+  return override === undefined ? startFlags(root, 'identity') : override.split(/\s+/).filter(Boolean);
+}
+
+/**
  * Identity built in `root`, with `alg` as the realm's signature algorithm, on a database of its own
  * (its name is pushed to `databases` for the caller to drop), with one API and one client.
+ * `execArgv`: its Node flags (`serverFlags`).
  */
 export async function startIdentity(root, alg, { databases, execArgv = [] }) {
   const database = `bench_identity_${randomBytes(4).toString('hex')}`;
