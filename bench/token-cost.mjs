@@ -5,8 +5,9 @@
 // oidc-provider signing with the same algorithm. CPU time per token is the figure other load on
 // the machine disturbs least: tokens/s there can halve while CPU per token moves by a tenth.
 // Run from the root, after `npx tsc -b`:
-//   node_modules/.bin/node bench/token-cost.mjs [--alg RS256|ES256|both] [--rounds N] [--root <checkout>]
+//   node_modules/.bin/node bench/token-cost.mjs [--alg RS256|ES256|both] [--rounds N] [--root <checkout>] [--node-flags "<flags>"]
 // --root: measure the identity built in another checkout (bare oidc-provider stays this one's).
+// Both servers start with identity's start-script flags (of --root's checkout), or --node-flags.
 //   BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 32)
 // Linux only (reads /proc). Redis and PostgreSQL's background processes are counted whole: on a
 // machine where something else uses them, their figures include it.
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { startBare, startIdentity, transactions, withAdmin } from './token-servers.mjs';
+import { serverFlags, startBare, startIdentity, transactions, withAdmin } from './token-servers.mjs';
 
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -27,6 +28,8 @@ const ALGS = algArg === 'both' ? ['RS256', 'ES256'] : [algArg];
 if (!ALGS.every((a) => a === 'RS256' || a === 'ES256')) throw new Error('--alg must be RS256, ES256 or both');
 const rounds = Number(arg('--rounds', '1'));
 const root = arg('--root', here);
+const flagsArg = process.argv.find((a) => a.startsWith('--node-flags='))?.slice('--node-flags='.length) ?? arg('--node-flags', undefined);
+const execArgv = serverFlags(root, flagsArg);
 const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const BACKGROUND = /walwriter|checkpointer|background writer|autovacuum|logical replication|stats/;
 
@@ -101,11 +104,11 @@ try {
   const rows = [];
   for (let round = 1; round <= rounds; round++) {
     for (const alg of ALGS) {
-      rows.push({ alg, name: 'identity', ...(await measured(await startIdentity(root, alg, { databases }))) });
-      rows.push({ alg, name: 'bare oidc-provider', ...(await measured(await startBare(here, alg))) });
+      rows.push({ alg, name: 'identity', ...(await measured(await startIdentity(root, alg, { databases, execArgv }))) });
+      rows.push({ alg, name: 'bare oidc-provider', ...(await measured(await startBare(here, alg, { execArgv }))) });
     }
   }
-  console.log(`\nCPU µs per token, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(`\nCPU µs per token, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version} ${execArgv.join(' ')}`);
   console.log(
     '| alg | server | tokens/s | p99 ms | failed | server process | PostgreSQL connections | PostgreSQL background | Redis | load generator | SQL statements per token |',
   );

@@ -4,12 +4,12 @@
 // tokens) measured in the same run, signing with the same algorithm. Run from the root, after
 // `npx tsc -b`: `pnpm bench:token [--alg RS256|ES256|both]` (default both: each algorithm in turn,
 // identity with it as the realm default, then bare oidc-provider with it).
-//   BENCH_SECONDS (default 15), BENCH_CONNECTIONS (default 32)
+//   BENCH_SECONDS (default 15), BENCH_CONNECTIONS (default 32), BENCH_NODE_FLAGS (default: identity's start flags)
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { startBare, startIdentity, transactions, withAdmin } from './token-servers.mjs';
+import { serverFlags, startBare, startIdentity, transactions, withAdmin } from './token-servers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -21,7 +21,8 @@ if (!ALGS.every((a) => a === 'RS256' || a === 'ES256')) throw new Error('--alg m
 // BENCH_PROFILE=dir writes a CPU profile of each server (node --cpu-prof) into dir.
 const profileDir = process.env.BENCH_PROFILE;
 
-const execArgv = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+// Both servers start with identity's start-script flags (BENCH_NODE_FLAGS instead, when set).
+const execArgv = [...serverFlags(root, process.env.BENCH_NODE_FLAGS), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
 
 async function load(name, url, body) {
   // Warm-up (JIT, pools), then the measured run.
@@ -36,7 +37,7 @@ const databases = [];
 try {
   const results = [];
   for (const alg of ALGS) results.push(await measure(alg));
-  console.log(`\ntoken endpoint, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(`\ntoken endpoint, client_credentials, ${connections} connections, ${seconds} s, ${os.cpus().length} cores, Node ${process.version} ${execArgv.join(' ')}`);
   console.log('| alg | server | tokens/s | p50 ms | p99 ms | non-2xx | errors |');
   console.log('|---|---|---|---|---|---|---|');
   for (const { alg, hush, ceiling } of results) {

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
+import { startFlags } from '../scripts/start-flags.mjs';
 
 export const adminUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -24,8 +25,9 @@ export async function transactions(database) {
   return Number((await withAdmin('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [database]))[0].n);
 }
 
-function start(script, env, execArgv) {
-  return fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+/** `stdout`: where the server's standard output goes (a file descriptor), or nowhere. */
+function start(script, env, execArgv, stdout = 'ignore') {
+  return fork(script, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', stdout, 'inherit', 'ipc'] });
 }
 
 async function waitHttp(url) {
@@ -58,10 +60,20 @@ async function running(child, url, body, extra = {}) {
 }
 
 /**
+ * The Node flags both servers of a run start with: identity's start script's in `root` (as the
+ * Dockerfile runs it), or `override` (a space-separated list) when given. Bare oidc-provider gets
+ * the same ones, so that a flag helping the runtime shows in both and not in the ratio.
+ */
+export function serverFlags(root, override) {
+  return override === undefined ? startFlags(root, 'identity') : override.split(/\s+/).filter(Boolean);
+}
+
+/**
  * Identity built in `root`, with `alg` as the realm's signature algorithm, on a database of its own
  * (its name is pushed to `databases` for the caller to drop), with one API and one client.
+ * `execArgv`: its Node flags (`serverFlags`).
  */
-export async function startIdentity(root, alg, { databases, execArgv = [] }) {
+export async function startIdentity(root, alg, { databases, execArgv = [], stdout }) {
   const database = `bench_identity_${randomBytes(4).toString('hex')}`;
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${database}`;
@@ -88,17 +100,17 @@ export async function startIdentity(root, alg, { databases, execArgv = [] }) {
   await cli('bootstrap');
   await cli('apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
   const client = await cli('clients', 'create', '--name', 'bench', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
-  const child = start(join(root, 'services/identity/dist/src/main.js'), env, execArgv);
+  const child = start(join(root, 'services/identity/dist/src/main.js'), env, execArgv, stdout);
   const issuer = `http://127.0.0.1:${port}/auth/realms/public`;
   await waitHttp(`${issuer}/.well-known/openid-configuration`);
   return running(child, `${issuer}/protocol/openid-connect/token`, form({ client_id: client.client_id, client_secret: client.client_secret }), { database });
 }
 
 /** Bare oidc-provider (bench/bare-provider.mjs of `root`: memory adapter, no refresh tokens) signing with `alg`. */
-export async function startBare(root, alg, { execArgv = [] } = {}) {
+export async function startBare(root, alg, { execArgv = [], stdout } = {}) {
   const port = 19080 + Math.floor(Math.random() * 1000);
   const secret = randomBytes(32).toString('base64url');
-  const child = start(join(root, 'bench/bare-provider.mjs'), { PORT: String(port), CLIENT_SECRET: secret, ALG: alg }, execArgv);
+  const child = start(join(root, 'bench/bare-provider.mjs'), { PORT: String(port), CLIENT_SECRET: secret, ALG: alg }, execArgv, stdout);
   await once(child, 'message');
   return running(child, `http://127.0.0.1:${port}/token`, form({ client_id: 'bench', client_secret: secret }));
 }

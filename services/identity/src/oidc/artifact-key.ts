@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AdapterPayload } from 'oidc-provider';
 
 /**
@@ -12,7 +12,8 @@ import type { AdapterPayload } from 'oidc-provider';
  * hashes existing rows from being plain SQL. The same reasoning as client secrets (ADR 3).
  */
 export function artifactKey(id: string): string {
-  return createHash('sha256').update(id).digest('base64url');
+  // One-shot: `createHash` leaves a native handle per call for the scavenger (two per token).
+  return hash('sha256', id, 'base64url');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
 import { clientMetadata } from '../client-metadata.js';
@@ -51,7 +51,7 @@ export function clientCredentialsRefresh(provider: Provider) {
  * it overwrites the previous one. Not a credential (no endpoint takes a grant id), only a name.
  */
 export function serviceGrantId(clientId: string, resource: string): string {
-  return `cc.${createHash('sha256').update(`${clientId}\u0000${resource}`).digest('base64url')}`;
+  return `cc.${hash('sha256', `${clientId}\u0000${resource}`, 'base64url')}`;
 }
 
 /**

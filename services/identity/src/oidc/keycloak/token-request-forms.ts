@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as querystring from 'node:querystring';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { z } from 'zod';
 import { parseBasicClientAuth } from '@hush/common';
 import { LEGACY_PAR_PATH, ROUTES } from '../routes.js';
 import { looksLikeJwt, openEnvelope, openRefreshEnvelope, type EnvelopeKeys } from '../token-envelope.js';
@@ -20,15 +19,7 @@ const NO_SUCH_TOKEN = 'not-an-envelope';
 const LIMIT = 56 * 1024;
 
 /** A field read only when sent once; a repeated one is left as it is for oidc-provider, which refuses duplicates. */
-const once = z.string().optional().catch(undefined);
-/** The fields read here; every other field goes on to oidc-provider untouched. */
-const TokenForm = z.object({
-  client_id: z.union([z.string(), z.array(z.string())]).optional(),
-  client_secret: once,
-  grant_type: once,
-  refresh_token: once,
-  token: once,
-});
+const once = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
  * Reads the form body of the client-authenticated POST endpoints before oidc-provider does, for
@@ -53,29 +44,37 @@ export function tokenRequestForms(keys: () => EnvelopeKeys) {
       return;
     }
     const form = querystring.parse(raw.toString('utf8'));
-    const fields = TokenForm.parse(form);
+    // Whether the form differs from what was sent; an unchanged one goes on as the bytes received.
+    let changed = false;
 
+    const clientSecret = once(form['client_secret']);
     const basic = /^basic /i.test(ctx.get('authorization')) ? parseBasicClientAuth(ctx.get('authorization')) : undefined;
-    if (basic && fields.client_secret !== undefined) {
-      const sameId = fields.client_id === undefined || fields.client_id === basic.clientId;
-      if (!sameId || !equal(fields.client_secret, basic.clientSecret)) {
+    if (basic && clientSecret !== undefined) {
+      const sameId = form['client_id'] === undefined || form['client_id'] === basic.clientId;
+      if (!sameId || !equal(clientSecret, basic.clientSecret)) {
         answer(ctx, 401, 'invalid_client', 'the client credentials in the Authorization header and in the body differ');
         return;
       }
       delete form['client_secret'];
+      changed = true;
     }
 
     const field = FORM_ROUTES.get(ctx.path);
-    const value = field && fields[field];
-    if (field === 'refresh_token' && fields.grant_type === 'refresh_token' && value !== undefined) {
+    const value = field && once(form[field]);
+    if (field === 'refresh_token' && once(form['grant_type']) === 'refresh_token' && value !== undefined) {
       // Not a valid envelope: a value no stored token has, so that oidc-provider still authenticates
       // the client first (a wrong secret is invalid_client) and then answers invalid_grant.
       form['refresh_token'] = (looksLikeJwt(value) ? await openRefreshEnvelope(keys(), value) : undefined) ?? NO_SUCH_TOKEN;
+      changed = true;
     } else if (field === 'token' && value !== undefined && looksLikeJwt(value)) {
       const id = await openEnvelope(keys(), value);
-      if (id) form['token'] = id;
+      if (id) {
+        form['token'] = id;
+        changed = true;
+      }
     }
-    Object.assign(ctx.req, { body: Buffer.from(querystring.stringify(form)) });
+    // oidc-provider parses either the same way (a form parsed, written out and parsed again is the form parsed once).
+    Object.assign(ctx.req, { body: changed ? Buffer.from(querystring.stringify(form)) : raw });
     return next();
   };
 }
