@@ -1,78 +1,56 @@
-import { Browser, parseForms, startSmtp, type TestSmtp } from '@hush/testing';
+import { adminDatabaseUrl, Browser, parseForms, startSmtp, TcpProxy, type TestSmtp } from '@hush/testing';
 import { startIdentity, type Harness } from './harness.js';
 import { stable } from './account-mail.js';
 
 /**
- * Account enumeration through "Forgot password?": the answer, its status and its time must not
- * tell an existing account from a made-up one. The answer is sent before the account is looked
- * up (account-actions.routes.ts), so both kinds of request do the same work until it leaves.
- *
- * Timing is compared as the ratio of the medians over many requests of each kind, sent in an
- * ABBA order (so neither kind always follows the other's after-answer work) through one browser
- * per kind (its form token reused). Medians resist the odd slow request of a busy machine.
+ * Account enumeration through "Forgot password?": the answer and its status must not tell an
+ * existing account from a made-up one, and neither may its time. Time is not measured here (a
+ * test's clock on a shared machine proves nothing): the answer is shown not to wait for the account
+ * lookup at all — with PostgreSQL hung, both kinds of request are still answered, identically —
+ * so nothing the lookup does can reach the answer's time. The work happens after the answer: the
+ * existing account's e-mail arrives once PostgreSQL is back.
  */
-const PER_KIND = 60;
-
 let h: Harness;
 let smtp: TestSmtp;
+let postgres: TcpProxy;
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RESET_MAX_PER_ADDRESS: '1000', RESET_MAX_PER_IP: '1000' });
+  postgres = new TcpProxy(adminDatabaseUrl);
+  await postgres.start();
+  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RESET_MAX_PER_ADDRESS: '1000', RESET_MAX_PER_IP: '1000' }, { postgres });
   await h.cli('users', 'create', 'existing', '--password', 'correct horse battery staple', '--email', 'existing@example.com');
 });
 afterAll(async () => {
   await h.close();
+  await postgres.stop();
   await smtp.close();
 });
 
-/** A browser holding the reset form; `ask()` submits it once and says what came back and how fast. */
+/** A browser holding the reset form; `ask()` submits it once and says what came back. */
 async function asker(login: string) {
   const browser = new Browser(new URL(h.issuer).origin);
   const form = parseForms((await browser.send(`${h.issuer}/login-actions/reset-credentials`)).text)[0]!;
   return async () => {
-    const started = process.hrtime.bigint();
     const res = await browser.send(form.action, { ...form.hidden, login });
-    return { status: res.status, text: stable(res.text), ms: Number(process.hrtime.bigint() - started) / 1e6 };
+    return `${res.status}\n${stable(res.text)}`;
   };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return ((s[Math.floor((s.length - 1) / 2)] as number) + (s[Math.ceil((s.length - 1) / 2)] as number)) / 2;
-};
-
-test('the answer to an existing and a made-up account is the same page, status and time', async () => {
+test('the answer to an existing and a made-up account is the same page and status, and does not wait for the lookup', async () => {
   const known = await asker('existing');
   const unknown = await asker('made-up-account');
-  // Warm both paths (JIT, connection pools) before measuring.
-  for (let i = 0; i < 5; i++) await Promise.all([known(), unknown()]);
-
-  const times = { known: [] as number[], unknown: [] as number[] };
-  const answers = new Set<string>();
-  for (let i = 0; i < PER_KIND; i++) {
-    const order =
-      i % 2 === 0
-        ? ([
-            ['known', known],
-            ['unknown', unknown],
-          ] as const)
-        : ([
-            ['unknown', unknown],
-            ['known', known],
-          ] as const);
-    for (const [kind, ask] of order) {
-      const r = await ask();
-      answers.add(`${r.status}\n${r.text}`);
-      times[kind].push(r.ms);
-    }
-  }
+  const answers = new Set([await known(), await unknown(), await unknown(), await known()]);
   expect(answers.size).toBe(1);
   expect([...answers][0]).toMatch(/^200\n/);
-  const ratio = median(times.known) / median(times.unknown);
-  // Printed for the record (docs): the medians and their ratio on this machine.
-  process.stdout.write(`reset answer medians: known ${median(times.known).toFixed(2)} ms, unknown ${median(times.unknown).toFixed(2)} ms, ratio ${ratio.toFixed(3)}\n`);
-  expect(ratio).toBeGreaterThan(0.8);
-  expect(ratio).toBeLessThan(1.25);
-  // The existing account did get its e-mails (the work happened, after the answer).
   await smtp.waitFor('existing@example.com', 1);
-}, 120_000);
+
+  // PostgreSQL hangs: were the answer to wait for the lookup, neither would come back.
+  postgres.stall();
+  try {
+    const during = new Set(await Promise.all([known(), unknown()]));
+    expect(during).toEqual(answers);
+  } finally {
+    await postgres.stop();
+    await postgres.start();
+  }
+}, 60_000);
