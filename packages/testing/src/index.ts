@@ -66,6 +66,9 @@ export function capturingLogger(name: string, level = 'debug'): { logger: Logger
  */
 export async function listenOnFreePort(): Promise<{ server: Server; url: string }> {
   const server = createServer();
+  // As the services' own listener (entrypoint.ts): a client reusing an idle connection on a busy
+  // machine must not race the server closing it (ECONNRESET) after Node's 5 s default.
+  server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
