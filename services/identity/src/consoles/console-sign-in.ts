@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { fixedError, pageErrorHandler, pageForms, pageSecurity, randomToken, requestLogger, type Logger } from '@hush/common';
 import { ROUTES } from '../oidc/routes.js';
 import type { ConsoleClient } from './console-clients.js';
@@ -59,7 +59,14 @@ const PENDING_MAX_AGE = 600;
 class ConsoleSignInFailedError extends fixedError(400, 'console_sign_in_failed', 'Signing in to the console did not complete: open the console again to retry') {}
 
 /** How long after `expires_in` from now, as epoch seconds. */
-const expiry = (tokens: oidc.TokenEndpointResponse) => Math.floor(Date.now() / 1000) + (tokens.expires_in ?? 300);
+const expiry = (tokens: Oidc.TokenEndpointResponse) => Math.floor(Date.now() / 1000) + (tokens.expires_in ?? 300);
+
+/**
+ * openid-client (with oauth4webapi, ~0.8 MB of heap) is loaded by the first console sign-in,
+ * refresh or sign-out, not at start: the token endpoint never needs it.
+ */
+let library: Promise<typeof Oidc> | undefined;
+const openIdClient = () => (library ??= import('openid-client'));
 
 export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
   const { console: target, issuer, authUrl, logger } = options;
@@ -73,7 +80,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
 
   // Identity's own endpoints, known without a discovery round trip; the code exchange and the
   // refreshes go to the token endpoint, reached at INTERNAL_URL when it is set.
-  const server: oidc.ServerMetadata = {
+  const server: Oidc.ServerMetadata = {
     issuer,
     authorization_endpoint: `${issuer}${ROUTES.authorization}`,
     token_endpoint: `${issuer}${ROUTES.token}`,
@@ -81,17 +88,24 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     userinfo_endpoint: `${issuer}${ROUTES.userinfo}`,
     end_session_endpoint: `${issuer}${ROUTES.end_session}`,
   };
-  const client = new oidc.Configuration(server, clientId, { id_token_signed_response_alg: options.idTokenAlg }, oidc.None());
-  if (issuer.startsWith('http:') || options.internalUrl.startsWith('http:')) oidc.allowInsecureRequests(client);
+  // The client is made when the library is first needed (see openIdClient).
   const publicOrigin = new URL(authUrl).origin;
   const internal = new URL(options.internalUrl).origin;
-  if (internal !== publicOrigin) {
-    const viaInternal: oidc.CustomFetch = (url, init) => fetch(url.startsWith(publicOrigin) ? `${internal}${url.slice(publicOrigin.length)}` : url, init);
-    client[oidc.customFetch] = viaInternal;
-  }
+  let made: Promise<{ oidc: typeof Oidc; client: Oidc.Configuration }> | undefined;
+  const relyingParty = () =>
+    (made ??= openIdClient().then((oidc) => {
+      const client = new oidc.Configuration(server, clientId, { id_token_signed_response_alg: options.idTokenAlg }, oidc.None());
+      if (issuer.startsWith('http:') || options.internalUrl.startsWith('http:')) oidc.allowInsecureRequests(client);
+      if (internal !== publicOrigin) {
+        const viaInternal: Oidc.CustomFetch = (url, init) => fetch(url.startsWith(publicOrigin) ? `${internal}${url.slice(publicOrigin.length)}` : url, init);
+        client[oidc.customFetch] = viaInternal;
+      }
+      return { oidc, client };
+    }));
 
   /** Starts the authorization code flow with PKCE: the state and verifier go sealed into a cookie of the callback. */
   const startSignIn = async (req: Request, res: Response, returnTo: string) => {
+    const { oidc, client } = await relyingParty();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     pending.write(req, res, { state, verifier, returnTo: safeReturnPath(returnTo, mount) }, PENDING_MAX_AGE);
@@ -110,11 +124,12 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
 
   // One refresh per refresh token at a time in this process: two requests of one page racing to
   // rotate the same token would make the second a replay, which revokes the grant.
-  const refreshing = new Map<string, Promise<oidc.TokenEndpointResponse>>();
+  const refreshing = new Map<string, Promise<Oidc.TokenEndpointResponse>>();
   const refreshed = async (session: ConsoleSession): Promise<ConsoleSession | undefined> => {
     if (session.expiresAt - REFRESH_MARGIN > Date.now() / 1000) return session;
     const token = session.refreshToken;
     if (!token) return undefined;
+    const { oidc, client } = await relyingParty();
     let call = refreshing.get(token);
     if (!call) {
       call = oidc.refreshTokenGrant(client, token, target.resource ? { resource: target.resource } : undefined);
@@ -161,9 +176,10 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
   ];
 
   // ID tokens of the code flow carry no profile claims (they are userinfo's): the name shown comes from there.
-  const usernameOf = async (accessToken: string, claims: oidc.IDToken): Promise<string> => {
+  const usernameOf = async (accessToken: string, claims: Oidc.IDToken): Promise<string> => {
     if (typeof claims['preferred_username'] === 'string') return claims['preferred_username'];
     try {
+      const { oidc, client } = await relyingParty();
       const info = await oidc.fetchUserInfo(client, accessToken, claims.sub);
       return typeof info.preferred_username === 'string' ? info.preferred_username : claims.sub;
     } catch (err) {
@@ -185,7 +201,8 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     if (!started) throw new ConsoleSignInFailedError();
     // The URL as the authorization server redirected to it: AUTH_URL's origin, never the Host header.
     const here = new URL(req.originalUrl, authUrl);
-    let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+    let tokens: Oidc.TokenEndpointResponse & Oidc.TokenEndpointResponseHelpers;
+    const { oidc, client } = await relyingParty();
     try {
       tokens = await oidc.authorizationCodeGrant(client, here, { pkceCodeVerifier: started.verifier, expectedState: started.state, idTokenExpected: true });
     } catch (err) {
@@ -208,7 +225,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
   });
 
   // RP-initiated logout with the ID token as hint: identity ends its session at once and comes back here.
-  router.post('/sign-out', ...forms.read(0), (req, res) => {
+  router.post('/sign-out', ...forms.read(0), async (req, res) => {
     const session = sessions.read(req);
     if (!session) {
       res.redirect(303, `${mount}/`);
@@ -216,6 +233,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     }
     forms.check(req, binding(session));
     sessions.clear(req, res);
+    const { oidc, client } = await relyingParty();
     const url = oidc.buildEndSessionUrl(client, { id_token_hint: session.idToken, post_logout_redirect_uri: `${authUrl}${mount}/` });
     res.redirect(303, url.href);
   });

@@ -1,12 +1,9 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type * as WebAuthn from '@simplewebauthn/server';
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../errors.js';
@@ -34,6 +31,13 @@ export interface PasskeyDeps {
 }
 
 export const CHALLENGE_SECONDS = 300;
+
+/**
+ * @simplewebauthn/server (with its CBOR, ASN.1 and crypto dependencies, ~5.6 MB of heap and ~30 MB
+ * resident) is loaded by the first passkey ceremony, not at start: most processes never see one.
+ */
+let library: Promise<typeof WebAuthn> | undefined;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 const challengeKey = (deps: Pick<PasskeyDeps, 'prefix'>, purpose: 'register' | 'login', binding: string) => `${deps.prefix}webauthn:${purpose}:${binding}`;
 
 export class PasskeyRefusedError extends InvalidInputError {
@@ -54,6 +58,7 @@ async function takeChallenge(deps: PasskeyDeps, purpose: 'register' | 'login', b
 }
 
 export async function registrationOptions(deps: PasskeyDeps, user: { id: string; username: string; name: string | null }): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   const existing = await deps.credentials.passkeys(user.id);
   const options = await generateRegistrationOptions({
     rpName: deps.rpName,
@@ -71,6 +76,7 @@ export async function registrationOptions(deps: PasskeyDeps, user: { id: string;
 
 /** Verifies a registration answered in the browser and stores the passkey under `label`. */
 export async function registerPasskey(deps: PasskeyDeps, userId: string, response: RegistrationResponseJSON, label: string): Promise<StoredCredential> {
+  const { verifyRegistrationResponse } = await webauthn();
   const expectedChallenge = await takeChallenge(deps, 'register', userId);
   const { rpID, origin } = rp(deps);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
@@ -93,6 +99,7 @@ export async function registerPasskey(deps: PasskeyDeps, userId: string, respons
 
 /** Options for "Sign in with a passkey": any discoverable passkey of this RP, user verification required. */
 export async function authenticationOptions(deps: PasskeyDeps, binding: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID: rp(deps).rpID, userVerification: 'required', allowCredentials: [] });
   await deps.redis.set(challengeKey(deps, 'login', binding), options.challenge, 'EX', CHALLENGE_SECONDS);
   return options;
@@ -100,6 +107,7 @@ export async function authenticationOptions(deps: PasskeyDeps, binding: string):
 
 /** Verifies an assertion made for the challenge of `binding`: the user id and the passkey used. */
 export async function authenticatePasskey(deps: PasskeyDeps, binding: string, response: AuthenticationResponseJSON): Promise<{ userId: string; credentialId: string }> {
+  const { verifyAuthenticationResponse } = await webauthn();
   const expectedChallenge = await takeChallenge(deps, 'login', binding);
   const passkey = await deps.credentials.findPasskey(response.id);
   if (!passkey) throw new PasskeyRefusedError();

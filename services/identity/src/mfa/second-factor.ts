@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { open, seal } from '@hush/common';
 import type { CredentialsRepository, StoredCredential } from './credentials.repository.js';
@@ -38,6 +38,10 @@ export interface Enrolment {
   qrSvg: string;
 }
 
+/** qrcode (with pngjs, ~1.1 MB of heap) is loaded by the first enrolment page, not at start. */
+let qrcode: Promise<typeof QRCode> | undefined;
+const qrcodeLibrary = () => (qrcode ??= import('qrcode').then((m) => m.default));
+
 const enrolmentAad = (binding: string) => `totp enrolment\n${binding}`;
 const credentialAad = (credentialId: string) => `totp credential\n${credentialId}`;
 
@@ -46,7 +50,7 @@ export async function startEnrolment(deps: Pick<SecondFactorDeps, 'totpKey' | 'i
   const secret = newTotpSecret();
   const expires = Math.floor(now / 1000) + ENROLMENT_SECONDS;
   const pending = seal(deps.totpKey, `${secret}.${expires}`, enrolmentAad(binding)).toString('base64url');
-  const svg = await QRCode.toString(otpauthUri(secret, account, deps.issuerName), { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
+  const svg = await (await qrcodeLibrary()).toString(otpauthUri(secret, account, deps.issuerName), { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
   const qrSvg = svg.replace('<svg ', '<svg role="img" aria-label="QR code of the authenticator key" ');
   return { pending, secretText: groupedSecret(secret), qrSvg };
 }

@@ -1,4 +1,5 @@
-import { Secret, TOTP } from 'otpauth';
+import { createRequire } from 'node:module';
+import type * as OTPAuth from 'otpauth';
 
 /**
  * TOTP (RFC 6238) as authenticator apps expect it: SHA-1, 6 digits, 30-second steps, a 160-bit
@@ -12,10 +13,19 @@ export const TOTP_PERIOD = 30;
 export const TOTP_DIGITS = 6;
 const WINDOW = 1;
 
-export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
+/**
+ * otpauth (~0.7 MB of heap) is loaded by the first TOTP enrolment or code check, not at start.
+ * Required rather than imported: these helpers are synchronous, as their callers are.
+ */
+let library: typeof OTPAuth | undefined;
+const otpauth = () => (library ??= createRequire(import.meta.url)('otpauth') as typeof OTPAuth);
 
-const totpOf = (secret: string, label = '', issuer = '') =>
-  new TOTP({ issuer, label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD, secret: Secret.fromBase32(secret) });
+export const newTotpSecret = (): string => new (otpauth().Secret)({ size: 20 }).base32;
+
+const totpOf = (secret: string, label = '', issuer = '') => {
+  const { Secret, TOTP } = otpauth();
+  return new TOTP({ issuer, label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD, secret: Secret.fromBase32(secret) });
+};
 
 /** The `otpauth://` URI an authenticator app reads from the QR code. */
 export function otpauthUri(secret: string, account: string, issuer: string): string {
@@ -37,7 +47,7 @@ export function acceptedStep(secret: string, typed: string, now: number, lastSte
   if (!/^\d{6}$/.test(code)) return undefined;
   const delta = totpOf(secret).validate({ token: code, timestamp: now, window: WINDOW });
   if (delta === null) return undefined;
-  const step = TOTP.counter({ period: TOTP_PERIOD, timestamp: now }) + delta;
+  const step = otpauth().TOTP.counter({ period: TOTP_PERIOD, timestamp: now }) + delta;
   return lastStep === null || step > lastStep ? step : undefined;
 }
 
