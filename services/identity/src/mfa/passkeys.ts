@@ -1,10 +1,5 @@
 import type * as WebAuthn from '@simplewebauthn/server';
-import type {
-  AuthenticationResponseJSON,
-  PublicKeyCredentialCreationOptionsJSON,
-  PublicKeyCredentialRequestOptionsJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../errors.js';
 import type { CredentialsRepository, StoredCredential } from './credentials.repository.js';
