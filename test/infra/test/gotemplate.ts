@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 
 /**
@@ -5,9 +6,11 @@ import { stringify } from 'yaml';
  * can be rendered and checked where no helm binary exists. It is not helm: it implements Go's
  * text/template actions {{ }} with trim markers {{- -}}, comments, pipelines, variables ($x :=,
  * $x =, $, range's $i, $v), if / else if / else, with / else, range / else over lists and maps
- * (maps in key order, as Go does), define, template and include; and Helm's functions listed in
- * FUNCTIONS below, with Helm's meanings. Anything else (another function, a method call,
- * .Capabilities, lookup, tpl) is an error here rather than a guess, so the chart cannot drift into
+ * (maps in key order, as Go does), define, template and include; Helm's functions listed in
+ * FUNCTIONS below, with Helm's meanings; `lookup`, answered from the objects the caller says the
+ * cluster holds (none, as `helm template` sees it, unless told); and a call of a function the data
+ * holds (`.Files.Get "path"`). Anything else (another function, another method call,
+ * .Capabilities, tpl) is an error here rather than a guess, so the chart cannot drift into
  * constructs this renderer would get wrong. Like Helm (and unlike Go's default), a field of a
  * missing value is an error, and a missing map key prints as an empty string. One difference on
  * the safe side: `and` and `or` evaluate all their arguments (Go stops at the deciding one), so a
@@ -382,15 +385,31 @@ const FUNCTIONS: Record<string, Fn> = {
     return str.endsWith(suffix) ? str.slice(0, -suffix.length) : str;
   },
   trunc: (w: string, n: number, s: Value) => print(s, w).slice(0, n),
+  sha256sum: (w: string, s: Value) => createHash('sha256').update(print(s, w)).digest('hex'),
 };
 /** The Helm and Go functions the renderer knows; using any other is an error. */
-export const SUPPORTED_FUNCTIONS = [...Object.keys(FUNCTIONS), 'include'].sort();
+export const SUPPORTED_FUNCTIONS = [...Object.keys(FUNCTIONS), 'include', 'lookup'].sort();
+
+/** What `lookup` finds: the objects of a cluster (apiVersion, kind, metadata.namespace and name). */
+export type Cluster = readonly Record<string, Value>[];
 
 type Scope = Map<string, Value>;
 
 class Renderer {
   depth = 0;
-  constructor(private readonly defines: Map<string, Node[]>) {}
+  constructor(
+    private readonly defines: Map<string, Node[]>,
+    private readonly cluster: Cluster,
+  ) {}
+
+  /** Helm's `lookup apiVersion kind namespace name`: a copy of the object, or an empty map when there is none. */
+  lookup(where: string, [apiVersion, kind, namespace, name]: Value[]): Value {
+    if (!name) throw new TemplateError(`${where}: lookup of a list (no name) is outside the supported subset`);
+    const found = this.cluster.find(
+      (o) => o['apiVersion'] === apiVersion && o['kind'] === kind && (o['metadata']?.['namespace'] ?? '') === namespace && o['metadata']?.['name'] === name,
+    );
+    return found ? structuredClone(found) : {};
+  }
 
   run(nodes: Node[], dot: Value, root: Value, scopes: Scope[]): string {
     let out = '';
@@ -483,12 +502,16 @@ class Renderer {
     if (head?.k === 'ident') {
       const args = [...rest.map((a) => this.operand(a, dot, root, scopes, where)), ...extra];
       if (head.name === 'include') return this.call(String(args[0]), args[1]);
+      if (head.name === 'lookup') return this.lookup(where, args);
       const fn = FUNCTIONS[head.name];
       if (!fn) throw new TemplateError(`${where}: function "${head.name}" is outside the supported subset`);
       return fn(where, ...args);
     }
-    if (rest.length || extra.length) throw new TemplateError(`${where}: can't give arguments to a non-function`);
-    return this.operand(head as Operand, dot, root, scopes, where);
+    const value = this.operand(head as Operand, dot, root, scopes, where);
+    if (!rest.length && !extra.length) return value;
+    // A method of the data, such as .Files.Get: called with the arguments, as Go calls a method.
+    if (typeof value !== 'function') throw new TemplateError(`${where}: can't give arguments to a non-function`);
+    return (value as (...args: Value[]) => Value)(...rest.map((a) => this.operand(a, dot, root, scopes, where)), ...extra);
   }
 
   private operand(o: Operand, dot: Value, root: Value, scopes: Scope[], where: string): Value {
@@ -520,10 +543,10 @@ function walk(v: Value, path: string[], where: string): Value {
   return cur;
 }
 
-/** Renders `files` (name → source) with `data`; returns each file's output. */
-export function renderTemplates(files: Record<string, string>, data: Value): Record<string, string> {
+/** Renders `files` (name → source) with `data`, `lookup` finding `cluster`'s objects; returns each file's output. */
+export function renderTemplates(files: Record<string, string>, data: Value, cluster: Cluster = []): Record<string, string> {
   const defines = new Map<string, Node[]>();
   const parsed = Object.entries(files).map(([name, source]) => [name, parseTemplate(source, name, defines)] as const);
-  const renderer = new Renderer(defines);
+  const renderer = new Renderer(defines, cluster);
   return Object.fromEntries(parsed.map(([name, nodes]) => [name, renderer.run(nodes, data, data, [new Map([['$', data]])])]));
 }
