@@ -355,7 +355,17 @@ const FUNCTIONS: Record<string, Fn> = {
       .join(' '),
   toString: (w: string, v: Value) => print(v, w),
   toYaml: (_w: string, v: Value) => toYaml(v),
-  toJson: (_w: string, v: Value) => JSON.stringify(v ?? null),
+  // Go's encoding/json writes map keys in order.
+  toJson: (_w: string, v: Value) =>
+    JSON.stringify(v ?? null, (_k, x: Value) =>
+      isMap(x)
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, x[k]]),
+          )
+        : x,
+    ),
   indent: (_w: string, n: number, s: string) => indent(n, s),
   nindent: (_w: string, n: number, s: string) => `\n${indent(n, s)}`,
   printf: (w: string, format: string, ...args: Value[]) => goPrintf(format, args, w),
