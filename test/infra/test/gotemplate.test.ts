@@ -77,5 +77,7 @@ describe('the Go-template subset used to render the Helm chart', () => {
 
   it('reads a field of a parenthesised result, and index into maps', () => {
     expect(render('{{ (index .Values "identity").image.tag }}', { Values: { identity: { image: { tag: '1.2' } } } })).toBe('1.2');
+    // With a space, the field is the next argument, not a field of the result.
+    expect(render('{{ eq (.a | default "x") .b }}', { a: '', b: 'x' })).toBe('true');
   });
 });

@@ -25,7 +25,7 @@ type Token =
   | { t: 'num'; v: number }
   | { t: 'bool'; v: boolean }
   | { t: 'nil' }
-  | { t: 'field'; path: string[] } // .A.B (path [] is `.`)
+  | { t: 'field'; path: string[]; spaced: boolean } // .A.B (path [] is `.`); spaced: after white space
   | { t: 'var'; name: string; path: string[] } // $x.A
   | { t: 'ident'; v: string }
   | { t: 'op'; v: '(' | ')' | '|' | ':=' | '=' | ',' };
@@ -46,10 +46,10 @@ interface Pipeline {
 }
 type Node =
   | { k: 'text'; v: string }
-  | { k: 'action'; pipe: Pipeline }
-  | { k: 'if' | 'with'; pipe: Pipeline; body: Node[]; orElse: Node[] }
-  | { k: 'range'; pipe: Pipeline; body: Node[]; orElse: Node[] }
-  | { k: 'template'; name: string; pipe: Pipeline | undefined };
+  | { k: 'action'; pipe: Pipeline; where: string }
+  | { k: 'if' | 'with'; pipe: Pipeline; body: Node[]; orElse: Node[]; where: string }
+  | { k: 'range'; pipe: Pipeline; body: Node[]; orElse: Node[]; where: string }
+  | { k: 'template'; name: string; pipe: Pipeline | undefined; where: string };
 
 export class TemplateError extends Error {}
 
@@ -131,7 +131,7 @@ function tokenize(action: string, where: string): Token[] {
     else if (m[3] !== undefined) tokens.push({ t: 'num', v: Number(m[3]) });
     else if (m[4] !== undefined) tokens.push({ t: 'op', v: m[4] as '(' });
     else if (m[5] !== undefined) tokens.push({ t: 'var', name: m[5], path: path(m[6]) });
-    else if (m[7] !== undefined) tokens.push({ t: 'field', path: path(m[7]) });
+    else if (m[7] !== undefined) tokens.push({ t: 'field', path: path(m[7]), spaced: /^\s/.test(m[0]) });
     else if (m[8] === 'true' || m[8] === 'false') tokens.push({ t: 'bool', v: m[8] === 'true' });
     else if (m[8] === 'nil') tokens.push({ t: 'nil' });
     else if (m[8] !== undefined) tokens.push({ t: 'ident', v: m[8] });
@@ -207,9 +207,9 @@ class Parser {
           const pipe = this.pipeline();
           const close = this.tokens[this.i++];
           if (close?.t !== 'op' || close.v !== ')') throw new TemplateError(`${this.where}: missing )`);
-          // (expr).Field
+          // (expr).Field, written without a space (with one, .Field is the next argument)
           const after = this.peek();
-          if (after?.t === 'field' && after.path.length) {
+          if (after?.t === 'field' && after.path.length && !after.spaced) {
             this.i++;
             return { k: 'pipe', pipe, path: after.path };
           }
@@ -265,11 +265,11 @@ export function parseTemplate(source: string, file: string, defines: Map<string,
       } else if (kw === 'template') {
         const m = /^("(?:[^"\\]|\\.)*")\s*(.*)$/s.exec(rest);
         if (!m?.[1]) throw new TemplateError(`${piece.where}: template needs a name`);
-        nodes.push({ k: 'template', name: JSON.parse(m[1]) as string, pipe: m[2] ? parsePipeline(m[2], piece.where) : undefined });
+        nodes.push({ k: 'template', name: JSON.parse(m[1]) as string, pipe: m[2] ? parsePipeline(m[2], piece.where) : undefined, where: piece.where });
       } else if (['block', 'break', 'continue'].includes(kw)) {
         throw new TemplateError(`${piece.where}: {{ ${kw} }} is outside the supported subset`);
       } else {
-        nodes.push({ k: 'action', pipe: parsePipeline(a, piece.where) });
+        nodes.push({ k: 'action', pipe: parsePipeline(a, piece.where), where: piece.where });
       }
     }
     if (inside) throw new TemplateError(`${file}: {{ ${inside} }} without end`);
@@ -289,7 +289,7 @@ export function parseTemplate(source: string, file: string, defines: Map<string,
         orElse = tail.nodes;
       }
     }
-    return kw === 'range' ? { k: 'range', pipe, body, orElse } : { k: kw, pipe, body, orElse };
+    return kw === 'range' ? { k: 'range', pipe, body, orElse, where } : { k: kw, pipe, body, orElse, where };
   };
   return block(undefined).nodes;
 }
@@ -431,20 +431,20 @@ class Renderer {
           out += node.v;
           break;
         case 'action': {
-          const v = this.pipe(node.pipe, dot, root, all, 'action');
-          if (!node.pipe.decl.length) out += print(v, 'action');
+          const v = this.pipe(node.pipe, dot, root, all, node.where);
+          if (!node.pipe.decl.length) out += print(v, node.where);
           break;
         }
         case 'if':
         case 'with': {
-          const v = this.pipe(node.pipe, dot, root, all, node.k);
+          const v = this.pipe(node.pipe, dot, root, all, `${node.where} ${node.k}`);
           if (truthy(v)) out += this.run(node.body, node.k === 'with' ? v : dot, root, all);
           else out += this.run(node.orElse, dot, root, all);
           break;
         }
         case 'range': {
           const decl = node.pipe.decl;
-          const v = this.pipe({ ...node.pipe, decl: [] }, dot, root, all, 'range');
+          const v = this.pipe({ ...node.pipe, decl: [] }, dot, root, all, `${node.where} range`);
           const entries: [Value, Value][] = Array.isArray(v)
             ? v.map((x, i) => [i, x])
             : isMap(v)
@@ -469,7 +469,7 @@ class Renderer {
           break;
         }
         case 'template': {
-          const arg = node.pipe ? this.pipe(node.pipe, dot, root, all, 'template') : null;
+          const arg = node.pipe ? this.pipe(node.pipe, dot, root, all, node.where) : null;
           out += this.call(node.name, arg);
           break;
         }

@@ -68,4 +68,6 @@ export const CONTAINER_FIELDS = new Set([
   'resources',
   'securityContext',
   'workingDir',
+  // A native sidecar among the init containers (Kubernetes 1.29+): restartPolicy: Always.
+  'restartPolicy',
 ]);

@@ -37,7 +37,7 @@ export function createIdentityMetrics(sources: { keysFingerprint(): string; load
       for (const part of sources.keysFingerprint().split(',').filter(Boolean)) this.inc({ status: part.split(':')[1] ?? 'unknown' });
     },
   });
-  signingKeyAgeGauge(registers, sources.loadedKeys);
+  signingKeyAgeGauge(registers, () => sources.loadedKeys());
   /** Counts a provider's events; every new Provider instance (after a key change) is observed. */
   const observe = (p: Provider): Provider => {
     p.on('grant.success', (ctx) => tokens.inc({ grant_type: typeof ctx.oidc.params?.grant_type === 'string' ? ctx.oidc.params.grant_type : 'unknown' }));
