@@ -63,29 +63,21 @@ describe("docs/deploy.md's readiness table", () => {
     expect(Object.keys(table).sort()).toEqual(['identity', 'mailer', 'secrets']);
   });
 
-  it('says what identity checks and reports', async () => {
-    const h = await startIdentity();
-    try {
-      expect(await answered(h.managementUrl)).toEqual(table['identity']);
-    } finally {
-      await h.close();
-    }
-  });
-
-  it('says what the secrets service checks and reports', async () => {
-    const h = await startSecrets();
-    try {
-      expect(await answered(h.managementUrl)).toEqual(table['secrets']);
-    } finally {
-      await h.close();
-    }
-  });
-
-  it('says what the mailer checks and reports', async () => {
+  /** Each service started as its tests start it, with where its management port answers. */
+  const services: Record<string, () => Promise<{ managementUrl: string; close(): Promise<void> }>> = {
+    identity: startIdentity,
+    secrets: () => startSecrets(),
     // The mailer connects to the relay only to send, and it sends nothing here.
-    const h = await startTestMailer('smtp://127.0.0.1:9');
+    mailer: async () => {
+      const h = await startTestMailer('smtp://127.0.0.1:9');
+      return { managementUrl: h.url, close: () => h.close() };
+    },
+  };
+
+  it.each(Object.entries(services))('says what %s checks and reports', async (name, start) => {
+    const h = await start();
     try {
-      expect(await answered(h.url)).toEqual(table['mailer']);
+      expect(await answered(h.managementUrl)).toEqual(table[name]);
     } finally {
       await h.close();
     }

@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { adminDatabaseUrl } from '@hush/testing';
 import { runCli as identityCli } from '../../../services/identity/src/cli/cli.js';
 import { runCli as secretsCli } from '../../../services/secrets/src/cli/cli.js';
@@ -28,19 +27,16 @@ function documentedSql(): string {
   return roles[0] ?? '';
 }
 
-async function query(url: string, sql: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+/** psql as an operator runs it, against `url` (the administrator's unless given), stopping at the first error. */
+const psql = (args: string[], url = adminDatabaseUrl) =>
+  spawnSync('psql', ['-v', 'ON_ERROR_STOP=1', '--no-psqlrc', '--quiet', '--no-align', '--tuples-only', '-d', url, ...args], {
+    env: { PATH: process.env.PATH },
+    encoding: 'utf8',
+  });
 
-afterAll(async () => {
-  for (const name of Object.values(names)) await query(adminDatabaseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  for (const name of Object.values(names)) await query(adminDatabaseUrl, `DROP ROLE IF EXISTS "${name}"`);
+afterAll(() => {
+  for (const name of Object.values(names)) psql(['-c', `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]);
+  for (const name of Object.values(names)) psql(['-c', `DROP ROLE IF EXISTS "${name}"`]);
 });
 
 describe("docs/deploy.md's SQL for the services' roles and databases", () => {
@@ -53,35 +49,31 @@ describe("docs/deploy.md's SQL for the services' roles and databases", () => {
     const dir = mkdtempSync(join(tmpdir(), 'hush-roles-'));
     try {
       writeFileSync(join(dir, 'hush-roles.sql'), sql);
-      const run = spawnSync('psql', ['-v', 'ON_ERROR_STOP=1', '--no-psqlrc', '--quiet', '-d', 'postgres', '-f', join(dir, 'hush-roles.sql')], {
-        env: { PATH: process.env.PATH, PGHOST: admin.hostname, PGPORT: admin.port || '5432', PGUSER: decodeURIComponent(admin.username) },
-        encoding: 'utf8',
-      });
+      const run = psql(['-f', join(dir, 'hush-roles.sql')]);
       expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it("lets each service's migrations run as its own role", async () => {
+  it("lets each service's migrations run as its own role, which then owns every table", async () => {
     const env = (role: keyof typeof names) => ({ DATABASE_URL: urlOf(role), MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
     const identity = await identityCli(['migrate'], env('identity'));
     const secrets = await secretsCli(['migrate'], env('secrets'));
     expect([identity.code, secrets.code]).toEqual([0, 0]);
-    const { rows } = await query(
-      urlOf('identity'),
-      `SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'`,
-    );
-    expect(rows).toEqual([{ owner: names.identity }]);
+    for (const role of ['identity', 'secrets'] as const) {
+      const owners = psql(['-c', `SELECT DISTINCT pg_get_userbyid(relowner) FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'`], urlOf(role));
+      expect({ role, owners: owners.stdout.trim() }).toEqual({ role, owners: names[role] });
+    }
   });
 
-  it("keeps each role out of the other's database", async () => {
-    const refused = (url: string) =>
-      query(url, 'SELECT 1').then(
-        () => 'connected',
-        (err: pg.DatabaseError) => err.code,
-      );
-    expect(await refused(urlOf('secrets', names.identity))).toBe('42501');
-    expect(await refused(urlOf('identity', names.secrets))).toBe('42501');
+  it("keeps each role out of the other's database", () => {
+    for (const [role, other] of [
+      ['secrets', 'identity'],
+      ['identity', 'secrets'],
+    ] as const) {
+      const run = psql(['-c', 'SELECT 1'], urlOf(role, names[other]));
+      expect({ role, status: run.status, refused: /permission denied for database/.test(run.stderr) }).toEqual({ role, status: 2, refused: true });
+    }
   });
 });
