@@ -154,7 +154,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.
-  const metrics = createIdentityMetrics({ keysFingerprint: () => fingerprint });
+  const metrics = createIdentityMetrics({ keysFingerprint: () => fingerprint, loadedKeys: () => context.signingKeys.loaded() });
   let provider: Provider | undefined;
   let handler: ProviderListener = notStarted;
   const currentProvider = (): Provider => {

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { anchors, links, slug } from './markdown.js';
 
 // The documentation stands alone: a clone, read offline or on any Git host, has everything its
-// documents point to. Every link in the README, the workspaces' READMEs and docs/ resolves inside
-// the repository (the file exists, and so does the heading an anchor names); the only addresses
-// allowed are those of a local run (localhost, 127.0.0.1).
+// documents point to. Every link in the README, the changelog, the workspaces' READMEs and docs/
+// resolves inside the repository (the file exists, and so does the heading an anchor names); the
+// only addresses allowed are those of a local run (localhost, 127.0.0.1).
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -24,7 +24,7 @@ const workspaceReadmes = ['services', 'packages', 'test'].flatMap((group) =>
     .map((name) => join(root, group, name, 'README.md'))
     .filter((path) => existsSync(path)),
 );
-const documents = [join(root, 'README.md'), ...workspaceReadmes, ...markdownUnder(join(root, 'docs'))].map((path) => relative(root, path));
+const documents = [join(root, 'README.md'), join(root, 'CHANGELOG.md'), ...workspaceReadmes, ...markdownUnder(join(root, 'docs'))].map((path) => relative(root, path));
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const anchorsOf = new Map<string, Set<string>>();

@@ -19,7 +19,20 @@ describe('the Go-template subset used to render the Helm chart', () => {
   it('refuses to reach into a missing value, print a map, or call an unknown function', () => {
     expect(() => render('{{ .a.b }}', {})).toThrow(TemplateError);
     expect(() => render('{{ .m }}', { m: { a: 1 } })).toThrow(/toYaml/);
-    expect(() => render('{{ lookup "v1" "Secret" "" "" }}')).toThrow(/lookup.*outside the supported subset/);
+    expect(() => render('{{ tpl "x" . }}')).toThrow(/tpl.*outside the supported subset/);
+    expect(() => render('{{ .s "x" }}', { s: 'not a function' })).toThrow(/non-function/);
+  });
+
+  it('looks objects up in the cluster it is given, and finds an empty map where there is none (as helm template does)', () => {
+    const cluster = [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'keys', namespace: 'ns' }, data: { K: 'dg==' } }];
+    const t = '[{{ (lookup "v1" "Secret" "ns" "keys").data | toJson }}]';
+    expect(renderTemplates({ 't.yaml': t }, {}, cluster)['t.yaml']).toBe('[{"K":"dg=="}]');
+    expect(render(t)).toBe('[null]');
+    expect(renderTemplates({ 't.yaml': '{{ lookup "v1" "Secret" "other" "keys" | len }}' }, {}, cluster)['t.yaml']).toBe('0');
+  });
+
+  it('calls a function of the data with its arguments, as .Files.Get', () => {
+    expect(render('{{ .Files.Get "a.json" }}', { Files: { Get: (name: string) => `<${name}>` } })).toBe('<a.json>');
   });
 
   it('chooses branches with Go truth: empty strings, 0, empty lists and maps are false', () => {
@@ -52,16 +65,19 @@ describe('the Go-template subset used to render the Helm chart', () => {
     expect(render('{{ toYaml .v }}', { v: { b: [1, 'x'], a: { c: true } } })).toBe('a:\n  c: true\nb:\n  - 1\n  - x');
   });
 
-  it('has default, quote, required, printf, and/or/not/eq with their Helm meanings', () => {
+  it('has default, quote, required, printf, sha256sum, and/or/not/eq with their Helm meanings', () => {
     expect(render('{{ .v | default "d" }}|{{ 0 | default 5 }}|{{ "x" | default "d" }}', { v: '' })).toBe('d|5|x');
     expect(render('{{ .s | quote }}', { s: 'say "hi"' })).toBe('"say \\"hi\\""');
     expect(() => render('{{ .v | required "v is needed" }}', { v: '' })).toThrow(/v is needed/);
     expect(render('{{ printf "%s-migrate-%d" .r 3 }}', { r: 'hush' })).toBe('hush-migrate-3');
+    expect(render('{{ "abc" | sha256sum }}')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(render('{{ and 1 "" 2 }}|{{ or "" 0 "z" }}|{{ not "" }}|{{ eq .a "x" "y" }}', { a: 'y' })).toBe('|z|true|true');
     expect(render('{{ if and .missing true }}yes{{ else }}no{{ end }}|{{ or .missing nil }}|{{ and 1 2 }}', {})).toBe('no||2');
   });
 
   it('reads a field of a parenthesised result, and index into maps', () => {
     expect(render('{{ (index .Values "identity").image.tag }}', { Values: { identity: { image: { tag: '1.2' } } } })).toBe('1.2');
+    // With a space, the field is the next argument, not a field of the result.
+    expect(render('{{ eq (.a | default "x") .b }}', { a: '', b: 'x' })).toBe('true');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 
 /**
@@ -5,9 +6,11 @@ import { stringify } from 'yaml';
  * can be rendered and checked where no helm binary exists. It is not helm: it implements Go's
  * text/template actions {{ }} with trim markers {{- -}}, comments, pipelines, variables ($x :=,
  * $x =, $, range's $i, $v), if / else if / else, with / else, range / else over lists and maps
- * (maps in key order, as Go does), define, template and include; and Helm's functions listed in
- * FUNCTIONS below, with Helm's meanings. Anything else (another function, a method call,
- * .Capabilities, lookup, tpl) is an error here rather than a guess, so the chart cannot drift into
+ * (maps in key order, as Go does), define, template and include; Helm's functions listed in
+ * FUNCTIONS below, with Helm's meanings; `lookup`, answered from the objects the caller says the
+ * cluster holds (none, as `helm template` sees it, unless told); and a call of a function the data
+ * holds (`.Files.Get "path"`). Anything else (another function, another method call,
+ * .Capabilities, tpl) is an error here rather than a guess, so the chart cannot drift into
  * constructs this renderer would get wrong. Like Helm (and unlike Go's default), a field of a
  * missing value is an error, and a missing map key prints as an empty string. One difference on
  * the safe side: `and` and `or` evaluate all their arguments (Go stops at the deciding one), so a
@@ -22,7 +25,7 @@ type Token =
   | { t: 'num'; v: number }
   | { t: 'bool'; v: boolean }
   | { t: 'nil' }
-  | { t: 'field'; path: string[] } // .A.B (path [] is `.`)
+  | { t: 'field'; path: string[]; spaced: boolean } // .A.B (path [] is `.`); spaced: after white space
   | { t: 'var'; name: string; path: string[] } // $x.A
   | { t: 'ident'; v: string }
   | { t: 'op'; v: '(' | ')' | '|' | ':=' | '=' | ',' };
@@ -43,10 +46,10 @@ interface Pipeline {
 }
 type Node =
   | { k: 'text'; v: string }
-  | { k: 'action'; pipe: Pipeline }
-  | { k: 'if' | 'with'; pipe: Pipeline; body: Node[]; orElse: Node[] }
-  | { k: 'range'; pipe: Pipeline; body: Node[]; orElse: Node[] }
-  | { k: 'template'; name: string; pipe: Pipeline | undefined };
+  | { k: 'action'; pipe: Pipeline; where: string }
+  | { k: 'if' | 'with'; pipe: Pipeline; body: Node[]; orElse: Node[]; where: string }
+  | { k: 'range'; pipe: Pipeline; body: Node[]; orElse: Node[]; where: string }
+  | { k: 'template'; name: string; pipe: Pipeline | undefined; where: string };
 
 export class TemplateError extends Error {}
 
@@ -128,7 +131,7 @@ function tokenize(action: string, where: string): Token[] {
     else if (m[3] !== undefined) tokens.push({ t: 'num', v: Number(m[3]) });
     else if (m[4] !== undefined) tokens.push({ t: 'op', v: m[4] as '(' });
     else if (m[5] !== undefined) tokens.push({ t: 'var', name: m[5], path: path(m[6]) });
-    else if (m[7] !== undefined) tokens.push({ t: 'field', path: path(m[7]) });
+    else if (m[7] !== undefined) tokens.push({ t: 'field', path: path(m[7]), spaced: /^\s/.test(m[0]) });
     else if (m[8] === 'true' || m[8] === 'false') tokens.push({ t: 'bool', v: m[8] === 'true' });
     else if (m[8] === 'nil') tokens.push({ t: 'nil' });
     else if (m[8] !== undefined) tokens.push({ t: 'ident', v: m[8] });
@@ -204,9 +207,9 @@ class Parser {
           const pipe = this.pipeline();
           const close = this.tokens[this.i++];
           if (close?.t !== 'op' || close.v !== ')') throw new TemplateError(`${this.where}: missing )`);
-          // (expr).Field
+          // (expr).Field, written without a space (with one, .Field is the next argument)
           const after = this.peek();
-          if (after?.t === 'field' && after.path.length) {
+          if (after?.t === 'field' && after.path.length && !after.spaced) {
             this.i++;
             return { k: 'pipe', pipe, path: after.path };
           }
@@ -262,11 +265,11 @@ export function parseTemplate(source: string, file: string, defines: Map<string,
       } else if (kw === 'template') {
         const m = /^("(?:[^"\\]|\\.)*")\s*(.*)$/s.exec(rest);
         if (!m?.[1]) throw new TemplateError(`${piece.where}: template needs a name`);
-        nodes.push({ k: 'template', name: JSON.parse(m[1]) as string, pipe: m[2] ? parsePipeline(m[2], piece.where) : undefined });
+        nodes.push({ k: 'template', name: JSON.parse(m[1]) as string, pipe: m[2] ? parsePipeline(m[2], piece.where) : undefined, where: piece.where });
       } else if (['block', 'break', 'continue'].includes(kw)) {
         throw new TemplateError(`${piece.where}: {{ ${kw} }} is outside the supported subset`);
       } else {
-        nodes.push({ k: 'action', pipe: parsePipeline(a, piece.where) });
+        nodes.push({ k: 'action', pipe: parsePipeline(a, piece.where), where: piece.where });
       }
     }
     if (inside) throw new TemplateError(`${file}: {{ ${inside} }} without end`);
@@ -286,7 +289,7 @@ export function parseTemplate(source: string, file: string, defines: Map<string,
         orElse = tail.nodes;
       }
     }
-    return kw === 'range' ? { k: 'range', pipe, body, orElse } : { k: kw, pipe, body, orElse };
+    return kw === 'range' ? { k: 'range', pipe, body, orElse, where } : { k: kw, pipe, body, orElse, where };
   };
   return block(undefined).nodes;
 }
@@ -352,7 +355,17 @@ const FUNCTIONS: Record<string, Fn> = {
       .join(' '),
   toString: (w: string, v: Value) => print(v, w),
   toYaml: (_w: string, v: Value) => toYaml(v),
-  toJson: (_w: string, v: Value) => JSON.stringify(v ?? null),
+  // Go's encoding/json writes map keys in order.
+  toJson: (_w: string, v: Value) =>
+    JSON.stringify(v ?? null, (_k, x: Value) =>
+      isMap(x)
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, x[k]]),
+          )
+        : x,
+    ),
   indent: (_w: string, n: number, s: string) => indent(n, s),
   nindent: (_w: string, n: number, s: string) => `\n${indent(n, s)}`,
   printf: (w: string, format: string, ...args: Value[]) => goPrintf(format, args, w),
@@ -382,15 +395,31 @@ const FUNCTIONS: Record<string, Fn> = {
     return str.endsWith(suffix) ? str.slice(0, -suffix.length) : str;
   },
   trunc: (w: string, n: number, s: Value) => print(s, w).slice(0, n),
+  sha256sum: (w: string, s: Value) => createHash('sha256').update(print(s, w)).digest('hex'),
 };
 /** The Helm and Go functions the renderer knows; using any other is an error. */
-export const SUPPORTED_FUNCTIONS = [...Object.keys(FUNCTIONS), 'include'].sort();
+export const SUPPORTED_FUNCTIONS = [...Object.keys(FUNCTIONS), 'include', 'lookup'].sort();
+
+/** What `lookup` finds: the objects of a cluster (apiVersion, kind, metadata.namespace and name). */
+export type Cluster = readonly Record<string, Value>[];
 
 type Scope = Map<string, Value>;
 
 class Renderer {
   depth = 0;
-  constructor(private readonly defines: Map<string, Node[]>) {}
+  constructor(
+    private readonly defines: Map<string, Node[]>,
+    private readonly cluster: Cluster,
+  ) {}
+
+  /** Helm's `lookup apiVersion kind namespace name`: a copy of the object, or an empty map when there is none. */
+  lookup(where: string, [apiVersion, kind, namespace, name]: Value[]): Value {
+    if (!name) throw new TemplateError(`${where}: lookup of a list (no name) is outside the supported subset`);
+    const found = this.cluster.find(
+      (o) => o['apiVersion'] === apiVersion && o['kind'] === kind && (o['metadata']?.['namespace'] ?? '') === namespace && o['metadata']?.['name'] === name,
+    );
+    return found ? structuredClone(found) : {};
+  }
 
   run(nodes: Node[], dot: Value, root: Value, scopes: Scope[]): string {
     let out = '';
@@ -402,20 +431,20 @@ class Renderer {
           out += node.v;
           break;
         case 'action': {
-          const v = this.pipe(node.pipe, dot, root, all, 'action');
-          if (!node.pipe.decl.length) out += print(v, 'action');
+          const v = this.pipe(node.pipe, dot, root, all, node.where);
+          if (!node.pipe.decl.length) out += print(v, node.where);
           break;
         }
         case 'if':
         case 'with': {
-          const v = this.pipe(node.pipe, dot, root, all, node.k);
+          const v = this.pipe(node.pipe, dot, root, all, `${node.where} ${node.k}`);
           if (truthy(v)) out += this.run(node.body, node.k === 'with' ? v : dot, root, all);
           else out += this.run(node.orElse, dot, root, all);
           break;
         }
         case 'range': {
           const decl = node.pipe.decl;
-          const v = this.pipe({ ...node.pipe, decl: [] }, dot, root, all, 'range');
+          const v = this.pipe({ ...node.pipe, decl: [] }, dot, root, all, `${node.where} range`);
           const entries: [Value, Value][] = Array.isArray(v)
             ? v.map((x, i) => [i, x])
             : isMap(v)
@@ -440,7 +469,7 @@ class Renderer {
           break;
         }
         case 'template': {
-          const arg = node.pipe ? this.pipe(node.pipe, dot, root, all, 'template') : null;
+          const arg = node.pipe ? this.pipe(node.pipe, dot, root, all, node.where) : null;
           out += this.call(node.name, arg);
           break;
         }
@@ -483,12 +512,16 @@ class Renderer {
     if (head?.k === 'ident') {
       const args = [...rest.map((a) => this.operand(a, dot, root, scopes, where)), ...extra];
       if (head.name === 'include') return this.call(String(args[0]), args[1]);
+      if (head.name === 'lookup') return this.lookup(where, args);
       const fn = FUNCTIONS[head.name];
       if (!fn) throw new TemplateError(`${where}: function "${head.name}" is outside the supported subset`);
       return fn(where, ...args);
     }
-    if (rest.length || extra.length) throw new TemplateError(`${where}: can't give arguments to a non-function`);
-    return this.operand(head as Operand, dot, root, scopes, where);
+    const value = this.operand(head as Operand, dot, root, scopes, where);
+    if (!rest.length && !extra.length) return value;
+    // A method of the data, such as .Files.Get: called with the arguments, as Go calls a method.
+    if (typeof value !== 'function') throw new TemplateError(`${where}: can't give arguments to a non-function`);
+    return (value as (...args: Value[]) => Value)(...rest.map((a) => this.operand(a, dot, root, scopes, where)), ...extra);
   }
 
   private operand(o: Operand, dot: Value, root: Value, scopes: Scope[], where: string): Value {
@@ -520,10 +553,10 @@ function walk(v: Value, path: string[], where: string): Value {
   return cur;
 }
 
-/** Renders `files` (name → source) with `data`; returns each file's output. */
-export function renderTemplates(files: Record<string, string>, data: Value): Record<string, string> {
+/** Renders `files` (name → source) with `data`, `lookup` finding `cluster`'s objects; returns each file's output. */
+export function renderTemplates(files: Record<string, string>, data: Value, cluster: Cluster = []): Record<string, string> {
   const defines = new Map<string, Node[]>();
   const parsed = Object.entries(files).map(([name, source]) => [name, parseTemplate(source, name, defines)] as const);
-  const renderer = new Renderer(defines);
+  const renderer = new Renderer(defines, cluster);
   return Object.fromEntries(parsed.map(([name, nodes]) => [name, renderer.run(nodes, data, data, [new Map([['$', data]])])]));
 }

@@ -35,8 +35,9 @@ function view(objects: Obj[], c: Obj, pod: Obj): Obj {
     lifecycle: c['lifecycle'],
   };
 }
+const podOf = (w: Obj): Obj => (w['kind'] === 'CronJob' ? w['spec']['jobTemplate']['spec']['template']['spec'] : w['spec']['template']['spec']);
 const containers = (objects: Obj[], w: Obj) => {
-  const pod = w['spec']['template']['spec'] as Obj;
+  const pod = podOf(w);
   return [...(pod['initContainers'] ?? []), ...pod['containers']].map((c: Obj) => view(objects, c, pod));
 };
 
@@ -56,6 +57,13 @@ describe('the Helm chart (defaults) and the kustomize base agree', () => {
     const ours = chart.find((o) => o['kind'] === 'Job') ?? {};
     const theirs = kustomize.find((o) => o['kind'] === 'Job') ?? {};
     expect(containers(chart, ours)).toEqual(containers(kustomize, theirs));
+  });
+
+  it('on the signing-key rotation: the same schedule, steps, image, variables and Secrets', () => {
+    const ours = chart.find((o) => o['kind'] === 'CronJob') ?? {};
+    const theirs = kustomize.find((o) => o['kind'] === 'CronJob') ?? {};
+    expect(containers(chart, ours)).toEqual(containers(kustomize, theirs));
+    expect([ours['spec']['schedule'], ours['spec']['concurrencyPolicy']]).toEqual([theirs['spec']['schedule'], theirs['spec']['concurrencyPolicy']]);
   });
 
   it('on the public Service ports, the autoscaling bounds and the disruption budgets', () => {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse, parseAllDocuments } from 'yaml';
-import { renderTemplates } from './gotemplate.js';
+import { renderTemplates, type Cluster } from './gotemplate.js';
 import { repoRoot } from './services.contract.js';
 
 /**
@@ -56,8 +56,18 @@ export interface ChartRendering {
   values: Obj;
 }
 
-/** `helm template <release> infra/helm/hush -n <namespace> -f <file>... --set ...`, for revision `revision`. */
-export function renderChart(valueFiles: string[] = [], release = { name: 'hush', namespace: 'hush', revision: 1 }, set: Obj = {}): ChartRendering {
+/** The chart's files as `.Files.Get` reads them: any file but the templates, "" when there is none. */
+function chartFile(name: string): string {
+  const path = join(chartDir, name);
+  return !name.startsWith('templates/') && existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : '';
+}
+
+/**
+ * `helm template <release> infra/helm/hush -n <namespace> -f <file>... --set ...`, for revision
+ * `revision`; with `cluster`, as `helm upgrade` renders against a cluster holding those objects
+ * (what the chart's `lookup`s find).
+ */
+export function renderChart(valueFiles: string[] = [], release = { name: 'hush', namespace: 'hush', revision: 1 }, set: Obj = {}, cluster: Cluster = []): ChartRendering {
   const chart = readYaml(join(chartDir, 'Chart.yaml'));
   const values = coalesce(
     valueFiles.reduce((acc, file) => coalesce(acc, readYaml(file)), readYaml(join(chartDir, 'values.yaml'))),
@@ -71,8 +81,9 @@ export function renderChart(valueFiles: string[] = [], release = { name: 'hush',
     Values: values,
     Chart: { Name: chart['name'], Version: chart['version'], AppVersion: chart['appVersion'] },
     Release: { Name: release.name, Namespace: release.namespace, Revision: release.revision, IsInstall: release.revision === 1, IsUpgrade: release.revision > 1, Service: 'Helm' },
+    Files: { Get: chartFile },
   };
-  const out = renderTemplates(files, data);
+  const out = renderTemplates(files, data, cluster);
   // Like helm: files starting with _ only hold definitions; NOTES.txt is printed, not applied.
   const objects = Object.entries(out)
     .filter(([f]) => !f.startsWith('_') && f !== 'NOTES.txt')

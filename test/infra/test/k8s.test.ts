@@ -28,7 +28,7 @@ type Obj = Record<string, any>;
 
 const dir = join(repoRoot, 'infra', 'k8s');
 // The base, the migration Job's own kustomization (migrate/), and the optional components.
-const COMPONENTS = ['network-policy', 'ingress', 'service-monitor'];
+const COMPONENTS = ['network-policy', 'ingress', 'admin-ingress', 'service-monitor'];
 const files = ['', 'migrate/', ...COMPONENTS.map((c) => `components/${c}/`)].flatMap((sub) =>
   readdirSync(join(dir, sub))
     .filter((f) => f.endsWith('.yaml'))
@@ -50,8 +50,10 @@ const API_VERSIONS: Record<string, string> = {
   ConfigMap: 'v1',
   Secret: 'v1',
   Service: 'v1',
+  ServiceAccount: 'v1',
   Deployment: 'apps/v1',
   Job: 'batch/v1',
+  CronJob: 'batch/v1',
   HorizontalPodAutoscaler: 'autoscaling/v2',
   PodDisruptionBudget: 'policy/v1',
   NetworkPolicy: 'networking.k8s.io/v1',
@@ -63,9 +65,10 @@ const serviceOfImage = (image: string): ServiceName | undefined => SERVICES.find
 const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 /** Every container of every workload, with its pod spec and workload. */
-const workloads = [...ofKind('Deployment'), ...ofKind('Job')];
+const workloads = [...ofKind('Deployment'), ...ofKind('Job'), ...ofKind('CronJob')];
+const podOf = (w: Obj): Obj => (w['kind'] === 'CronJob' ? w['spec']['jobTemplate']['spec']['template']['spec'] : w['spec']['template']['spec']);
 const containers = workloads.flatMap((w) => {
-  const pod = w['spec']['template']['spec'] as Obj;
+  const pod = podOf(w);
   return [...(pod['initContainers'] ?? []), ...(pod['containers'] ?? [])].map((c: Obj) => ({ workload: w, pod, c, service: serviceOfImage(c['image']) }));
 });
 
@@ -294,6 +297,24 @@ describe('infra/k8s', () => {
   });
 });
 
+describe('signing-key rotation in infra/k8s', () => {
+  it("runs identity's `keys rotate` monthly, one run at a time, with identity's image, settings and key Secret", () => {
+    const cronJobs = ofKind('CronJob');
+    expect(cronJobs.map((c) => c['metadata']['name'])).toEqual(['key-rotation']);
+    const cron = cronJobs[0] ?? {};
+    expect(cron['spec']['concurrencyPolicy']).toBe('Forbid');
+    expect(String(cron['spec']['schedule']).split(' ')).toHaveLength(5);
+    const [c, ...others] = podOf(cron)['containers'] as Obj[];
+    expect(others).toEqual([]);
+    expect(c?.['command'].slice(0, 4)).toEqual(['node', 'dist/src/cli/main.js', 'keys', 'rotate']);
+    if (implemented('identity')) expect(cliCommands('identity').has('keys')).toBe(true);
+    const identity = byName('Deployment', 'identity')?.['spec']['template']['spec']['containers'][0];
+    expect(c?.['image']).toBe(identity['image']);
+    expect(c?.['envFrom']).toEqual(identity['envFrom']);
+    expect(podOf(cron)['volumes']).toContainEqual({ name: 'keys', secret: { secretName: 'identity-keys', defaultMode: 0o440 } });
+  });
+});
+
 describe('credential handover in infra/k8s', () => {
   const fileOf = (c: Obj, pod: Obj, name: string) => {
     const path = String(variables(c).get(`${name}_FILE`));
@@ -340,9 +361,9 @@ describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)
     expect(kinds.has('Namespace')).toBe(false);
     expect(kinds.has('Secret')).toBe(false);
     const referenced = new Set(
-      [...rendered, ...migration].flatMap((o) =>
-        ((o['spec']?.['template']?.['spec']?.['volumes'] ?? []) as Obj[]).flatMap((v) => (v['secret'] ? [v['secret']['secretName']] : [])),
-      ),
+      [...rendered, ...migration]
+        .filter((o) => ['Deployment', 'Job', 'CronJob'].includes(o['kind']))
+        .flatMap((o) => ((podOf(o)['volumes'] ?? []) as Obj[]).flatMap((v) => (v['secret'] ? [v['secret']['secretName']] : []))),
     );
     expect([...referenced].sort()).toEqual(
       ofKind('Secret')
@@ -358,7 +379,7 @@ describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)
   });
 });
 
-describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, ServiceMonitors)', () => {
+describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, admin Ingress, ServiceMonitors)', () => {
   const base = renderKustomization();
   const parts = Object.fromEntries(COMPONENTS.map((c) => [c, renderKustomization(join(dir, 'components', c))]));
   const all = [...base, ...Object.values(parts).flat()];
@@ -390,7 +411,7 @@ describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, 
   });
 
   it('route the Ingress to public ports only, and scrape through the management port only', () => {
-    for (const ing of parts['ingress'] ?? [])
+    for (const ing of [...(parts['ingress'] ?? []), ...(parts['admin-ingress'] ?? [])])
       for (const rule of ing['spec']['rules']) for (const path of rule['http']['paths']) expect(path['backend']['service']['port']).toEqual({ name: 'http' });
     const monitors = (parts['service-monitor'] ?? []).filter((o) => o['kind'] === 'ServiceMonitor');
     expect(monitors.map((m) => m['metadata']['name']).sort()).toEqual([...SERVICES].sort());
@@ -400,5 +421,14 @@ describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, 
       expect(services).toHaveLength(1);
       expect(services[0]?.['spec']['ports']).toEqual([{ name: 'management', port: managementPort(m['metadata']['name']), targetPort: 'management' }]);
     }
+  });
+
+  it("keep identity's admin paths off the public Ingress, on the admin Ingress of another class", () => {
+    const paths = (ing: Obj) => (ing['spec']['rules'] as Obj[]).flatMap((r) => (r['http']['paths'] as Obj[]).map((p) => `${r['host']}${p['path']}`));
+    const [publicIngress] = parts['ingress'] ?? [];
+    const [admin] = parts['admin-ingress'] ?? [];
+    expect(paths(publicIngress ?? {}).sort()).toEqual(['auth.example.com/auth/realms', 'secrets.example.com/']);
+    expect(paths(admin ?? {}).sort()).toEqual(['auth.example.com/auth/admin', 'auth.example.com/auth/realms']);
+    expect(admin?.['spec']['ingressClassName']).not.toBe(publicIngress?.['spec']['ingressClassName']);
   });
 });

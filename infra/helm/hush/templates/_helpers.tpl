@@ -1,9 +1,10 @@
 {{/*
 The chart uses a documented subset of Helm's template language (values lookups, if/with/range,
-define/include, default, quote, toYaml/nindent, printf, dict/list/index, .Release and .Chart),
-so that test/infra can render it without the helm binary (test/infra/test/gotemplate.ts).
-Named templates take a dict: root (the top-level context) and component (identity, secrets,
-mailer or migrate).
+define/include, default, quote, toYaml/nindent, printf, dict/list/index, sha256sum, lookup,
+.Files.Get, .Release and .Chart), so that test/infra can render it without the helm binary
+(test/infra/test/gotemplate.ts). Named templates take a dict: root (the top-level context),
+component (identity, secrets, mailer, migrate or key-rotation) and, for a workload's pod, values
+(the workload's values: .Values.identity, ..., .Values.migrate, .Values.keyRotation).
 */}}
 
 {{- define "hush.fullname" -}}
@@ -39,22 +40,99 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version | replace 
 {{ printf "%s://%s" .root.Values.publicScheme (index .root.Values.hosts .component) }}
 {{- end }}
 
-{{/* Pod-level settings every workload shares. */}}
-{{- define "hush.podCommon" -}}
+{{/* The ServiceAccount a workload's pods run as: its own when serviceAccount.create, else the named one ("" = the namespace's default). */}}
+{{- define "hush.serviceAccountName" -}}
+{{- $sa := .values.serviceAccount | default dict -}}
+{{- if $sa.create -}}
+{{ $sa.name | default (include "hush.fullname" .) }}
+{{- else -}}
+{{ $sa.name }}
+{{- end -}}
+{{- end }}
+
+{{/* A ServiceAccount the chart makes for a workload; `hook` makes it a hook of the migration Job (which runs before the release's objects exist). */}}
+{{- define "hush.serviceAccount" -}}
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ include "hush.serviceAccountName" . }}
+  labels:
+    {{- include "hush.labels" . | nindent 4 }}
+  {{- if or .hook .values.serviceAccount.annotations }}
+  annotations:
+    {{- if .hook }}
+    helm.sh/hook: pre-install,pre-upgrade
+    helm.sh/hook-weight: "-1"
+    helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
+    {{- end }}
+    {{- with .values.serviceAccount.annotations }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  {{- end }}
+# No API token in the pods (automountServiceAccountToken: false there too): Hush never calls the
+# Kubernetes API. Workload identity (cloud IAM) works through the annotations above.
 automountServiceAccountToken: false
+{{- end }}
+
+{{/*
+A workload's pod labels and annotations: the chart's, then the workload's podLabels and
+podAnnotations. `annotations`: the chart's own for this pod, as YAML lines.
+*/}}
+{{- define "hush.podMetadata" -}}
+labels:
+  {{- include "hush.labels" . | nindent 2 }}
+  {{- with .values.podLabels }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- if or .annotations .values.podAnnotations }}
+annotations:
+  {{- with .annotations }}
+  {{- . | nindent 2 }}
+  {{- end }}
+  {{- with .values.podAnnotations }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Pod-level settings every workload shares: no API token, its ServiceAccount, the restricted
+security context, and where it is scheduled (the workload's nodeSelector, tolerations, affinity
+and priorityClassName, else the chart-wide ones; its topologySpreadConstraints, else, with
+`spread`, the chart's topologySpread).
+*/}}
+{{- define "hush.podCommon" -}}
+{{- $v := .values -}}
+automountServiceAccountToken: false
+{{- with (include "hush.serviceAccountName" .) }}
+serviceAccountName: {{ . }}
+{{- end }}
 {{- with .root.Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 securityContext:
   {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
-{{- with .root.Values.nodeSelector }}
+{{- with ($v.priorityClassName | default .root.Values.priorityClassName) }}
+priorityClassName: {{ . | quote }}
+{{- end }}
+{{- with ($v.nodeSelector | default .root.Values.nodeSelector) }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .root.Values.tolerations }}
+{{- with ($v.tolerations | default .root.Values.tolerations) }}
 tolerations:
   {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with ($v.affinity | default .root.Values.affinity) }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- if $v.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- toYaml $v.topologySpreadConstraints | nindent 2 }}
+{{- else if .spread }}
+{{- include "hush.topologySpread" . }}
 {{- end }}
 {{- end }}
 
@@ -73,11 +151,34 @@ topologySpreadConstraints:
 {{- end }}
 {{- end }}
 
-{{/* Health and metrics on the management port only. */}}
-{{- define "hush.scrapeAnnotations" -}}
+{{/*
+A Deployment's pod annotations: where Prometheus scrapes (the management port only), and the
+checksums that roll the pods when what they read at start changes: checksum/config, the
+service's ConfigMap; checksum/secret, the data of the Secrets it reads, as helm finds them in the
+cluster (`lookup`; with rollOnSecretChange off, or where helm renders without a cluster, such as
+`helm template`, nothing is found and the checksum does not change).
+*/}}
+{{- define "hush.deploymentAnnotations" -}}
 prometheus.io/scrape: "true"
 prometheus.io/port: {{ .port | quote }}
 prometheus.io/path: /metrics
+checksum/config: {{ include "hush.configData" . | sha256sum }}
+checksum/secret: {{ include "hush.secretData" . | sha256sum }}
+{{- end }}
+
+{{/* The data of the Secrets a service's pods read (its existingSecret, and the URL Secrets of externalDatabase and externalRedis), one line each. */}}
+{{- define "hush.secretData" -}}
+{{- $root := .root -}}
+{{- if $root.Values.rollOnSecretChange -}}
+{{- $names := dict "keys" (index $root.Values .component).existingSecret -}}
+{{- if ne .component "mailer" }}{{ $names = dict "keys" $names.keys "database" (index $root.Values.externalDatabase .component).secretName }}{{ end -}}
+{{- if not $root.Values.externalRedis.url }}{{ $names = dict "keys" $names.keys "database" $names.database "redis" $root.Values.externalRedis.secretName }}{{ end -}}
+{{- range $role, $name := $names }}
+{{- with $name }}
+{{ $role }}: {{ (lookup "v1" "Secret" $root.Release.Namespace .).data | toJson }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*

@@ -2,6 +2,7 @@ import type Provider from 'oidc-provider';
 import { Counter, Gauge } from 'prom-client';
 import { createHttpMetrics, declaredRoutes } from '@hush/common';
 import { REALM_PATH } from '../config.js';
+import { signingKeyAgeGauge, type LoadedKey } from '../keys/keys.metrics.js';
 import { LEGACY_PAR_PATH, ROUTES } from '../oidc/routes.js';
 
 /**
@@ -19,8 +20,8 @@ const PROVIDER_ROUTES = [
   LEGACY_PAR_PATH,
 ].map((path) => `${REALM_PATH}${path}`);
 
-/** Request metrics plus tokens, token errors, logins and the published signing keys, for GET /metrics. */
-export function createIdentityMetrics(sources: { keysFingerprint(): string }) {
+/** Request metrics plus tokens, token errors, logins and the published signing keys and their age, for GET /metrics. */
+export function createIdentityMetrics(sources: { keysFingerprint(): string; loadedKeys(): readonly LoadedKey[] }) {
   const http = createHttpMetrics('identity', { declaredRoutes: declaredRoutes(PROVIDER_ROUTES) });
   const registers = [http.registry];
   const tokens = new Counter({ name: 'hush_identity_tokens_issued_total', help: 'Successful token endpoint responses by grant type', labelNames: ['grant_type'], registers });
@@ -36,6 +37,7 @@ export function createIdentityMetrics(sources: { keysFingerprint(): string }) {
       for (const part of sources.keysFingerprint().split(',').filter(Boolean)) this.inc({ status: part.split(':')[1] ?? 'unknown' });
     },
   });
+  signingKeyAgeGauge(registers, () => sources.loadedKeys());
   /** Counts a provider's events; every new Provider instance (after a key change) is observed. */
   const observe = (p: Provider): Provider => {
     p.on('grant.success', (ctx) => tokens.inc({ grant_type: typeof ctx.oidc.params?.grant_type === 'string' ? ctx.oidc.params.grant_type : 'unknown' }));

@@ -1,6 +1,7 @@
 import { ConfigError, deriveKey, isUniqueViolation, open, randomToken, seal } from '@hush/common';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { KeysRepository, SigningKeyRow } from './keys.repository.js';
+import type { LoadedKey } from './keys.metrics.js';
 import { KEY_LABELS } from '../key-labels.js';
 
 /**
@@ -17,6 +18,7 @@ export type SigningAlg = (typeof SIGNING_ALGS)[number];
  */
 export class SigningKeys {
   private readonly sealingKey: Buffer;
+  private loadedKeys: readonly LoadedKey[] = [];
 
   constructor(
     private readonly repository: KeysRepository,
@@ -60,7 +62,14 @@ export class SigningKeys {
   /** Private JWKs for oidc-provider, active first; every one of them is published in the JWKS. */
   async privateJwks(): Promise<JWK[]> {
     const keys = await this.repository.list();
-    return keys.map((k) => this.unseal(k));
+    const jwks = keys.map((k) => this.unseal(k));
+    this.loadedKeys = keys.map(({ alg, status, createdAt, activatedAt }) => ({ alg, status, createdAt, activatedAt }));
+    return jwks;
+  }
+
+  /** The keys the last privateJwks() loaded (what this process signs and verifies with), without their private parts. */
+  loaded(): readonly LoadedKey[] {
+    return this.loadedKeys;
   }
 
   list(): Promise<SigningKeyRow[]> {
