@@ -2,7 +2,21 @@ import type { Router } from 'express';
 import { html, type Html } from '@hush/common';
 import { z } from 'zod';
 import { createdId } from './admin-api-client.js';
-import { confirmation, CONSOLE_MOUNT, firstOf, formOf, lines, notice, PAGE_SIZE, pager, searchForm, text, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
+import {
+  confirmation,
+  requireManage,
+  CONSOLE_MOUNT,
+  firstOf,
+  formOf,
+  lines,
+  notice,
+  PAGE_SIZE,
+  pager,
+  searchForm,
+  text,
+  type ConsoleRequest,
+  type ConsoleRoutes,
+} from './admin-console-page.js';
 import { receiptList, type Receipt } from './receipts.js';
 
 const BASE = `${CONSOLE_MOUNT}/clients`;
@@ -23,6 +37,8 @@ interface Client {
   webOrigins: string[];
   defaultClientScopes?: string[];
   attributes: Record<string, string>;
+  /** Whether this administrator may act on this client (the admin API's rule: no one acts on someone holding more rights). */
+  access: { manage: boolean };
 }
 
 const on = z
@@ -126,7 +142,7 @@ ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
       k.attributes['use.refresh.tokens'] !== 'false' && k.standardFlowEnabled && 'refresh tokens',
       k.attributes['client_credentials.use_refresh_token'] === 'true' && 'refresh tokens with client credentials',
     ].filter(Boolean);
-    const manage = c.has(MANAGE);
+    const manage = k.access.manage;
     c.render(
       'clients',
       k.clientId,
@@ -157,6 +173,7 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${k.id}/delete">Delete ${k.cl
 
   get(router, '/clients/:id/delete', async (c, req) => {
     const { body: k } = await c.api<Client>('GET', clientPath(idOf(req)));
+    requireManage(k);
     confirmation(c, 'clients', {
       title: `Delete ${k.clientId}?`,
       question: `${k.clientId} will be deleted: its secret and its tokens stop working at once. This cannot be undone.`,

@@ -37,7 +37,8 @@ export class AdminTokenVerifier {
   async verify(token: string, ipAddress: string | undefined): Promise<AdminCaller | undefined> {
     const payload = await this.accessTokenOfRealm(token);
     if (!payload) return undefined;
-    const clientId = typeof payload['client_id'] === 'string' ? payload['client_id'] : payload.azp;
+    const named = payload['client_id'] ?? payload['azp'];
+    const clientId = typeof named === 'string' ? named : undefined;
     const subject = payload.sub;
     if (!clientId || !subject) return undefined;
     const userId = subject === clientId ? undefined : subject;
