@@ -115,6 +115,13 @@ export function requireManage(target: { access: { manage: boolean } }): void {
   if (!target.access.manage) throw new AdminApiRefusedError(403, 'Your administrator roles do not allow this.');
 }
 
+/** Why a page offers none of its actions to an administrator whose role would allow them: the principal holds more. */
+export function beyondAuthority(c: ConsoleRequest, role: string, target: { access: { manage: boolean } }, name: string): Html | undefined {
+  return c.has(role) && !target.access.manage
+    ? html`<p class="note" role="note">${name} holds administrator roles you do not hold: you may view it, not change it.</p>`
+    : undefined;
+}
+
 /** Previous/next links of a server-side page of `size` items starting at `first`. */
 export function pager(path: string, params: Record<string, string | undefined>, first: number, size: number, shown: number): Html {
   const link = (at: number) => {

@@ -3,6 +3,7 @@ import { html, type Html } from '@hush/common';
 import { z } from 'zod';
 import { createdId } from './admin-api-client.js';
 import {
+  beyondAuthority,
   confirmation,
   requireManage,
   CONSOLE_MOUNT,
@@ -148,6 +149,7 @@ ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
       k.clientId,
       html`${notice(req)}<dl><dt>Client id</dt><dd><code>${k.clientId}</code></dd><dt>Name</dt><dd>${k.name}</dd><dt>Type</dt><dd>${k.publicClient ? 'public' : 'confidential'}</dd>
 <dt>Grants</dt><dd>${grants.join(', ') || '—'}</dd><dt>Redirect URIs</dt><dd>${k.redirectUris.join(' ') || '—'}</dd><dt>Web origins</dt><dd>${k.webOrigins.join(' ') || '—'}</dd><dt>Scopes</dt><dd>${(k.defaultClientScopes ?? []).join(' ') || '—'}</dd></dl>
+${beyondAuthority(c, MANAGE, k, k.clientId)}
 ${
   manage && !k.publicClient
     ? html`<h2>Secret</h2><form method="post" action="${BASE}/${k.id}/secret">${c.csrf}

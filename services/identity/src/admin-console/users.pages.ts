@@ -3,6 +3,7 @@ import { html, type Html } from '@hush/common';
 import { z } from 'zod';
 import { AdminApiRefusedError, createdId } from './admin-api-client.js';
 import {
+  beyondAuthority,
   confirmation,
   requireManage,
   CONSOLE_MOUNT,
@@ -109,6 +110,7 @@ ${c.has(MANAGE) ? createUserForm(c, orgs) : ''}`,
       'users',
       user.username,
       html`${notice(req)}<dl><dt>Username</dt><dd>${user.username}</dd><dt>E-mail</dt><dd>${user.email ?? '—'}${user.emailVerified ? ' (verified)' : ''}</dd><dt>Name</dt><dd>${[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</dd><dt>Status</dt><dd>${user.enabled ? 'enabled' : 'disabled'}</dd></dl>
+${beyondAuthority(c, MANAGE, user, user.username)}
 ${
   manage
     ? html`<h2>Account</h2>
