@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Browser, parseForms } from '@hush/testing';
 import { authorizationUrl, clientConfig, signIn } from '../flows.js';
+import { REALM_MANAGEMENT_ROLES } from '../../src/roles/index.js';
 import { startIdentity, type Harness } from '../harness.js';
 import { adminCallers, REALM_MANAGEMENT_ID, type AdminCallers } from './admin-callers.js';
 
@@ -20,20 +21,7 @@ let made = 0;
 const unique = () => `${suffix}-${++made}`;
 
 /** What each role holds, composites expanded (Keycloak's realm-management composites). */
-const ALL = [
-  'realm-admin',
-  'manage-clients',
-  'view-clients',
-  'query-clients',
-  'manage-users',
-  'view-users',
-  'query-users',
-  'query-groups',
-  'manage-realm',
-  'view-realm',
-  'manage-events',
-  'view-events',
-];
+const ALL = [...REALM_MANAGEMENT_ROLES];
 const EXPANDED: Record<string, string[]> = {
   '': [],
   'view-users': ['view-users', 'query-users', 'query-groups'],
@@ -60,7 +48,7 @@ interface Action {
   does: string;
   /** The route's own role: without it every call is 403 anyway. */
   needs: 'manage-users' | 'manage-clients';
-  request(id: string): { method: string; path: string; body?: unknown };
+  request: (id: string) => { method: string; path: string; body?: unknown };
   /** The answer when allowed (400: handover is not configured here; 404: no such credential, or a service account is no person). */
   ok: number;
 }
@@ -166,7 +154,7 @@ async function grant(userId: string, roles: string): Promise<void> {
 }
 
 /** A fresh principal of `kind` holding `roles`: the id the action takes, and how to read it back. */
-async function principal(kind: Kind, roles: string): Promise<{ id: string; snapshot(): Promise<unknown> }> {
+async function principal(kind: Kind, roles: string): Promise<{ id: string; snapshot: () => Promise<unknown> }> {
   if (kind === 'user') {
     const id = a.idOf(
       await a.call(a.admin, 'POST', '/users', {
