@@ -62,7 +62,7 @@ export function recordAdminEvent(events: Pick<EventRecorder, 'settings'>) {
     res: Response,
   ): Promise<void> {
     const settings = events.settings();
-    if (route.method === 'get' || !settings.adminEventsEnabled) return;
+    if (!settings.adminEventsEnabled) return;
     const req = res.req as Request;
     const path = req.originalUrl
       .split('?')[0]!
