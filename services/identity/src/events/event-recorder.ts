@@ -2,7 +2,7 @@ import type { Logger } from '@hush/common';
 import type { EventsRepository } from './events.repository.js';
 import type { EventsConfig, UserEvent } from './events.types.js';
 import { sanitiseUserEvent } from './sanitise.js';
-import { isRefusedData, OnceEvery } from './write-failures.js';
+import { failureOf, isRefusedData, OnceEvery } from './write-failures.js';
 
 /** Why an event was not written: the label of hush_events_unwritten_total. */
 export type UnwrittenReason = 'rejected' | 'overflow' | 'shutdown' | 'after_close';
@@ -151,12 +151,12 @@ export class EventRecorder {
       return [];
     } catch (err) {
       if (!isRefusedData(err)) {
-        this.warn('unavailable', { err }, 'events not written yet: the database could not take them; kept for the next attempt');
+        this.warn('unavailable', { failure: failureOf(err) }, 'events not written yet: the database could not take them; kept for the next attempt');
         return batch;
       }
       if (batch.length === 1) {
         this.unwritten('rejected', 1);
-        this.warn('rejected', { err, type: batch[0]!.type }, 'event refused by the database: left out');
+        this.warn('rejected', { failure: failureOf(err), type: batch[0]!.type }, 'event refused by the database: left out');
         return [];
       }
       const half = Math.ceil(batch.length / 2);

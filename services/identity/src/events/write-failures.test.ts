@@ -1,4 +1,4 @@
-import { isRefusedData, OnceEvery } from './write-failures.js';
+import { failureOf, isRefusedData, OnceEvery } from './write-failures.js';
 
 describe('write failures of the event recorder', () => {
   it('tells a refused row (data, constraint, size) from a database that is away', () => {
@@ -6,6 +6,12 @@ describe('write failures of the event recorder', () => {
     for (const err of [{ code: 'ECONNREFUSED' }, { code: '57P01' }, { code: '08006' }, { code: '57014' }, new Error('Query read timeout'), null, undefined]) {
       expect(isRefusedData(err)).toBe(false);
     }
+  });
+
+  it('says of a failure its SQLSTATE and message, never the detail quoting the refused row', () => {
+    const err = Object.assign(new Error('new row for relation "events" violates check constraint "c"'), { code: '23514', detail: 'Failing row contains (ann@example.com)' });
+    expect(failureOf(err)).toEqual({ code: '23514', message: 'new row for relation "events" violates check constraint "c"' });
+    expect(JSON.stringify(failureOf(err))).not.toContain('ann@example.com');
   });
 
   it('lets one line per kind through per interval, then says how many it left out', () => {

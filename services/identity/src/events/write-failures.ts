@@ -13,6 +13,15 @@ export function isRefusedData(err: unknown): boolean {
 }
 
 /**
+ * What a log line says of a failed write: the SQLSTATE and the message, never PostgreSQL's detail,
+ * which quotes the refused row (a username typed on the login page may be an e-mail address).
+ */
+export function failureOf(err: unknown): { code?: string; message: string } {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return { ...(typeof code === 'string' ? { code } : {}), message: typeof message === 'string' ? message.slice(0, 300) : String(err) };
+}
+
+/**
  * At most one log line per kind of failure per interval: a failure that repeats on every retry
  * (four times a second while the database is away) is logged once, then once an interval with how
  * many were left out since; the metric counts every one.
