@@ -89,7 +89,7 @@ describe('admin events are written with the change they record', () => {
 });
 
 describe('user events from anonymous requests cannot silence the log', () => {
-  it('after token requests with client_id=%00 (and a lone surrogate, a huge id), later user and admin events are all stored, and nothing is logged about events', async () => {
+  it('after token requests with client_id=%00 (and invalid UTF-8, a huge id), later user and admin events are all stored, and nothing is logged about events', async () => {
     const h = await startIdentity();
     try {
       const a = await adminCallers(h);
