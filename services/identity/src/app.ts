@@ -3,7 +3,7 @@ import express from 'express';
 import type Provider from 'oidc-provider';
 import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
-import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
+import { adminTransactions, createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
 import { adminConsole, adminConsoleRedirect } from './admin-console/admin-console.js';
 import { ApiCatalog } from './apis/api-catalog.js';
@@ -92,6 +92,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
+  const metrics = createIdentityMetrics({ keysFingerprint: () => fingerprint, loadedKeys: () => context.signingKeys.loaded() });
   const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes);
   const events = new EventRecorder(
     context.eventsRepository,
@@ -103,14 +104,17 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       eventsExpiration: config.EVENTS_EXPIRATION || null,
     },
     logger,
+    { unwritten: metrics.eventsUnwritten },
   );
   /** Retention: events older than the realm's eventsExpiration go. */
   const sweepEvents = async () => {
     const expiration = events.settings().eventsExpiration;
     return expiration ? context.eventsRepository.deleteOlderThan(expiration) : 0;
   };
+  const adminDeps = { ...context, clients: invalidatingLocally(context.clients, cache), events, accountActions };
   const admin = createAdminApi({
-    deps: { ...context, clients: invalidatingLocally(context.clients, cache), events, accountActions },
+    deps: adminDeps,
+    transaction: adminTransactions(adminDeps, context.inTransaction, cache),
     authUrl: config.AUTH_URL,
     issuer: config.issuer,
     logger,
@@ -154,7 +158,6 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   // There is no runtime key swap in oidc-provider; a new key set means a new Provider instance.
   // All of its state lives in PostgreSQL, so swapping instances between requests loses nothing.
-  const metrics = createIdentityMetrics({ keysFingerprint: () => fingerprint, loadedKeys: () => context.signingKeys.loaded() });
   let provider: Provider | undefined;
   let handler: ProviderListener = notStarted;
   const currentProvider = (): Provider => {

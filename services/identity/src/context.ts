@@ -20,15 +20,12 @@ import { CredentialsRepository } from './mfa/index.js';
 import { ActionTokensRepository, MailOutboxRepository } from './account-actions/index.js';
 
 /**
- * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
- * deps object of the use-cases (users.ts, clients.ts, apis.ts, rotation.ts): each picks what it
- * needs from it.
+ * Every repository, bound to `db`: the pool, or one transaction (`inTransaction` below), in which
+ * case each of them reads and writes inside it.
  */
-export function createContext(config: Config, db: Db, redis?: Redis, logger?: Logger) {
+export function createRepositories(db: Db, masterKey: Buffer) {
   const keysRepository = new KeysRepository(db);
   return {
-    config,
-    db,
     organizations: new OrganizationsRepository(db),
     users: new UsersRepository(db),
     credentials: new CredentialsRepository(db),
@@ -39,12 +36,29 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     mailOutbox: new MailOutboxRepository(db),
     apis: new ApisRepository(db),
     clients: new ClientsRepository(db),
-    secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),
     handovers: new HandoversRepository(db),
+    keysRepository,
+    signingKeys: new SigningKeys(keysRepository, masterKey),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;
+
+/**
+ * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
+ * deps object of the use-cases (users.ts, clients.ts, apis.ts, rotation.ts): each picks what it
+ * needs from it.
+ */
+export function createContext(config: Config, db: Db, redis?: Redis, logger?: Logger) {
+  return {
+    config,
+    db,
+    ...createRepositories(db, config.MASTER_KEY),
+    /** Runs `work` with every repository bound to one transaction: committed when it resolves, rolled back when it throws. */
+    inTransaction: <T>(work: (repositories: Repositories) => Promise<T>): Promise<T> => db.transaction((trx) => work(createRepositories(trx, config.MASTER_KEY))),
+    secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),
     secretsApi: handoverApi(config),
     handoverTtl: config.HANDOVER_TTL,
-    keysRepository,
-    signingKeys: new SigningKeys(keysRepository, config.MASTER_KEY),
     passwordCost: config.PASSWORD_HASH_COST,
     dummyPasswordHash: lazyDummyHash(config.PASSWORD_HASH_COST),
     keyReloadSeconds: config.KEY_RELOAD_INTERVAL,

@@ -234,11 +234,11 @@ describe('the admin REST API', () => {
     }
   });
 
-  it('answers 401 without a token and with a token for another API', async () => {
+  it('answers 401 without a token, and 403 to a valid token of the realm for another API (as Keycloak)', async () => {
     expect(await call(undefined, 'GET', '/users')).toMatchObject({ status: 401 });
     const other = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'other', '--grants', 'client_credentials', '--scopes', 'secrets:read');
     sensitive.push(other.client_secret);
-    expect(await call(await tokenOf(other.client_id, other.client_secret), 'GET', '/users')).toMatchObject({ status: 401 });
+    expect(await call(await tokenOf(other.client_id, other.client_secret), 'GET', '/users')).toMatchObject({ status: 403 });
   });
 
   it('every answer checked matched the document, which covers every route', () => {

@@ -30,6 +30,8 @@ beforeAll(async () => {
   await sys.identity.cli('users', 'create', 'ada', '--password', PASSWORD);
   await sys.identity.cli('roles', 'grant', 'realm-admin', '--user', 'ada');
   await sys.identity.cli('users', 'create', 'pat', '--password', PASSWORD);
+  await sys.identity.cli('users', 'create', 'mona', '--password', PASSWORD);
+  await sys.identity.cli('roles', 'grant', 'manage-users', '--user', 'mona');
   console_ = `${sys.identity.url}/auth/admin/public/console`;
   browser = await launchChromium();
 }, 90_000);
@@ -181,4 +183,24 @@ it('a person without an administrator role is refused; a password is handed over
   await admin.page.click('button:has-text("Delete user")');
   await expect(admin.page.locator('.ok').textContent()).resolves.toBe('Deleted.');
   await expect(admin.page.locator('ul.items').textContent()).resolves.not.toContain('carol');
+}, 120_000);
+
+it('an administrator holding only manage-users is offered no action on a realm administrator, and every action on a person without administrator roles', async () => {
+  const { page, violations } = await newPage();
+  await signIn(page, 'mona');
+  await page.waitForURL(`${console_}/`);
+  await page.goto(`${console_}/users?search=ada`);
+  await page.click('a:has-text("ada")');
+  await expect(h1(page)).resolves.toBe('ada');
+  for (const action of ['Hand over a new password', 'Set password', 'Sign out everywhere', 'Disable ada'])
+    await expect(page.locator(`button:has-text("${action}")`).count()).resolves.toBe(0);
+  await expect(page.locator('a:has-text("Delete ada")').count()).resolves.toBe(0);
+  await expect(page.locator('p[role=note]').textContent()).resolves.toBe('ada holds administrator roles you do not hold: you may view it, not change it.');
+  await inspect(page, violations, 'admin-14-user-above-the-administrator');
+  await page.goto(`${console_}/users?search=pat`);
+  await page.click('a:has-text("pat")');
+  await expect(h1(page)).resolves.toBe('pat');
+  for (const action of ['Hand over a new password', 'Set password', 'Sign out everywhere', 'Disable pat'])
+    await expect(page.locator(`button:has-text("${action}")`).count()).resolves.toBe(1);
+  await expect(page.locator('a:has-text("Delete pat")').count()).resolves.toBe(1);
 }, 120_000);

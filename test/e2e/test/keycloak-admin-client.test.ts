@@ -238,6 +238,15 @@ describe('the same calls without realm-admin, and without a token', () => {
     }
   });
 
+  it('a valid token of the realm for another API is forbidden (403), as Keycloak answers it, not unauthorized', async () => {
+    const reader = await h.cli<{ client_id: string; client_secret: string }>('clients', 'create', '--name', 'reader', '--grants', 'client_credentials', '--scopes', 'secrets:read');
+    sensitive.push(reader.client_secret);
+    const kc = await adminClient(reader.client_id, reader.client_secret);
+    for (const call of [() => kc.clients.find({ clientId: 'hush-admin' }), () => kc.users.find({}), () => kc.users.create({ username: `nope-${suffix}` })]) {
+      expect(await statusOf(call)).toBe(403);
+    }
+  });
+
   it('no token gets 401', async () => {
     const kc = new KcAdminClient({ baseUrl: `${h.url}/auth`, realmName: 'public' });
     for (const call of [() => kc.clients.find({ clientId: 'hush-admin' }), () => kc.users.create({ username: `nope-${suffix}` }), () => kc.organizations.find({})]) {

@@ -3,7 +3,7 @@ import { html, nonceOf, readForm, type Html } from '@hush/common';
 import { ZodError, type z } from 'zod';
 import { InvalidInputError } from '../errors.js';
 import { ADMIN_CONSOLE, consoleCsrfField, consolePage, type ConsoleNavItem, type ConsoleSignIn } from '../consoles/index.js';
-import { adminApiFor, type AdminApiCall } from './admin-api-client.js';
+import { adminApiFor, AdminApiRefusedError, type AdminApiCall } from './admin-api-client.js';
 
 export const CONSOLE_MOUNT = ADMIN_CONSOLE.mount;
 
@@ -105,6 +105,21 @@ export function confirmation(c: ConsoleRequest, section: SectionKey, o: { title:
     html`<p>${o.question}</p>
 <form method="post" action="${o.action}">${c.csrf}<div class="actions"><button type="submit" class="danger">${o.button}</button><a href="${o.back}">Cancel</a></div></form>`,
   );
+}
+
+/**
+ * What the admin API says this administrator may do to a user or client (its `access.manage`): a
+ * page about an action it may not take is refused, as the API would refuse the action itself.
+ */
+export function requireManage(target: { access: { manage: boolean } }): void {
+  if (!target.access.manage) throw new AdminApiRefusedError(403, 'Your administrator roles do not allow this.');
+}
+
+/** Why a page offers none of its actions to an administrator whose role would allow them: the principal holds more. */
+export function beyondAuthority(c: ConsoleRequest, role: string, target: { access: { manage: boolean } }, name: string): Html | undefined {
+  return c.has(role) && !target.access.manage
+    ? html`<p class="note" role="note">${name} holds administrator roles you do not hold: you may view it, not change it.</p>`
+    : undefined;
 }
 
 /** Previous/next links of a server-side page of `size` items starting at `first`. */

@@ -2,7 +2,22 @@ import type { Router } from 'express';
 import { html, type Html } from '@hush/common';
 import { z } from 'zod';
 import { createdId } from './admin-api-client.js';
-import { confirmation, CONSOLE_MOUNT, firstOf, formOf, lines, notice, PAGE_SIZE, pager, searchForm, text, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
+import {
+  beyondAuthority,
+  confirmation,
+  requireManage,
+  CONSOLE_MOUNT,
+  firstOf,
+  formOf,
+  lines,
+  notice,
+  PAGE_SIZE,
+  pager,
+  searchForm,
+  text,
+  type ConsoleRequest,
+  type ConsoleRoutes,
+} from './admin-console-page.js';
 import { receiptList, type Receipt } from './receipts.js';
 
 const BASE = `${CONSOLE_MOUNT}/clients`;
@@ -23,6 +38,8 @@ interface Client {
   webOrigins: string[];
   defaultClientScopes?: string[];
   attributes: Record<string, string>;
+  /** Whether this administrator may act on this client (the admin API's rule: no one acts on someone holding more rights). */
+  access: { manage: boolean };
 }
 
 const on = z
@@ -126,12 +143,13 @@ ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
       k.attributes['use.refresh.tokens'] !== 'false' && k.standardFlowEnabled && 'refresh tokens',
       k.attributes['client_credentials.use_refresh_token'] === 'true' && 'refresh tokens with client credentials',
     ].filter(Boolean);
-    const manage = c.has(MANAGE);
+    const manage = k.access.manage;
     c.render(
       'clients',
       k.clientId,
       html`${notice(req)}<dl><dt>Client id</dt><dd><code>${k.clientId}</code></dd><dt>Name</dt><dd>${k.name}</dd><dt>Type</dt><dd>${k.publicClient ? 'public' : 'confidential'}</dd>
 <dt>Grants</dt><dd>${grants.join(', ') || '—'}</dd><dt>Redirect URIs</dt><dd>${k.redirectUris.join(' ') || '—'}</dd><dt>Web origins</dt><dd>${k.webOrigins.join(' ') || '—'}</dd><dt>Scopes</dt><dd>${(k.defaultClientScopes ?? []).join(' ') || '—'}</dd></dl>
+${beyondAuthority(c, MANAGE, k, k.clientId)}
 ${
   manage && !k.publicClient
     ? html`<h2>Secret</h2><form method="post" action="${BASE}/${k.id}/secret">${c.csrf}
@@ -157,6 +175,7 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${k.id}/delete">Delete ${k.cl
 
   get(router, '/clients/:id/delete', async (c, req) => {
     const { body: k } = await c.api<Client>('GET', clientPath(idOf(req)));
+    requireManage(k);
     confirmation(c, 'clients', {
       title: `Delete ${k.clientId}?`,
       question: `${k.clientId} will be deleted: its secret and its tokens stop working at once. This cannot be undone.`,

@@ -2,7 +2,21 @@ import type { Router } from 'express';
 import { html, type Html } from '@hush/common';
 import { z } from 'zod';
 import { AdminApiRefusedError, createdId } from './admin-api-client.js';
-import { confirmation, CONSOLE_MOUNT, firstOf, formOf, notice, PAGE_SIZE, pager, searchForm, text, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
+import {
+  beyondAuthority,
+  confirmation,
+  requireManage,
+  CONSOLE_MOUNT,
+  firstOf,
+  formOf,
+  notice,
+  PAGE_SIZE,
+  pager,
+  searchForm,
+  text,
+  type ConsoleRequest,
+  type ConsoleRoutes,
+} from './admin-console-page.js';
 import { receiptList, type Receipt } from './receipts.js';
 
 const BASE = `${CONSOLE_MOUNT}/users`;
@@ -16,6 +30,8 @@ interface User {
   lastName?: string;
   enabled: boolean;
   emailVerified: boolean;
+  /** Whether this administrator may act on this user (the admin API's rule: no one acts on someone holding more rights). */
+  access: { manage: boolean };
 }
 
 interface Credential {
@@ -85,12 +101,16 @@ ${c.has(MANAGE) ? createUserForm(c, orgs) : ''}`,
   get(router, '/users/:id', async (c, req) => {
     const id = idOf(req);
     const { body: user } = await c.api<User>('GET', userPath(id));
-    const [credentials, receipts] = await Promise.all([credentialsOf(c, id), c.api<Receipt[]>('GET', '/handovers', { query: { subject: id, max: '5' } }).then((a) => a.body)]);
-    const manage = c.has(MANAGE);
+    const manage = user.access.manage;
+    const [credentials, receipts] = await Promise.all([
+      credentialsOf(c, id, manage),
+      c.api<Receipt[]>('GET', '/handovers', { query: { subject: id, max: '5' } }).then((a) => a.body),
+    ]);
     c.render(
       'users',
       user.username,
       html`${notice(req)}<dl><dt>Username</dt><dd>${user.username}</dd><dt>E-mail</dt><dd>${user.email ?? '—'}${user.emailVerified ? ' (verified)' : ''}</dd><dt>Name</dt><dd>${[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</dd><dt>Status</dt><dd>${user.enabled ? 'enabled' : 'disabled'}</dd></dl>
+${beyondAuthority(c, MANAGE, user, user.username)}
 ${
   manage
     ? html`<h2>Account</h2>
@@ -134,6 +154,7 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.u
 
   get(router, '/users/:id/credentials/:credentialId/delete', async (c, req) => {
     const { body: user } = await c.api<User>('GET', userPath(idOf(req)));
+    requireManage(user);
     confirmation(c, 'users', {
       title: 'Remove this second factor?',
       question: `${user.username} will sign in without it until they set up a new one.`,
@@ -150,6 +171,7 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.u
 
   get(router, '/users/:id/delete', async (c, req) => {
     const { body: user } = await c.api<User>('GET', userPath(idOf(req)));
+    requireManage(user);
     confirmation(c, 'users', {
       title: `Delete ${user.username}?`,
       question: `${user.username} will be deleted: their sessions and tokens end at once. This cannot be undone.`,
@@ -182,8 +204,8 @@ ${orgs.length > 0 ? html`<label for="u-org">Organization</label><select id="u-or
 <button type="submit">Create user</button></form>`;
 }
 
-/** The user's second factors (TOTP, passkeys), with removal for managers; "not available" when the admin API has no such route. */
-async function credentialsOf(c: ConsoleRequest, id: string): Promise<Html> {
+/** The user's second factors (TOTP, passkeys), with removal when the administrator may act on the user; "not available" when the admin API has no such route. */
+async function credentialsOf(c: ConsoleRequest, id: string, manage: boolean): Promise<Html> {
   let list: Credential[];
   try {
     list = (await c.api<Credential[]>('GET', `${userPath(id)}/credentials`)).body;
@@ -195,6 +217,6 @@ async function credentialsOf(c: ConsoleRequest, id: string): Promise<Html> {
   if (factors.length === 0) return html`<p class="note">None set up.</p>`;
   return html`<ul class="items">${factors.map(
     (k) =>
-      html`<li>${k.type === 'otp' ? 'Authenticator app (TOTP)' : k.type === 'webauthn-passwordless' ? 'Passkey' : k.type}${k.userLabel ? html` · ${k.userLabel}` : ''}${c.has(MANAGE) ? html` · <a href="${BASE}/${id}/credentials/${k.id}/delete">Remove…</a>` : ''}</li>`,
+      html`<li>${k.type === 'otp' ? 'Authenticator app (TOTP)' : k.type === 'webauthn-passwordless' ? 'Passkey' : k.type}${k.userLabel ? html` · ${k.userLabel}` : ''}${manage ? html` · <a href="${BASE}/${id}/credentials/${k.id}/delete">Remove…</a>` : ''}</li>`,
   )}</ul>`;
 }

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
-import { redactRepresentation, type EventRecorder, type OperationType } from '../events/index.js';
+import { DependencyUnavailableError } from '@hush/common';
+import { redactRepresentation, sanitiseAdminEvent, type EventRecorder, type OperationType } from '../events/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import type { AdminInput, AdminRoute } from './admin-route.js';
 import { ADMIN_MOUNT } from './admin.routes.js';
@@ -44,14 +45,24 @@ function representationOf(input: AdminInput<unknown, unknown, unknown>, tail: st
 }
 
 /**
- * The admin event of a successful change (every call but GET): what, where (`resourcePath`
- * relative to the realm, the new id appended on create) and who; the request's representation
- * without a single secret or password (redact.ts) when details are on. Client-secret rotation
- * records no representation at all.
+ * The admin event of a successful change (every call but GET), written in the change's own
+ * transaction (admin-transaction.ts): what, where (`resourcePath` relative to the realm, the new id
+ * appended on create) and who; the request's representation without a single secret or password
+ * (redact.ts) when details are on; made storable whatever the request carried (sanitise.ts).
+ * Client-secret rotation records no representation at all. Whether it is recorded follows the
+ * settings in force when the call began: the call that turns admin events off is itself recorded.
+ * If the event cannot be written, the change is undone and the call answers 503.
  */
-export function recordAdminEvent(events: Pick<EventRecorder, 'admin'>) {
-  return function after(route: AdminRoute<unknown, unknown, unknown, AdminDeps>, input: AdminInput<unknown, unknown, unknown>, result: unknown, res: Response): void {
-    if (route.method === 'get') return;
+export function recordAdminEvent(events: Pick<EventRecorder, 'settings'>) {
+  return async function record(
+    deps: Pick<AdminDeps, 'eventsRepository'>,
+    route: AdminRoute<unknown, unknown, unknown, AdminDeps>,
+    input: AdminInput<unknown, unknown, unknown>,
+    result: unknown,
+    res: Response,
+  ): Promise<void> {
+    const settings = events.settings();
+    if (!settings.adminEventsEnabled) return;
     const req = res.req as Request;
     const path = req.originalUrl
       .split('?')[0]!
@@ -64,12 +75,19 @@ export function recordAdminEvent(events: Pick<EventRecorder, 'admin'>) {
     const tail = segments[segments.length - 1] ?? '';
     const operationType: OperationType = ACTIONS.has(tail) ? 'ACTION' : route.method === 'post' ? 'CREATE' : route.method === 'put' ? 'UPDATE' : 'DELETE';
     const resourcePath = route.ok.status === 201 && typeof result === 'string' && tail !== 'members' ? `${path}/${result}` : path;
-    events.admin({
+    const representation = settings.adminEventsDetailsEnabled ? representationOf(input, tail, res) : undefined;
+    const event = sanitiseAdminEvent({
+      time: Date.now(),
       operationType,
       resourceType,
       resourcePath,
       authDetails: { realmId: 'public', clientId: input.caller.clientId, userId: input.caller.userId ?? input.caller.subject, ipAddress: input.caller.ipAddress },
-      representation: representationOf(input, tail, res),
+      ...(representation !== undefined ? { representation } : {}),
     });
+    try {
+      await deps.eventsRepository.insertAdminEvents([event]);
+    } catch (err) {
+      throw new DependencyUnavailableError('audit log', err);
+    }
   };
 }

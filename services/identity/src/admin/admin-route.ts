@@ -52,7 +52,8 @@ const NO_INPUT = z.object({}).passthrough();
 
 /**
  * The router of the table. `authorize(roles)` is the authentication and role check each route gets
- * first (admin-auth.ts); `after(route, req, res)` runs once a route succeeded (admin events).
+ * first (admin-auth.ts). A change (every method but GET) runs in `transaction` with its `record`
+ * (the admin event): both are committed before the answer, or neither is.
  */
 export function adminRouter<C>(
   routes: readonly AdminRoute<unknown, unknown, unknown, C>[],
@@ -60,7 +61,8 @@ export function adminRouter<C>(
   opts: {
     publicUrl: string;
     authorize: (roles: readonly AdminRole[]) => RequestHandler[];
-    after?: (route: AdminRoute<unknown, unknown, unknown, C>, input: AdminInput<unknown, unknown, unknown>, result: unknown, res: Response) => void;
+    transaction?: <T>(work: (ctx: C) => Promise<T>) => Promise<T>;
+    record?: (ctx: C, route: AdminRoute<unknown, unknown, unknown, C>, input: AdminInput<unknown, unknown, unknown>, result: unknown, res: Response) => Promise<void>;
   },
 ): Router {
   // Not strict: `/clients/` is `/clients`, as Keycloak answers both.
@@ -87,8 +89,13 @@ function endpoint<C>(route: AdminRoute<unknown, unknown, unknown, C>, ctx: C, op
       body: route.body ? parse(route.body, jsonBody(req.body), 'body') : undefined,
       caller: callerOf(res),
     };
-    const result = await route.handle(ctx, input, req, res);
-    opts.after?.(route, input, result, res);
+    const change = async (c: C) => {
+      const result: unknown = await route.handle(c, input, req, res);
+      await opts.record?.(c, route, input, result, res);
+      return result;
+    };
+    const inTransaction = opts.transaction ?? ((work: (c: C) => Promise<unknown>) => work(ctx));
+    const result = route.method === 'get' ? await route.handle(ctx, input, req, res) : await inTransaction(change);
     if (route.ok.status === 201) {
       const path = req.originalUrl.split('?')[0]!.replace(/\/+$/, '');
       res

@@ -79,7 +79,8 @@ export type ClientRepresentation = z.infer<typeof clientRepresentation>;
 /** Keycloak's built-in client scopes without a Hush counterpart. */
 const KEYCLOAK_ONLY_SCOPES = new Set(['web-origins', 'acr', 'roles', 'basic', 'microprofile-jwt', 'address', 'phone', 'organization', 'service_account']);
 
-export function toClientRepresentation(c: Client): ClientRepresentation {
+/** `manage`: whether the caller may act on this client (admin-authority.ts); Keycloak's console reads `access` to offer actions. */
+export function toClientRepresentation(c: Client, manage = false): ClientRepresentation {
   const grants = new Set(c.grantTypes);
   return {
     id: c.id,
@@ -115,7 +116,7 @@ export function toClientRepresentation(c: Client): ClientRepresentation {
     },
     defaultClientScopes: c.scopes,
     optionalClientScopes: [],
-    access: { view: true, configure: true, manage: true },
+    access: { view: true, configure: manage, manage },
   };
 }
 

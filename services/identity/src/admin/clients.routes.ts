@@ -6,6 +6,7 @@ import { newClientSecret } from '../clients/client-secret.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { handOver } from '../handover/handover.js';
 import { announceHandover, handoverQuery, handoverReceipt } from './handovers.routes.js';
+import { manageableClients, requireAuthorityOverClient } from './admin-authority.js';
 import { withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
@@ -13,7 +14,8 @@ import { idParams, paging, queryFlag } from './admin-schemas.js';
 import { clientRepresentation, clientRepresentationInput, toClientInput, toClientRepresentation, type ClientRepresentation } from './clients.representation.js';
 import { REALM_MANAGEMENT } from '../roles/index.js';
 import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
-import { toUserRepresentation, userRepresentation } from './users.representation.js';
+import { userRepresentation } from './users.representation.js';
+import { representUsers } from './users.routes.js';
 
 /** Clients (Keycloak's `/clients`). `:id` is the client's internal id, as Keycloak's. */
 
@@ -26,6 +28,23 @@ export async function reachableClient(deps: Pick<AdminDeps, 'clients'>, caller: 
   const client = await deps.clients.findById(id);
   if (!client || !withinReach(caller, client.organizationId)) throw new NotFoundError('Client');
   return client;
+}
+
+/** A client the caller may act on: within its reach (404 otherwise) and its authority (403 otherwise, admin-authority.ts). */
+export async function manageableClient(deps: Pick<AdminDeps, 'clients' | 'roles'>, caller: AdminCaller, id: string): Promise<Client> {
+  const client = await reachableClient(deps, caller, id);
+  await requireAuthorityOverClient(deps, caller, client.clientId);
+  return client;
+}
+
+/** Clients as the caller sees them: `access.manage` where it may act on them. */
+async function representClients(deps: Pick<AdminDeps, 'roles'>, caller: AdminCaller, clients: readonly Client[]): Promise<ClientRepresentation[]> {
+  const manageable = await manageableClients(
+    deps,
+    caller,
+    clients.map((c) => c.clientId),
+  );
+  return clients.map((c) => toClientRepresentation(c, manageable.has(c.clientId)));
 }
 
 /**
@@ -79,7 +98,7 @@ export const clientRoutes = [
         first: query.first,
         max: query.max,
       });
-      return clients.map(toClientRepresentation);
+      return representClients(deps, caller, clients);
     },
   }),
   defineAdminRoute({
@@ -129,7 +148,7 @@ export const clientRoutes = [
     handle: async (deps: AdminDeps, { params, caller }) =>
       params.id === REALM_MANAGEMENT_CLIENT_ID && caller.organizationId === undefined
         ? realmManagementClient
-        : toClientRepresentation(await reachableClient(deps, caller, params.id)),
+        : (await representClients(deps, caller, [await reachableClient(deps, caller, params.id)]))[0],
   }),
   defineAdminRoute({
     operationId: 'updateClient',
@@ -142,7 +161,7 @@ export const clientRoutes = [
     ok: { status: 204, description: 'Updated' },
     errors: { ...NOT_FOUND, '400': 'Bad representation (clientId cannot change)' },
     async handle(deps: AdminDeps, { params, body, caller }) {
-      const client = await reachableClient(deps, caller, params.id);
+      const client = await manageableClient(deps, caller, params.id);
       const current = toClientRepresentation(client);
       const merged = { ...current, ...body, attributes: { ...current.attributes, ...body.attributes }, secret: undefined, clientId: client.clientId };
       const input = toClientInput(merged);
@@ -160,7 +179,7 @@ export const clientRoutes = [
     ok: { status: 204, description: 'Deleted' },
     errors: NOT_FOUND,
     async handle(deps: AdminDeps, { params, caller }) {
-      await deleteClient(deps, (await reachableClient(deps, caller, params.id)).clientId);
+      await deleteClient(deps, (await manageableClient(deps, caller, params.id)).clientId);
     },
   }),
   defineAdminRoute({
@@ -173,7 +192,7 @@ export const clientRoutes = [
     ok: { status: 200, schema: secretRepresentation, description: 'The secret' },
     errors: { ...NOT_FOUND, '400': 'A public client has no secret' },
     async handle(deps: AdminDeps, { params, caller }) {
-      const client = await reachableClient(deps, caller, params.id);
+      const client = await manageableClient(deps, caller, params.id);
       return { type: 'secret', value: await readClientSecret(deps, client.clientId) };
     },
   }),
@@ -189,7 +208,7 @@ export const clientRoutes = [
     ok: { status: 200, schema: rotatedSecretRepresentation, description: 'The new secret, or with `handoverTo` the receipt of its handover' },
     errors: { ...NOT_FOUND, '400': 'A public client has no secret', '503': 'The secrets service cannot be reached (the secret stays as it was)' },
     async handle(deps: AdminDeps, { params, query, caller }, _req, res) {
-      const client = await reachableClient(deps, caller, params.id);
+      const client = await manageableClient(deps, caller, params.id);
       if (query.handoverTo === undefined) return { type: 'secret', value: (await rotateClientSecret(deps, client.clientId)).clientSecret };
       if (client.secretHash === null) throw new InvalidInputError(`client ${client.clientId} is public and has no secret`);
       const secret = newClientSecret();
@@ -217,7 +236,7 @@ export const clientRoutes = [
     async handle(deps: AdminDeps, { params, caller }) {
       const client = await reachableClient(deps, caller, params.id);
       if (!client.grantTypes.includes('client_credentials')) throw new NotFoundError('Service account');
-      return toUserRepresentation(await serviceAccountUser(deps, client));
+      return (await representUsers(deps, caller, [await serviceAccountUser(deps, client)]))[0];
     },
   }),
 ];

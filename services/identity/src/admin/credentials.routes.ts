@@ -4,7 +4,7 @@ import { removeCredential } from '../mfa/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams } from './admin-schemas.js';
-import { reachableUser } from './users.routes.js';
+import { manageableUser, reachableUser } from './users.routes.js';
 
 /**
  * A user's credentials (Keycloak's `/users/{id}/credentials`): the password (`password`, listed,
@@ -60,7 +60,7 @@ export const credentialRoutes = [
     ok: { status: 204, description: 'Removed' },
     errors: { '400': 'The password credential', '404': 'No such user or credential' },
     async handle(deps: AdminDeps, { params, caller }) {
-      const user = await reachableUser(deps, caller, params.id);
+      const user = await manageableUser(deps, caller, params.id);
       if (params.credentialId === user.id) throw new InvalidInputError('the password cannot be removed; reset it instead');
       const removed = await removeCredential(deps, user.id, params.credentialId);
       deps.events.user({

@@ -182,13 +182,15 @@ export const eventRoutes = [
     async handle(deps: AdminDeps, { body, caller }) {
       requireRealmWide(caller);
       const c = deps.events.settings();
-      await deps.events.updateSettings({
+      const next = {
         eventsEnabled: body.eventsEnabled ?? c.eventsEnabled,
         adminEventsEnabled: body.adminEventsEnabled ?? c.adminEventsEnabled,
         adminEventsDetailsEnabled: body.adminEventsDetailsEnabled ?? c.adminEventsDetailsEnabled,
         enabledEventTypes: body.enabledEventTypes ?? c.enabledEventTypes,
         eventsExpiration: body.eventsExpiration === undefined ? c.eventsExpiration : body.eventsExpiration || null,
-      });
+      };
+      await deps.eventsRepository.writeConfig(next);
+      deps.events.useSettings(next);
     },
   }),
 ];

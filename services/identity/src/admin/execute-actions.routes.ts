@@ -5,7 +5,7 @@ import { InvalidInputError } from '../errors.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams } from './admin-schemas.js';
-import { reachableUser } from './users.routes.js';
+import { manageableUser } from './users.routes.js';
 
 /**
  * Keycloak's `execute-actions-email`: one e-mail to the user's address whose link performs the
@@ -39,7 +39,7 @@ export const executeActionsRoutes = [
       '400': 'Unknown action, the user has no e-mail address or is disabled, or the redirect URI is not the client’s',
     },
     async handle(deps: AdminDeps, { params, query, body, caller }) {
-      const user = await reachableUser(deps, caller, params.id);
+      const user = await manageableUser(deps, caller, params.id);
       if (!user.email) throw new InvalidInputError('User email missing');
       if (!user.enabled) throw new InvalidInputError('User is disabled');
       if (query.redirect_uri !== undefined) {

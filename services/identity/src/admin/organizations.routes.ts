@@ -6,7 +6,8 @@ import { requireRealmWide, withinReach, type AdminCaller } from './admin-caller.
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, ORGANIZATIONS_PAGE, paging, queryFlag } from './admin-schemas.js';
-import { toUserRepresentation, userRepresentation } from './users.representation.js';
+import { userRepresentation } from './users.representation.js';
+import { representUsers } from './users.routes.js';
 
 /** Organizations (Keycloak 26's `/organizations`) and their members. */
 
@@ -174,7 +175,7 @@ export const organizationRoutes = [
     errors: { '404': 'No such organization' },
     async handle(deps: AdminDeps, { params, query, caller }) {
       const org = await reachableOrganization(deps, caller, params.id);
-      return (await deps.users.members(org.id, query)).map((u) => ({ ...toUserRepresentation(u), membershipType: 'UNMANAGED' as const }));
+      return (await representUsers(deps, caller, await deps.users.members(org.id, query))).map((u) => ({ ...u, membershipType: 'UNMANAGED' as const }));
     },
   }),
   defineAdminRoute({
@@ -219,7 +220,8 @@ export const organizationRoutes = [
       const org = await reachableOrganization(deps, caller, params.id);
       const user = await deps.users.findById(params.userId);
       if (!user || user.organizationId !== org.id) throw new NotFoundError('User is not a member of the organization');
-      return { ...toUserRepresentation(user), membershipType: 'UNMANAGED' as const };
+      const [member] = await representUsers(deps, caller, [user]);
+      return { ...member!, membershipType: 'UNMANAGED' as const };
     },
   }),
   defineAdminRoute({

@@ -7,7 +7,7 @@ import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging } from './admin-schemas.js';
 import { reachableClient } from './clients.routes.js';
 import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
-import { reachableUser } from './users.routes.js';
+import { manageableUser, reachableUser } from './users.routes.js';
 
 /**
  * Realm roles (`/roles`) and users' role mappings, realm roles and the `realm-management` client's
@@ -206,7 +206,7 @@ export const roleRoutes = [
         ok: { status: 204, description: 'Mapped' },
         errors: { '404': 'No such user or role' },
         async handle(deps: AdminDeps, { params: p, body, caller }) {
-          const user = await reachableUser(deps, caller, p.id);
+          const user = await manageableUser(deps, caller, p.id);
           const roles = await resolveRoles(deps, container, body);
           if (container === REALM_MANAGEMENT) mayGrant(caller, roles);
           await deps.roles.addMappings(
@@ -226,7 +226,7 @@ export const roleRoutes = [
         ok: { status: 204, description: 'Removed' },
         errors: { '404': 'No such user or role' },
         async handle(deps: AdminDeps, { params: p, body, caller }) {
-          const user = await reachableUser(deps, caller, p.id);
+          const user = await manageableUser(deps, caller, p.id);
           const roles = await resolveRoles(deps, container, body);
           if (container === REALM_MANAGEMENT) mayGrant(caller, roles);
           await deps.roles.removeMappings(

@@ -43,7 +43,8 @@ export const userRepresentationInput = z
   })
   .loose();
 
-export function toUserRepresentation(u: User) {
+/** `manage`: whether the caller may act on this user (admin-authority.ts); Keycloak's console reads `access` to offer actions. */
+export function toUserRepresentation(u: User, manage = false) {
   return {
     id: u.id,
     username: u.username,
@@ -59,7 +60,7 @@ export function toUserRepresentation(u: User) {
     disableableCredentialTypes: [],
     requiredActions: [],
     notBefore: 0,
-    access: { manageGroupMembership: true, view: true, mapRoles: true, impersonate: false, manage: true },
+    access: { manageGroupMembership: manage, view: true, mapRoles: manage, impersonate: false, manage },
   };
 }
 

@@ -6,6 +6,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import { handOver } from '../handover/handover.js';
 import { announceHandover, handoverQuery } from './handovers.routes.js';
 import { endAccountSessions } from '../sessions/index.js';
+import { manageableUsers, requireAuthorityOverUser } from './admin-authority.js';
 import { withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
@@ -22,6 +23,23 @@ export async function reachableUser(deps: Pick<AdminDeps, 'users'>, caller: Admi
   const user = await deps.users.findById(id);
   if (!user || !withinReach(caller, user.organizationId)) throw new NotFoundError('User');
   return user;
+}
+
+/** A user the caller may act on: within its reach (404 otherwise) and its authority (403 otherwise, admin-authority.ts). */
+export async function manageableUser(deps: Pick<AdminDeps, 'users' | 'roles'>, caller: AdminCaller, id: string): Promise<User> {
+  const user = await reachableUser(deps, caller, id);
+  await requireAuthorityOverUser(deps, caller, user.id);
+  return user;
+}
+
+/** Users as the caller sees them: `access.manage` where it may act on them. */
+export async function representUsers(deps: Pick<AdminDeps, 'roles'>, caller: AdminCaller, users: readonly User[]) {
+  const manageable = await manageableUsers(
+    deps,
+    caller,
+    users.map((u) => u.id),
+  );
+  return users.map((u) => toUserRepresentation(u, manageable.has(u.id)));
 }
 
 const filters = {
@@ -55,7 +73,7 @@ export const userRoutes = [
     query: z.object({ ...filters, ...paging(USERS_PAGE) }),
     ok: { status: 200, schema: z.array(userRepresentation), description: 'The users, by username' },
     async handle(deps: AdminDeps, { query, caller }) {
-      return (await deps.users.search({ ...query, organizationId: caller.organizationId })).map(toUserRepresentation);
+      return representUsers(deps, caller, await deps.users.search({ ...query, organizationId: caller.organizationId }));
     },
   }),
   defineAdminRoute({
@@ -122,7 +140,7 @@ export const userRoutes = [
     params: idParams,
     ok: { status: 200, schema: userRepresentation, description: 'The user' },
     errors: NOT_FOUND,
-    handle: async (deps: AdminDeps, { params, caller }) => toUserRepresentation(await reachableUser(deps, caller, params.id)),
+    handle: async (deps: AdminDeps, { params, caller }) => (await representUsers(deps, caller, [await reachableUser(deps, caller, params.id)]))[0],
   }),
   defineAdminRoute({
     operationId: 'updateUser',
@@ -135,7 +153,7 @@ export const userRoutes = [
     ok: { status: 204, description: 'Updated' },
     errors: { ...NOT_FOUND, '400': 'Bad representation', '409': 'The username is taken' },
     async handle(deps: AdminDeps, { params, body, caller }) {
-      const user = await reachableUser(deps, caller, params.id);
+      const user = await manageableUser(deps, caller, params.id);
       await updateUser(deps, user.id, {
         username: body.username,
         email: body.email,
@@ -161,7 +179,7 @@ export const userRoutes = [
     ok: { status: 204, description: 'Deleted' },
     errors: NOT_FOUND,
     async handle(deps: AdminDeps, { params, caller }) {
-      await deleteUser(deps, (await reachableUser(deps, caller, params.id)).id);
+      await deleteUser(deps, (await manageableUser(deps, caller, params.id)).id);
     },
   }),
   defineAdminRoute({
@@ -177,7 +195,7 @@ export const userRoutes = [
     ok: { status: 204, description: 'Set' },
     errors: { ...NOT_FOUND, '400': 'Bad password, or a `value` with `handoverTo`', '503': 'The secrets service cannot be reached (the password stays as it was)' },
     async handle(deps: AdminDeps, { params, query, body, caller }, _req, res) {
-      const user = await reachableUser(deps, caller, params.id);
+      const user = await manageableUser(deps, caller, params.id);
       if (query.handoverTo === undefined) {
         if (body.value === undefined) throw new InvalidInputError('value is required');
         await resetUserPassword(deps, user.id, body.value);
@@ -230,7 +248,7 @@ export const userRoutes = [
     ok: { status: 204, description: 'Signed out' },
     errors: NOT_FOUND,
     async handle(deps: AdminDeps, { params, caller }) {
-      await endAccountSessions(deps, (await reachableUser(deps, caller, params.id)).id);
+      await endAccountSessions(deps, (await manageableUser(deps, caller, params.id)).id);
     },
   }),
 ];

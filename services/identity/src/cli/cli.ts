@@ -85,7 +85,12 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
 Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
 SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); see .env.example.`;
 
-/** What a command runs against: the context, and the environment the CLI was given (never process.env). */
+/**
+ * What a command runs against: the context, and the environment the CLI was given (never process.env).
+ * The CLI acts as the operator, not for a caller: whoever runs it holds DATABASE_URL and MASTER_KEY,
+ * so holds everything already, and there is no administrator whose roles the admin API's
+ * no-takeover rule (admin/admin-authority.ts) could compare with a principal's.
+ */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
 
 export const SECRETS_SCOPES = ['secrets:read', 'secrets:write'];

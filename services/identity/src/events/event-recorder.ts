@@ -1,6 +1,11 @@
 import type { Logger } from '@hush/common';
 import type { EventsRepository } from './events.repository.js';
-import type { AdminEvent, EventsConfig, UserEvent } from './events.types.js';
+import type { EventsConfig, UserEvent } from './events.types.js';
+import { sanitiseUserEvent } from './sanitise.js';
+import { failureOf, isRefusedData, OnceEvery } from './write-failures.js';
+
+/** Why an event was not written: the label of hush_events_unwritten_total. */
+export type UnwrittenReason = 'rejected' | 'overflow' | 'shutdown' | 'after_close';
 
 export interface EventRecorderOptions {
   /** How often buffered events are written (milliseconds). */
@@ -9,24 +14,35 @@ export interface EventRecorderOptions {
   maxBatch?: number;
   /** How often the settings are re-read, so a change made on another replica applies here (milliseconds). */
   settingsMs?: number;
-  /** Events kept in memory while the database refuses them; past it the oldest are dropped (and counted in a warning). */
+  /** Events kept in memory while the database is away; past it the oldest are dropped (and counted). */
   maxBuffered?: number;
+  /** The shortest time between two log lines about the same kind of failure (milliseconds). */
+  logIntervalMs?: number;
+  /** hush_events_unwritten_total{reason}: every event that was not written, by why. */
+  unwritten?: { inc(labels: { reason: UnwrittenReason }, value?: number): void };
 }
 
 /**
- * Records user and admin events without a database round trip on the request's path: events are
- * buffered and written in batches (one INSERT per batch, as refresh tokens are), every `flushMs` or
- * at `maxBatch`. Rules:
+ * Records user events without a database round trip on the request's path: events are buffered
+ * and written in batches (one INSERT per batch, as refresh tokens are), every `flushMs` or at
+ * `maxBatch`. Admin events are not buffered: each is written in its change's transaction
+ * (admin/admin-transaction.ts). Rules:
  * - what is recorded follows the realm's settings (`GET/PUT /events/config`), re-read every
  *   `settingsMs` (and at once on this replica when changed here); until first changed, the
  *   environment's (EVENTS_ENABLED, ADMIN_EVENTS_ENABLED, ...);
- * - a failed write keeps its events for the next attempt (bounded by `maxBuffered`);
- * - close() writes everything still buffered: a clean shutdown loses nothing;
+ * - an event is made storable when recorded (sanitise.ts), so what a request sent cannot make
+ *   PostgreSQL refuse it, and its size is bounded in memory too;
+ * - a batch PostgreSQL refuses for its content is split until the event it refuses stands alone;
+ *   that event is left out and counted (`rejected`): one bad event never holds back the others;
+ * - a batch that fails otherwise (the database is away) is kept for the next attempt, up to
+ *   `maxBuffered` events, the oldest beyond it dropped and counted (`overflow`);
+ * - every failure is counted in `unwritten` and logged at most once per `logIntervalMs` for each
+ *   kind, never once per retry;
+ * - close() writes everything still buffered: a clean shutdown loses nothing the database takes;
  * - recording never throws into the caller.
  */
 export class EventRecorder {
-  private userBuffer: UserEvent[] = [];
-  private adminBuffer: AdminEvent[] = [];
+  private buffer: UserEvent[] = [];
   private config: EventsConfig;
   private timers: NodeJS.Timeout[] = [];
   private flushing: Promise<void> | undefined;
@@ -35,18 +51,20 @@ export class EventRecorder {
   private readonly maxBatch: number;
   private readonly settingsMs: number;
   private readonly maxBuffered: number;
+  private readonly warnings: OnceEvery;
 
   constructor(
-    private readonly repository: EventsRepository,
+    private readonly repository: Pick<EventsRepository, 'insertUserEvents' | 'readConfig'>,
     private readonly defaults: EventsConfig,
     private readonly logger: Logger,
-    options: EventRecorderOptions = {},
+    private readonly options: EventRecorderOptions = {},
   ) {
     this.config = defaults;
     this.flushMs = options.flushMs ?? 250;
     this.maxBatch = options.maxBatch ?? 500;
     this.settingsMs = options.settingsMs ?? 5000;
     this.maxBuffered = options.maxBuffered ?? 50_000;
+    this.warnings = new OnceEvery(options.logIntervalMs ?? 60_000);
   }
 
   async start(): Promise<void> {
@@ -62,35 +80,43 @@ export class EventRecorder {
     this.closed = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
-    for (let attempt = 0; attempt < 5 && this.buffered() > 0; attempt++) {
+    for (let attempt = 0; attempt < 5 && this.buffer.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * attempt));
       await this.flush();
     }
-    if (this.buffered() > 0) this.logger.error({ events: this.buffered() }, 'events not written at shutdown');
+    if (this.buffer.length > 0) {
+      this.unwritten('shutdown', this.buffer.length);
+      this.logger.error({ events: this.buffer.length }, 'events not written at shutdown');
+      this.buffer = [];
+    }
   }
 
   settings(): EventsConfig {
     return this.config;
   }
 
-  async updateSettings(config: EventsConfig): Promise<void> {
-    await this.repository.writeConfig(config);
+  /** The settings just written (by PUT /events/config) apply here at once; other replicas re-read them. */
+  useSettings(config: EventsConfig): void {
     this.config = config;
   }
 
   user(event: Omit<UserEvent, 'time'>): void {
     const c = this.config;
     if (!c.eventsEnabled || (c.enabledEventTypes.length > 0 && !c.enabledEventTypes.includes(event.type))) return;
-    this.userBuffer.push({ ...event, time: Date.now() });
-    this.afterPush();
-  }
-
-  admin(event: Omit<AdminEvent, 'time'>): void {
-    const c = this.config;
-    if (!c.adminEventsEnabled) return;
-    const { representation, ...rest } = event;
-    this.adminBuffer.push({ ...rest, ...(c.adminEventsDetailsEnabled && representation !== undefined ? { representation } : {}), time: Date.now() });
-    this.afterPush();
+    // After close() the database may be gone: what a late request records is counted as lost.
+    if (this.closed) {
+      this.unwritten('after_close', 1);
+      this.warn('after_close', {}, 'events recorded after shutdown were not written');
+      return;
+    }
+    this.buffer.push(sanitiseUserEvent({ ...event, time: Date.now() }));
+    if (this.buffer.length >= this.maxBatch) void this.flush();
+    const excess = this.buffer.length - this.maxBuffered;
+    if (excess > 0) {
+      this.buffer.splice(0, excess);
+      this.unwritten('overflow', excess);
+      this.warn('overflow', { bound: this.maxBuffered }, 'events dropped: the database has not taken them');
+    }
   }
 
   /** Writes what is buffered now; concurrent calls share one write. */
@@ -101,46 +127,51 @@ export class EventRecorder {
     return this.flushing;
   }
 
-  private afterPush(): void {
-    // After close() the database may be gone: what a late request records is logged as lost.
-    if (this.closed) {
-      this.logger.warn({ events: this.buffered() }, 'events recorded after shutdown were not written');
-      this.userBuffer = [];
-      this.adminBuffer = [];
-      return;
-    }
-    if (this.buffered() >= this.maxBatch) void this.flush();
-    const excess = this.buffered() - this.maxBuffered;
-    if (excess > 0) {
-      this.userBuffer.splice(0, Math.min(excess, this.userBuffer.length));
-      this.logger.warn({ dropped: excess }, 'events dropped: the database has not taken them');
-    }
-  }
-
-  private buffered(): number {
-    return this.userBuffer.length + this.adminBuffer.length;
-  }
-
   private async write(): Promise<void> {
-    const users = this.userBuffer;
-    const admins = this.adminBuffer;
-    if (users.length + admins.length === 0) return;
-    this.userBuffer = [];
-    this.adminBuffer = [];
-    try {
-      await this.repository.insertUserEvents(users);
-    } catch (err) {
-      this.userBuffer = [...users, ...this.userBuffer];
-      this.adminBuffer = [...admins, ...this.adminBuffer];
-      this.logger.warn({ err, events: users.length }, 'events write failed; kept for the next attempt');
-      return;
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.slice(0, this.maxBatch);
+      this.buffer = this.buffer.slice(batch.length);
+      const left = await this.writeOrSplit(batch);
+      if (left.length > 0) {
+        // Not the events' fault: they wait for the next attempt, in their order.
+        this.buffer = [...left, ...this.buffer];
+        return;
+      }
     }
+  }
+
+  /**
+   * Writes `batch`; when PostgreSQL refuses its content, each half on its own, down to the single
+   * event it refuses, which is left out. Returns what is left to write when the database could not
+   * be written at all (nothing once done).
+   */
+  private async writeOrSplit(batch: readonly UserEvent[]): Promise<readonly UserEvent[]> {
     try {
-      await this.repository.insertAdminEvents(admins);
+      await this.repository.insertUserEvents(batch);
+      return [];
     } catch (err) {
-      this.adminBuffer = [...admins, ...this.adminBuffer];
-      this.logger.warn({ err, events: admins.length }, 'admin events write failed; kept for the next attempt');
+      if (!isRefusedData(err)) {
+        this.warn('unavailable', { failure: failureOf(err) }, 'events not written yet: the database could not take them; kept for the next attempt');
+        return batch;
+      }
+      if (batch.length === 1) {
+        this.unwritten('rejected', 1);
+        this.warn('rejected', { failure: failureOf(err), type: batch[0]!.type }, 'event refused by the database: left out');
+        return [];
+      }
+      const half = Math.ceil(batch.length / 2);
+      const left = await this.writeOrSplit(batch.slice(0, half));
+      return left.length > 0 ? [...left, ...batch.slice(half)] : this.writeOrSplit(batch.slice(half));
     }
+  }
+
+  private unwritten(reason: UnwrittenReason, count: number): void {
+    this.options.unwritten?.inc({ reason }, count);
+  }
+
+  private warn(kind: string, fields: Record<string, unknown>, message: string): void {
+    const suppressed = this.warnings.due(kind);
+    if (suppressed !== undefined) this.logger.warn({ ...fields, ...(suppressed > 0 ? { suppressed } : {}) }, message);
   }
 
   private async reloadSettings(): Promise<void> {

@@ -20,13 +20,19 @@ const PROVIDER_ROUTES = [
   LEGACY_PAR_PATH,
 ].map((path) => `${REALM_PATH}${path}`);
 
-/** Request metrics plus tokens, token errors, logins and the published signing keys and their age, for GET /metrics. */
+/** Request metrics plus tokens, token errors, logins, unwritten events and the published signing keys and their age, for GET /metrics. */
 export function createIdentityMetrics(sources: { keysFingerprint(): string; loadedKeys(): readonly LoadedKey[] }) {
   const http = createHttpMetrics('identity', { declaredRoutes: declaredRoutes(PROVIDER_ROUTES) });
   const registers = [http.registry];
   const tokens = new Counter({ name: 'hush_identity_tokens_issued_total', help: 'Successful token endpoint responses by grant type', labelNames: ['grant_type'], registers });
   const tokenErrors = new Counter({ name: 'hush_identity_token_errors_total', help: 'Token endpoint errors by OAuth error code', labelNames: ['error'], registers });
   const logins = new Counter({ name: 'hush_identity_authorizations_total', help: 'Completed authorization requests', registers });
+  const eventsUnwritten = new Counter({
+    name: 'hush_events_unwritten_total',
+    help: 'User events not written to the audit log, by reason: rejected (refused by the database), overflow (dropped while it was away), shutdown, after_close',
+    labelNames: ['reason'],
+    registers,
+  });
   new Gauge({
     name: 'hush_identity_signing_keys',
     help: 'Published signing keys by status',
@@ -45,5 +51,5 @@ export function createIdentityMetrics(sources: { keysFingerprint(): string; load
     p.on('authorization.success', () => logins.inc());
     return p;
   };
-  return { http, observe };
+  return { http, observe, eventsUnwritten };
 }

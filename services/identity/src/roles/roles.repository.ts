@@ -68,6 +68,30 @@ export class RolesRepository {
     return rows.map(toRole);
   }
 
+  /** The names of the roles of `container` each of these users holds directly; users holding none are left out. */
+  async namesOfUsers(userIds: readonly string[], container: string): Promise<Map<string, string[]>> {
+    const ids = userIds.filter(isUuid);
+    if (ids.length === 0) return new Map();
+    const rows = await this.db('user_roles as m')
+      .join('roles as r', 'r.id', 'm.role_id')
+      .where('r.container', container)
+      .whereIn('m.user_id', ids)
+      .select<{ owner: string; name: string }[]>('m.user_id as owner', 'r.name');
+    return namesByOwner(rows);
+  }
+
+  /** The same for the service-account users of these clients, by client id (a client's roles are its service account's). */
+  async namesOfServiceAccounts(clientIds: readonly string[], container: string): Promise<Map<string, string[]>> {
+    if (clientIds.length === 0) return new Map();
+    const rows = await this.db('user_roles as m')
+      .join('roles as r', 'r.id', 'm.role_id')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where('r.container', container)
+      .whereIn('u.service_account_client_id', clientIds)
+      .select<{ owner: string; name: string }[]>('u.service_account_client_id as owner', 'r.name');
+    return namesByOwner(rows);
+  }
+
   async addMappings(userId: string, roleIds: string[]): Promise<void> {
     if (roleIds.length === 0) return;
     await this.db('user_roles')
@@ -84,4 +108,10 @@ export class RolesRepository {
   async usersWith(roleId: string): Promise<string[]> {
     return (await this.db('user_roles').where({ role_id: roleId }).select<{ user_id: string }[]>('user_id')).map((r) => r.user_id);
   }
+}
+
+function namesByOwner(rows: readonly { owner: string; name: string }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { owner, name } of rows) out.set(owner, [...(out.get(owner) ?? []), name]);
+  return out;
 }
