@@ -21,7 +21,7 @@ import { sealAccountLink } from './account-mail.js';
  */
 export interface AccountActionsDeps {
   tokens: Pick<ActionTokensRepository, 'issue' | 'findUsable' | 'redeem' | 'retireResetLinks'>;
-  users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'update' | 'setPasswordHash'>;
+  users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'verifyAddress' | 'setPasswordHash'>;
   passwordCost: number;
   /** The key the outbox payloads are sealed under (derived from MASTER_KEY). */
   outboxKey: Buffer;
@@ -72,6 +72,7 @@ export async function issueActionLink(deps: AccountActionsDeps, user: User & { e
       clientId: o.clientId ?? null,
       redirectUri: o.redirectUri ?? null,
       interactionUid: o.interactionUid ?? null,
+      sentTo: user.email,
       expiresAt,
     },
     { id: deliveryId, payloadSealed: sealAccountLink(deps.outboxKey, job) },
@@ -113,8 +114,8 @@ export class ActionLinkUnusableError extends Error {
 
 /**
  * Performs a link's actions and uses it up: a new password (checked against the policy first, so
- * a refused one leaves the link usable), the address marked verified. A new password ends the
- * account's sessions and refresh tokens, announced on the revocation feed.
+ * a refused one leaves the link usable), the address it was mailed to marked verified. A new
+ * password ends the account's sessions and refresh tokens, announced on the revocation feed.
  */
 export async function completeActionLink(
   deps: AccountActionsDeps & SessionsDeps,
@@ -135,7 +136,8 @@ export async function completeActionLink(
     await deps.tokens.retireResetLinks(user.id);
     await endAccountSessions(deps, user.id);
   }
-  // Every link is mailed to the account's address only: using it proves the address, whatever was asked.
-  if (!user.emailVerified) await deps.users.update(user.id, { emailVerified: true });
+  // Using the link proves the address it was mailed to, whatever was asked; the update is
+  // conditional, so an address changed since the link was redeemed is not marked.
+  if (!user.emailVerified) await deps.users.verifyAddress(user.id, token.sentToHash);
   return { token, user };
 }

@@ -1,4 +1,5 @@
 import type { AccountAction } from '@hush/queue';
+import { addressDigest } from '../accounts/users.repository.js';
 import type { Db } from '../db/knex.js';
 
 export type ActionTokenKind = 'reset-password' | 'execute-actions' | 'verify-email';
@@ -13,12 +14,15 @@ export interface ActionToken {
   redirectUri: string | null;
   /** The login (oidc-provider interaction) the person was in when asking for it, to continue afterwards. */
   interactionUid: string | null;
+  /** The digest of the address the link was mailed to (users.repository.ts `addressDigest`). */
+  sentToHash: Buffer;
   expiresAt: Date;
 }
 
-export interface NewActionToken extends Omit<ActionToken, 'expiresAt'> {
+export interface NewActionToken extends Omit<ActionToken, 'sentToHash'> {
   tokenHash: Buffer;
-  expiresAt: Date;
+  /** The address the link is mailed to: only its digest is stored. */
+  sentTo: string;
 }
 
 /** The e-mail request written with the token: its outbox row, sealed (address and link). */
@@ -35,10 +39,17 @@ type Row = {
   client_id: string | null;
   redirect_uri: string | null;
   interaction_uid: string | null;
+  sent_to_hash: Buffer;
   expires_at: Date;
 };
 
-const COLUMNS = 'id, user_id, kind, actions, client_id, redirect_uri, interaction_uid, expires_at';
+const COLUMNS = 'id, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, expires_at';
+
+/**
+ * A link can be used only while the account still has the address it was mailed to. Links from
+ * before addresses were recorded (`sent_to_hash` null) match nothing.
+ */
+const STILL_ADDRESSED = `EXISTS (SELECT 1 FROM users u WHERE u.id = action_tokens.user_id AND ${addressDigest('u.email')} = action_tokens.sent_to_hash)`;
 
 const toToken = (r: Row): ActionToken => ({
   id: r.id,
@@ -48,6 +59,7 @@ const toToken = (r: Row): ActionToken => ({
   clientId: r.client_id,
   redirectUri: r.redirect_uri,
   interactionUid: r.interaction_uid,
+  sentToHash: r.sent_to_hash,
   expiresAt: r.expires_at,
 });
 
@@ -62,17 +74,23 @@ export class ActionTokensRepository {
   async issue(token: NewActionToken, mail: OutboxEntry): Promise<void> {
     await this.db.raw(
       `WITH t AS (
-         INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, expires_at)
-         VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ?) RETURNING id, expires_at
+         INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, expires_at)
+         VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ${addressDigest('?::text')}, ?) RETURNING id, expires_at
        )
        INSERT INTO mail_outbox (id, token_id, payload_sealed, expires_at) SELECT ?::uuid, t.id, ?, t.expires_at FROM t`,
-      [token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.expiresAt, mail.id, mail.payloadSealed],
+      [
+        ...[token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.sentTo, token.expiresAt],
+        ...[mail.id, mail.payloadSealed],
+      ],
     );
   }
 
-  /** The token of this hash while it can still be used (not used, not expired). */
+  /** The token of this hash while it can still be used (not used or cancelled, not expired, the account still at the address it went to). */
   async findUsable(tokenHash: Buffer): Promise<ActionToken | undefined> {
-    const { rows } = await this.db.raw<{ rows: Row[] }>(`SELECT ${COLUMNS} FROM action_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > now()`, [tokenHash]);
+    const { rows } = await this.db.raw<{ rows: Row[] }>(
+      `SELECT ${COLUMNS} FROM action_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > now() AND ${STILL_ADDRESSED}`,
+      [tokenHash],
+    );
     return rows[0] ? toToken(rows[0]) : undefined;
   }
 
@@ -82,7 +100,7 @@ export class ActionTokensRepository {
    */
   async redeem(tokenHash: Buffer): Promise<ActionToken | undefined> {
     const { rows } = await this.db.raw<{ rows: Row[] }>(
-      `UPDATE action_tokens SET used_at = now() WHERE token_hash = ? AND used_at IS NULL AND expires_at > now() RETURNING ${COLUMNS}`,
+      `UPDATE action_tokens SET used_at = now() WHERE token_hash = ? AND used_at IS NULL AND expires_at > now() AND ${STILL_ADDRESSED} RETURNING ${COLUMNS}`,
       [tokenHash],
     );
     return rows[0] ? toToken(rows[0]) : undefined;

@@ -71,6 +71,21 @@ export interface NewUser {
 
 export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId' | 'selfRegistered'>>;
 
+/** What an update did to the account's address. */
+export interface AddressChange {
+  /** The address changed (case aside, as `lower()` compares). */
+  moved: boolean;
+  /** An address the account had proven is proven no more (it moved, or it was marked unverified). */
+  unproven: boolean;
+}
+
+/**
+ * The SQL of an address's digest, wherever a link is bound to the address it was mailed to
+ * (action-tokens.repository.ts): SHA-256 of the address lower-cased by PostgreSQL, the case rule of
+ * every e-mail comparison here (`findByLogin`, `emailTaken`, `update`).
+ */
+export const addressDigest = (expression: string) => `sha256(convert_to(lower(${expression}), 'UTF8'))`;
+
 /**
  * The admin API's user search (Keycloak's): `username` (exactly with `exact`), `email`, `search`
  * (a substring of username, e-mail, first or last name), `enabled`; `organizationId` confines it.
@@ -192,16 +207,41 @@ export class UsersRepository {
     return q;
   }
 
-  async update(id: string, changes: UserChanges): Promise<boolean> {
-    if (!isUuid(id)) return false;
-    const columns = columnsOf(changes);
+  /**
+   * Changes the user; undefined when there is none. The address follows one rule whoever changes
+   * it (account console, account REST API, admin API), in one transaction with the row locked:
+   * a new address (case aside) is unverified unless `emailVerified` comes with it (an
+   * administrator vouching for it), and every link mailed to the account that is still open is
+   * cancelled for good, since it went to the former address (account-actions/).
+   */
+  async update(id: string, changes: UserChanges): Promise<AddressChange | undefined> {
+    if (!isUuid(id)) return undefined;
     try {
-      if (Object.keys(columns).length === 0) return (await this.findById(id)) !== undefined;
-      return (await this.db('users').where({ id }).update(columns)) === 1;
+      return await this.db.transaction(async (trx) => {
+        const { rows } = await trx.raw<{ rows: { verified: boolean; moved: boolean }[] }>(
+          `SELECT email_verified AS verified, lower(?::text) IS DISTINCT FROM lower(email) AS moved FROM users WHERE id = ?::uuid FOR UPDATE`,
+          [changes.email ?? null, id],
+        );
+        const before = rows[0];
+        if (!before) return undefined;
+        const moved = changes.email !== undefined && before.moved;
+        const verified = moved ? (changes.emailVerified ?? false) : changes.emailVerified;
+        const columns = columnsOf({ ...changes, emailVerified: verified });
+        if (Object.keys(columns).length > 0) await trx('users').where({ id }).update(columns);
+        if (moved) await trx('action_tokens').where({ user_id: id }).whereNull('used_at').update({ used_at: trx.fn.now() });
+        return { moved, unproven: before.verified && (moved || verified === false) };
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${changes.username ?? id}`);
       throw err;
     }
+  }
+
+  /** Marks the address verified if it still is the one a link was mailed to (its `addressDigest`); false when the account moved since. */
+  async verifyAddress(id: string, sentToHash: Buffer): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const { rowCount } = await this.db.raw<{ rowCount: number }>(`UPDATE users SET email_verified = true WHERE id = ?::uuid AND ${addressDigest('email')} = ?`, [id, sentToHash]);
+    return rowCount === 1;
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
