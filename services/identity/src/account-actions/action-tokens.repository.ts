@@ -1,5 +1,4 @@
 import type { AccountAction } from '@hush/queue';
-import { addressDigest } from '../accounts/users.repository.js';
 import type { Db } from '../db/knex.js';
 
 export type ActionTokenKind = 'reset-password' | 'execute-actions' | 'verify-email';
@@ -14,15 +13,15 @@ export interface ActionToken {
   redirectUri: string | null;
   /** The login (oidc-provider interaction) the person was in when asking for it, to continue afterwards. */
   interactionUid: string | null;
-  /** The digest of the address the link was mailed to (users.repository.ts `addressDigest`). */
-  sentToHash: Buffer;
+  /** Where the link went: SHA-256 of the address (trimmed, lower-cased); null for links from before it was recorded. */
+  sentToHash: Buffer | null;
+  /** The account's `addressVersion` when the link went; null as `sentToHash`. */
+  addressVersion: number | null;
   expiresAt: Date;
 }
 
-export interface NewActionToken extends Omit<ActionToken, 'sentToHash'> {
+export interface NewActionToken extends ActionToken {
   tokenHash: Buffer;
-  /** The address the link is mailed to: only its digest is stored. */
-  sentTo: string;
 }
 
 /** The e-mail request written with the token: its outbox row, sealed (address and link). */
@@ -39,17 +38,12 @@ type Row = {
   client_id: string | null;
   redirect_uri: string | null;
   interaction_uid: string | null;
-  sent_to_hash: Buffer;
+  sent_to_hash: Buffer | null;
+  address_version: number | null;
   expires_at: Date;
 };
 
-const COLUMNS = 'id, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, expires_at';
-
-/**
- * A link can be used only while the account still has the address it was mailed to. Links from
- * before addresses were recorded (`sent_to_hash` null) match nothing.
- */
-const STILL_ADDRESSED = `EXISTS (SELECT 1 FROM users u WHERE u.id = action_tokens.user_id AND ${addressDigest('u.email')} = action_tokens.sent_to_hash)`;
+const COLUMNS = 'id, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, address_version, expires_at';
 
 const toToken = (r: Row): ActionToken => ({
   id: r.id,
@@ -60,6 +54,7 @@ const toToken = (r: Row): ActionToken => ({
   redirectUri: r.redirect_uri,
   interactionUid: r.interaction_uid,
   sentToHash: r.sent_to_hash,
+  addressVersion: r.address_version,
   expiresAt: r.expires_at,
 });
 
@@ -74,23 +69,21 @@ export class ActionTokensRepository {
   async issue(token: NewActionToken, mail: OutboxEntry): Promise<void> {
     await this.db.raw(
       `WITH t AS (
-         INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, expires_at)
-         VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ${addressDigest('?::text')}, ?) RETURNING id, expires_at
+         INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, address_version, expires_at)
+         VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ?, ?, ?) RETURNING id, expires_at
        )
        INSERT INTO mail_outbox (id, token_id, payload_sealed, expires_at) SELECT ?::uuid, t.id, ?, t.expires_at FROM t`,
       [
-        ...[token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.sentTo, token.expiresAt],
+        ...[token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.sentToHash, token.addressVersion],
+        token.expiresAt,
         ...[mail.id, mail.payloadSealed],
       ],
     );
   }
 
-  /** The token of this hash while it can still be used (not used or cancelled, not expired, the account still at the address it went to). */
+  /** The token of this hash while it can still be used (not used, not expired); whether its account still has its address is the caller's check. */
   async findUsable(tokenHash: Buffer): Promise<ActionToken | undefined> {
-    const { rows } = await this.db.raw<{ rows: Row[] }>(
-      `SELECT ${COLUMNS} FROM action_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > now() AND ${STILL_ADDRESSED}`,
-      [tokenHash],
-    );
+    const { rows } = await this.db.raw<{ rows: Row[] }>(`SELECT ${COLUMNS} FROM action_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > now()`, [tokenHash]);
     return rows[0] ? toToken(rows[0]) : undefined;
   }
 
@@ -100,7 +93,7 @@ export class ActionTokensRepository {
    */
   async redeem(tokenHash: Buffer): Promise<ActionToken | undefined> {
     const { rows } = await this.db.raw<{ rows: Row[] }>(
-      `UPDATE action_tokens SET used_at = now() WHERE token_hash = ? AND used_at IS NULL AND expires_at > now() AND ${STILL_ADDRESSED} RETURNING ${COLUMNS}`,
+      `UPDATE action_tokens SET used_at = now() WHERE token_hash = ? AND used_at IS NULL AND expires_at > now() RETURNING ${COLUMNS}`,
       [tokenHash],
     );
     return rows[0] ? toToken(rows[0]) : undefined;

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
+import { sameAddress } from './addresses.js';
 
 export interface User {
   id: string;
@@ -18,6 +19,8 @@ export interface User {
   serviceAccountClientId: string | null;
   /** Registered through the login page: signs in only once `emailVerified`. */
   selfRegistered: boolean;
+  /** How many times the address changed (case aside): a link records it, and opens only while it is the same. */
+  addressVersion: number;
   createdAt: Date;
 }
 
@@ -35,6 +38,7 @@ type Row = {
   organization_name: string | null;
   service_account_client_id: string | null;
   self_registered: boolean;
+  address_version: number;
   created_at: Date;
 };
 
@@ -52,6 +56,7 @@ const toUser = (r: Row): User => ({
   organizationName: r.organization_name,
   serviceAccountClientId: r.service_account_client_id,
   selfRegistered: r.self_registered,
+  addressVersion: r.address_version,
   createdAt: r.created_at,
 });
 
@@ -73,18 +78,11 @@ export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId' | 'self
 
 /** What an update did to the account's address. */
 export interface AddressChange {
-  /** The address changed (case aside, as `lower()` compares). */
+  /** The address changed (case aside: addresses.ts). */
   moved: boolean;
   /** An address the account had proven is proven no more (it moved, or it was marked unverified). */
   unproven: boolean;
 }
-
-/**
- * The SQL of an address's digest, wherever a link is bound to the address it was mailed to
- * (action-tokens.repository.ts): SHA-256 of the address lower-cased by PostgreSQL, the case rule of
- * every e-mail comparison here (`findByLogin`, `emailTaken`, `update`).
- */
-export const addressDigest = (expression: string) => `sha256(convert_to(lower(${expression}), 'UTF8'))`;
 
 /**
  * The admin API's user search (Keycloak's): `username` (exactly with `exact`), `email`, `search`
@@ -209,27 +207,22 @@ export class UsersRepository {
 
   /**
    * Changes the user; undefined when there is none. The address follows one rule whoever changes
-   * it (account console, account REST API, admin API), in one transaction with the row locked:
-   * a new address (case aside) is unverified unless `emailVerified` comes with it (an
-   * administrator vouching for it), and every link mailed to the account that is still open is
-   * cancelled for good, since it went to the former address (account-actions/).
+   * it (account console, account REST API, admin API), with the row locked: a new address (case
+   * aside) is unverified unless `emailVerified` comes with it (an administrator vouching for it),
+   * and raises `address_version`, which every link mailed before records: none of them opens
+   * again (account-actions/), even if the account moves back.
    */
   async update(id: string, changes: UserChanges): Promise<AddressChange | undefined> {
     if (!isUuid(id)) return undefined;
     try {
       return await this.db.transaction(async (trx) => {
-        const { rows } = await trx.raw<{ rows: { verified: boolean; moved: boolean }[] }>(
-          `SELECT email_verified AS verified, lower(?::text) IS DISTINCT FROM lower(email) AS moved FROM users WHERE id = ?::uuid FOR UPDATE`,
-          [changes.email ?? null, id],
-        );
-        const before = rows[0];
+        const before = await trx<Row>('users').where({ id }).forUpdate().first('email', 'email_verified');
         if (!before) return undefined;
-        const moved = changes.email !== undefined && before.moved;
+        const moved = changes.email !== undefined && !sameAddress(before.email, changes.email);
         const verified = moved ? (changes.emailVerified ?? false) : changes.emailVerified;
-        const columns = columnsOf({ ...changes, emailVerified: verified });
+        const columns = { ...columnsOf({ ...changes, emailVerified: verified }), ...(moved ? { address_version: trx.raw('address_version + 1') } : {}) };
         if (Object.keys(columns).length > 0) await trx('users').where({ id }).update(columns);
-        if (moved) await trx('action_tokens').where({ user_id: id }).whereNull('used_at').update({ used_at: trx.fn.now() });
-        return { moved, unproven: before.verified && (moved || verified === false) };
+        return { moved, unproven: before.email_verified && (moved || verified === false) };
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${changes.username ?? id}`);
@@ -237,11 +230,10 @@ export class UsersRepository {
     }
   }
 
-  /** Marks the address verified if it still is the one a link was mailed to (its `addressDigest`); false when the account moved since. */
-  async verifyAddress(id: string, sentToHash: Buffer): Promise<boolean> {
+  /** Marks the address verified if it has not changed since `addressVersion` (a link's); false when it has. */
+  async verifyAddress(id: string, addressVersion: number): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const { rowCount } = await this.db.raw<{ rowCount: number }>(`UPDATE users SET email_verified = true WHERE id = ?::uuid AND ${addressDigest('email')} = ?`, [id, sentToHash]);
-    return rowCount === 1;
+    return (await this.db('users').where({ id, address_version: addressVersion }).whereNotNull('email').update({ email_verified: true })) === 1;
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {

@@ -1,10 +1,10 @@
 import request from 'supertest';
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { Browser, parseForms, postForm, startSmtp, type TestSmtp } from '@hush/testing';
+import { Browser, postForm, startSmtp, type TestSmtp } from '@hush/testing';
 import { authorize, clientConfig } from '../flows.js';
 import { startIdentity, type Harness } from '../harness.js';
-import { askForReset, linkMailedTo, REDIRECT } from '../account-mail.js';
+import { askForReset, consoleMovesTo as moveInConsole, linkMailedTo, REDIRECT } from '../account-mail.js';
 
 /**
  * Promise: a verified address is the address the link was sent to. Attacked as an account holder
@@ -71,16 +71,8 @@ async function resetLink(who: { username: string; email: string; ip: string }) {
   return { link, ...(await openLink(link)) };
 }
 
-/** Changes the e-mail address in the account console, signed in with `password`. */
-async function consoleMovesTo(username: string, email: string, password = PASSWORD) {
-  const browser = new Browser(h.url);
-  const login = await browser.navigate(`${ACCOUNT}/`);
-  const page = await browser.submit(login.html, 0, { username, password });
-  expect(page.res.status).toBe(200);
-  const form = parseForms(page.html).find((f) => f.action === `${ACCOUNT}/`)!;
-  const saved = await browser.send(form.action, { ...form.hidden, email });
-  expect(saved.status).toBe(303);
-}
+/** Changes the e-mail address in the account console. */
+const consoleMovesTo = (username: string, email: string) => moveInConsole(h, username, PASSWORD, email);
 
 const adminPut = (id: string, body: object) => request(h.url).put(`/auth/admin/realms/public/users/${id}`).set('authorization', `Bearer ${admin}`).send(body);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Browser, eventually, parseForms, postForm, startSmtp, type TestSmtp } from '@hush/testing';
 import type { Harness as IdentityHarness } from '../../../identity/test/harness.js';
-import { askForReset, linkMailedTo } from '../../../identity/test/account-mail.js';
+import { askForReset, consoleMovesTo as moveInConsole, linkMailedTo } from '../../../identity/test/account-mail.js';
 import { hashKey } from '../../src/secrets/keys.js';
 import { bearer, type Account, type Harness } from '../harness.js';
 import { startWebWithIdentity, userToken } from '../identity.js';
@@ -18,7 +18,6 @@ import { startWebWithIdentity, userToken } from '../identity.js';
 const PASSWORD = 'correct horse battery staple';
 const NEW = 'a brand new passphrase';
 const SECRET = 'payroll-db: 4u#Qz-Ω';
-const ACCOUNT = '/auth/realms/public/account';
 
 let smtp: TestSmtp;
 let identity: IdentityHarness;
@@ -83,13 +82,7 @@ async function webSignIn(username: string, path: string, password = PASSWORD) {
 }
 
 /** Changes the account's address in identity's account console. */
-async function consoleMovesTo(username: string, email: string) {
-  const browser = new Browser(identity.url);
-  const login = await browser.navigate(`${ACCOUNT}/`);
-  const page = await browser.submit(login.html, 0, { username, password: PASSWORD });
-  const form = parseForms(page.html).find((f) => f.action === `${ACCOUNT}/`)!;
-  expect((await browser.send(form.action, { ...form.hidden, email })).status).toBe(303);
-}
+const consoleMovesTo = (username: string, email: string) => moveInConsole(identity, username, PASSWORD, email);
 
 it('the attack: an account with its own verified address takes a reset link, moves to the recipient’s address, uses the link: it reads nothing', async () => {
   const victim = `victim-${randomBytes(3).toString('hex')}@example.com`;
