@@ -86,15 +86,15 @@ async function signedIn(username: string, scope: (api: string) => string, passwo
   const config = await clientConfig(h.issuer, app.client_id, app.client_secret);
   const flow = await authorize(config, { redirectUri: REDIRECT, scope: scope(`read-${n}`), username, password });
   const tokens = await oidc.authorizationCodeGrant(config, flow.callback, { pkceCodeVerifier: flow.verifier, expectedState: flow.state });
-  return { api, config, tokens };
+  return { api, app, config, tokens };
 }
 
 /** The person's API access token (JWT, verified) and ID token. */
 async function tokensOf(username: string) {
-  const { api, config, tokens } = await signedIn(username, (read) => `openid ${read}`);
+  const { api, app, config, tokens } = await signedIn(username, (read) => `openid ${read}`);
   const jwks = createRemoteJWKSet(new URL(`${h.issuer}/protocol/openid-connect/certs`));
   const access = (await jwtVerify(tokens.access_token, jwks, { issuer: h.issuer, audience: api })).payload;
-  return { access, id: decodeJwt(tokens.id_token as string), tokens, config };
+  return { access, id: decodeJwt(tokens.id_token as string), tokens, config, app };
 }
 
 /** A token the account REST API and userinfo take (scope openid, no API). */
@@ -208,12 +208,26 @@ describe('links of every kind are bound to the address they were sent to', () =>
 });
 
 describe('tokens and userinfo say what the account holds now', () => {
-  it('after a move, a refreshed access token, a new ID token and userinfo carry the new address, unverified', async () => {
+  it('after a move, a refreshed access token, a new ID token and userinfo carry the new address, unverified; introspection no longer vouches for the old one', async () => {
     const m = await attacker();
     const before = await tokensOf(m.username);
     expect(before.access).toMatchObject({ email: m.email, email_verified: true });
     expect(before.id).toMatchObject({ email: m.email, email_verified: true });
+    const introspect = async () =>
+      (
+        await postForm(`${h.issuer}/protocol/openid-connect/token/introspect`, {
+          token: before.tokens.access_token,
+          client_id: before.app.client_id,
+          client_secret: before.app.client_secret,
+        })
+      ).body;
+    expect(await introspect()).toMatchObject({ active: true, email: m.email, email_verified: true });
+    const apiUserinfo = async () => (await request(h.issuer).get('/protocol/openid-connect/userinfo').set('authorization', `Bearer ${before.tokens.access_token}`)).body;
+    expect(await apiUserinfo()).toMatchObject({ email: m.email, email_verified: true });
     expect((await adminPut(m.id, { email: m.victim })).status).toBe(204);
+
+    expect(await introspect()).toMatchObject({ active: true, email: m.email, email_verified: false });
+    expect(await apiUserinfo()).toMatchObject({ email: m.victim, email_verified: false });
 
     const refreshed = await oidc.refreshTokenGrant(before.config, before.tokens.refresh_token as string);
     expect(decodeJwt(refreshed.access_token)).toMatchObject({ email: m.victim, email_verified: false });
