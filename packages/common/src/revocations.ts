@@ -11,10 +11,20 @@ import { hash } from 'node:crypto';
  * - `token:<key>`: one access token, by `revocationKey(jti)`;
  * - `grant:<key>`: every access token carrying `grant_id` = the grant, by `revocationKey(grant id)`;
  * - `client:<notBefore>:<client_id>`: every token of the client issued at or before `notBefore`
- *   (epoch seconds), as after the client was deleted.
+ *   (epoch seconds), as after the client was deleted;
+ * - `address:<notBefore>:<sub>:<proves>`: the user's address changed, or was marked unverified;
+ *   from `notBefore` on the account proves the address whose `addressKey` is `proves` (empty:
+ *   none). A token of the user issued at or before `notBefore` stays valid, but the address it
+ *   claims (`email`, `email_verified`) counts only if it is that one. Resource servers that match
+ *   people by a verified address (recipient-only secrets) apply it; a token issued in the very
+ *   second of the change that claims the address now proven still counts.
  * Ids are hashed as identity stores its artifacts (ADR 8): Redis never holds a token's own id.
  */
-export type Revocation = { kind: 'token'; key: string } | { kind: 'grant'; key: string } | { kind: 'client'; clientId: string; notBefore: number };
+export type Revocation =
+  | { kind: 'token'; key: string }
+  | { kind: 'grant'; key: string }
+  | { kind: 'client'; clientId: string; notBefore: number }
+  | { kind: 'address'; sub: string; notBefore: number; proves: string | null };
 
 /** The Redis key and pub/sub channel name, shared by identity and secrets (REVOCATIONS_CHANNEL). */
 export const DEFAULT_REVOCATIONS_CHANNEL = 'hush:revocations';
@@ -24,6 +34,11 @@ export function revocationKey(id: string): string {
   return hash('sha256', id, 'base64url');
 }
 
+/** An address as `address` events name it: SHA-256 of the address trimmed and lower-cased (case aside, as mail providers compare), base64url. */
+export function addressKey(address: string): string {
+  return revocationKey(address.trim().toLowerCase());
+}
+
 export function encodeRevocation(r: Revocation): string {
   switch (r.kind) {
     case 'token':
@@ -31,6 +46,8 @@ export function encodeRevocation(r: Revocation): string {
       return `${r.kind}:${r.key}`;
     case 'client':
       return `client:${r.notBefore}:${r.clientId}`;
+    case 'address':
+      return `address:${r.notBefore}:${r.sub}:${r.proves ?? ''}`;
   }
 }
 
@@ -41,10 +58,12 @@ export function decodeRevocation(member: string): Revocation | undefined {
   const rest = member.slice(colon + 1);
   if (colon < 0 || rest === '') return undefined;
   if (kind === 'token' || kind === 'grant') return { kind, key: rest };
-  if (kind === 'client') {
-    const [notBefore, clientId] = splitOnce(rest);
-    if (!/^\d+$/.test(notBefore) || !clientId) return undefined;
-    return { kind, clientId, notBefore: Number(notBefore) };
+  if (kind === 'client' || kind === 'address') {
+    const [notBefore, id] = splitOnce(rest);
+    if (!/^\d+$/.test(notBefore) || !id) return undefined;
+    if (kind === 'client') return { kind, clientId: id, notBefore: Number(notBefore) };
+    const [sub, proves] = splitOnce(id);
+    return sub ? { kind, sub, notBefore: Number(notBefore), proves: proves || null } : undefined;
   }
   return undefined;
 }

@@ -43,6 +43,18 @@ export async function askForReset(h: Harness, login: string, ip: string): Promis
   return { status: res.status, text: res.text, ms };
 }
 
+/** Signs `username` in to the account console in a fresh browser and changes the account's e-mail address there. */
+export async function consoleMovesTo(h: Harness, username: string, password: string, email: string): Promise<void> {
+  const account = '/auth/realms/public/account';
+  const browser = new Browser(h.url);
+  const login = await browser.navigate(`${account}/`);
+  const page = await browser.submit(login.html, 0, { username, password });
+  const form = parseForms(page.html).find((f) => f.action === `${account}/`);
+  if (!form) throw new Error(`no profile form in page:\n${page.html}`);
+  const saved = await browser.send(form.action, { ...form.hidden, email });
+  if (saved.status !== 303) throw new Error(`the profile was not saved: ${saved.status}`);
+}
+
 /** The members of the revocation feed's set (one per revoked grant, token or client). */
 export async function revocationCount(h: Harness): Promise<number> {
   const redis = new Redis(h.config.REDIS_URL, { maxRetriesPerRequest: 1 });

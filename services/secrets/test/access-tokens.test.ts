@@ -16,7 +16,7 @@ let privateKey: CryptoKey;
 let verifier: AccessTokenVerifier;
 /** What the revocation feed answers (revocation-feed.test.ts and revocations.test.ts cover the feed itself). */
 let revocation: RevocationStatus = 'valid';
-const feed = { status: () => revocation };
+const feed = { status: () => revocation, addressStatus: () => revocation };
 afterEach(() => {
   revocation = 'valid';
 });

@@ -9,8 +9,11 @@ import { startSecrets, type Harness } from './harness.js';
  * The real identity service next to the secrets service: identity's bootstrap registers the
  * secrets API (its audience and scopes), and the secrets app trusts identity's issuer and JWKS.
  */
-export async function startWithIdentity(overrides: Record<string, string> = {}): Promise<{ identity: IdentityHarness; h: Harness }> {
-  const identity = await startIdentity();
+export async function startWithIdentity(
+  overrides: Record<string, string> = {},
+  identityOverrides: Record<string, string> = {},
+): Promise<{ identity: IdentityHarness; h: Harness }> {
+  const identity = await startIdentity(identityOverrides);
   const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL, ...overrides });
   await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE);
   return { identity, h };
@@ -57,9 +60,12 @@ export async function userToken(identity: IdentityHarness, username: string, pas
  * web client (redirect `${url}/auth/callback`) with the secret both services are given, as the
  * launcher does. `users` are created in identity with `password`.
  */
-export async function startWebWithIdentity(overrides: Record<string, string> = {}): Promise<{ identity: IdentityHarness; h: Harness; clientSecret: string }> {
+export async function startWebWithIdentity(
+  overrides: Record<string, string> = {},
+  identityOverrides: Record<string, string> = {},
+): Promise<{ identity: IdentityHarness; h: Harness; clientSecret: string }> {
   const clientSecret = randomBytes(32).toString('hex');
-  const identity = await startIdentity({ SECRETS_WEB_CLIENT_SECRET: clientSecret });
+  const identity = await startIdentity({ SECRETS_WEB_CLIENT_SECRET: clientSecret, ...identityOverrides });
   const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, WEB_CLIENT_SECRET: clientSecret, ...overrides });
   await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE, '--secrets-url', h.url);
   return { identity, h, clientSecret };

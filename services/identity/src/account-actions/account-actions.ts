@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256 } from '@hush/common';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
+import { addressForm } from '../accounts/addresses.js';
 import { checkPassword } from '../accounts/users.js';
 import { hashPassword } from '../accounts/passwords.js';
 import type { User, UsersRepository } from '../accounts/users.repository.js';
@@ -21,7 +22,7 @@ import { sealAccountLink } from './account-mail.js';
  */
 export interface AccountActionsDeps {
   tokens: Pick<ActionTokensRepository, 'issue' | 'findUsable' | 'redeem' | 'retireResetLinks'>;
-  users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'update' | 'setPasswordHash'>;
+  users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'verifyAddress' | 'setPasswordHash'>;
   passwordCost: number;
   /** The key the outbox payloads are sealed under (derived from MASTER_KEY). */
   outboxKey: Buffer;
@@ -37,6 +38,7 @@ export const ACTION_TOKEN_PATH = '/login-actions/action-token';
 export const actionLink = (issuer: string, key: string) => `${issuer}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}`;
 
 const hashOf = (key: string) => sha256(key);
+const addressHash = (address: string) => sha256(addressForm(address));
 
 export interface IssueOptions {
   actions: AccountAction[];
@@ -72,6 +74,8 @@ export async function issueActionLink(deps: AccountActionsDeps, user: User & { e
       clientId: o.clientId ?? null,
       redirectUri: o.redirectUri ?? null,
       interactionUid: o.interactionUid ?? null,
+      sentToHash: addressHash(user.email),
+      addressVersion: user.addressVersion,
       expiresAt,
     },
     { id: deliveryId, payloadSealed: sealAccountLink(deps.outboxKey, job) },
@@ -98,12 +102,20 @@ export async function requestPasswordReset(
   return user;
 }
 
-/** A usable link's token and its user (a disabled or deleted account's link opens nothing). */
+/**
+ * A usable link's token and its user: a disabled or deleted account's link opens nothing, nor one
+ * whose account changed its address since the link was mailed (or has another one now).
+ */
 export async function inspectActionLink(deps: Pick<AccountActionsDeps, 'tokens' | 'users'>, key: string): Promise<{ token: ActionToken; user: User } | undefined> {
   if (!key) return undefined;
   const token = await deps.tokens.findUsable(hashOf(key));
   const user = token ? await deps.users.findById(token.userId) : undefined;
-  return token && user?.enabled ? { token, user } : undefined;
+  return token && user?.enabled && stillAddressed(token, user) ? { token, user } : undefined;
+}
+
+/** Whether the account is still at the address the link went to, never having moved since. */
+function stillAddressed(token: ActionToken, user: User): boolean {
+  return user.email !== null && token.addressVersion === user.addressVersion && token.sentToHash !== null && token.sentToHash.equals(addressHash(user.email));
 }
 
 /** The link was used, has expired, or never existed: the page says so without telling which. */
@@ -113,8 +125,8 @@ export class ActionLinkUnusableError extends Error {
 
 /**
  * Performs a link's actions and uses it up: a new password (checked against the policy first, so
- * a refused one leaves the link usable), the address marked verified. A new password ends the
- * account's sessions and refresh tokens, announced on the revocation feed.
+ * a refused one leaves the link usable), the address it was mailed to marked verified. A new
+ * password ends the account's sessions and refresh tokens, announced on the revocation feed.
  */
 export async function completeActionLink(
   deps: AccountActionsDeps & SessionsDeps,
@@ -135,7 +147,8 @@ export async function completeActionLink(
     await deps.tokens.retireResetLinks(user.id);
     await endAccountSessions(deps, user.id);
   }
-  // Every link is mailed to the account's address only: using it proves the address, whatever was asked.
-  if (!user.emailVerified) await deps.users.update(user.id, { emailVerified: true });
+  // Using the link proves the address it was mailed to, whatever was asked; the update is
+  // conditional, so an address changed since the link was checked is not marked.
+  if (!user.emailVerified) await deps.users.verifyAddress(user.id, user.addressVersion);
   return { token, user };
 }

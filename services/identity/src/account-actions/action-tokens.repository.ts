@@ -13,12 +13,15 @@ export interface ActionToken {
   redirectUri: string | null;
   /** The login (oidc-provider interaction) the person was in when asking for it, to continue afterwards. */
   interactionUid: string | null;
+  /** Where the link went: SHA-256 of the address (trimmed, lower-cased); null for links from before it was recorded. */
+  sentToHash: Buffer | null;
+  /** The account's `addressVersion` when the link went; null as `sentToHash`. */
+  addressVersion: number | null;
   expiresAt: Date;
 }
 
-export interface NewActionToken extends Omit<ActionToken, 'expiresAt'> {
+export interface NewActionToken extends ActionToken {
   tokenHash: Buffer;
-  expiresAt: Date;
 }
 
 /** The e-mail request written with the token: its outbox row, sealed (address and link). */
@@ -35,10 +38,12 @@ type Row = {
   client_id: string | null;
   redirect_uri: string | null;
   interaction_uid: string | null;
+  sent_to_hash: Buffer | null;
+  address_version: number | null;
   expires_at: Date;
 };
 
-const COLUMNS = 'id, user_id, kind, actions, client_id, redirect_uri, interaction_uid, expires_at';
+const COLUMNS = 'id, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, address_version, expires_at';
 
 const toToken = (r: Row): ActionToken => ({
   id: r.id,
@@ -48,6 +53,8 @@ const toToken = (r: Row): ActionToken => ({
   clientId: r.client_id,
   redirectUri: r.redirect_uri,
   interactionUid: r.interaction_uid,
+  sentToHash: r.sent_to_hash,
+  addressVersion: r.address_version,
   expiresAt: r.expires_at,
 });
 
@@ -62,15 +69,19 @@ export class ActionTokensRepository {
   async issue(token: NewActionToken, mail: OutboxEntry): Promise<void> {
     await this.db.raw(
       `WITH t AS (
-         INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, expires_at)
-         VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ?) RETURNING id, expires_at
+         INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, address_version, expires_at)
+         VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ?, ?, ?) RETURNING id, expires_at
        )
        INSERT INTO mail_outbox (id, token_id, payload_sealed, expires_at) SELECT ?::uuid, t.id, ?, t.expires_at FROM t`,
-      [token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.expiresAt, mail.id, mail.payloadSealed],
+      [
+        ...[token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.sentToHash, token.addressVersion],
+        token.expiresAt,
+        ...[mail.id, mail.payloadSealed],
+      ],
     );
   }
 
-  /** The token of this hash while it can still be used (not used, not expired). */
+  /** The token of this hash while it can still be used (not used, not expired); whether its account still has its address is the caller's check. */
   async findUsable(tokenHash: Buffer): Promise<ActionToken | undefined> {
     const { rows } = await this.db.raw<{ rows: Row[] }>(`SELECT ${COLUMNS} FROM action_tokens WHERE token_hash = ? AND used_at IS NULL AND expires_at > now()`, [tokenHash]);
     return rows[0] ? toToken(rows[0]) : undefined;

@@ -9,7 +9,7 @@ import { orNull, profileErrors, type FieldError, type ProfileInput } from './pro
 /**
  * What a person does to their own account (the account console and Keycloak's account REST API).
  * Rules:
- * - a changed e-mail address is unverified until verified again;
+ * - a changed e-mail address is unverified until verified again (updateUser's rule);
  * - changing the password needs the current one and ends every other session, grant and refresh
  *   token of the person (the one signed in to the console stays);
  * - ending a session or revoking an application announces its grants revoked before their rows
@@ -47,14 +47,12 @@ export async function updateProfile(deps: AccountDeps, userId: string, input: Pr
   const errors = profileErrors(user, input);
   if (errors.length > 0) throw new ProfileInvalidError(errors);
   const email = orNull(input.email);
-  const emailChanged = email !== undefined && (email?.toLowerCase() ?? null) !== (user.email?.toLowerCase() ?? null);
-  const changed = await updateUser(deps, userId, {
+  const { user: changed, addressChanged } = await updateUser(deps, userId, {
     ...(input.firstName !== undefined ? { firstName: orNull(input.firstName) ?? null } : {}),
     ...(input.lastName !== undefined ? { lastName: orNull(input.lastName) ?? null } : {}),
     ...(email !== undefined ? { email } : {}),
-    ...(emailChanged ? { emailVerified: false } : {}),
   });
-  return { user: changed, emailChanged };
+  return { user: changed, emailChanged: addressChanged };
 }
 
 /** Changes the password after checking the current one (a bcrypt comparison either way); ends the other sessions. */

@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
+import { sameAddress } from './addresses.js';
 
 export interface User {
   id: string;
@@ -18,6 +19,8 @@ export interface User {
   serviceAccountClientId: string | null;
   /** Registered through the login page: signs in only once `emailVerified`. */
   selfRegistered: boolean;
+  /** How many times the address changed (case aside): a link records it, and opens only while it is the same. */
+  addressVersion: number;
   createdAt: Date;
 }
 
@@ -35,6 +38,7 @@ type Row = {
   organization_name: string | null;
   service_account_client_id: string | null;
   self_registered: boolean;
+  address_version: number;
   created_at: Date;
 };
 
@@ -52,6 +56,7 @@ const toUser = (r: Row): User => ({
   organizationName: r.organization_name,
   serviceAccountClientId: r.service_account_client_id,
   selfRegistered: r.self_registered,
+  addressVersion: r.address_version,
   createdAt: r.created_at,
 });
 
@@ -70,6 +75,14 @@ export interface NewUser {
 }
 
 export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId' | 'selfRegistered'>>;
+
+/** What an update did to the account's address. */
+export interface AddressChange {
+  /** The address changed (case aside: addresses.ts). */
+  moved: boolean;
+  /** An address the account had proven is proven no more (it moved, or it was marked unverified). */
+  unproven: boolean;
+}
 
 /**
  * The admin API's user search (Keycloak's): `username` (exactly with `exact`), `email`, `search`
@@ -192,16 +205,35 @@ export class UsersRepository {
     return q;
   }
 
-  async update(id: string, changes: UserChanges): Promise<boolean> {
-    if (!isUuid(id)) return false;
-    const columns = columnsOf(changes);
+  /**
+   * Changes the user; undefined when there is none. The address follows one rule whoever changes
+   * it (account console, account REST API, admin API), with the row locked: a new address (case
+   * aside) is unverified unless `emailVerified` comes with it (an administrator vouching for it),
+   * and raises `address_version`, which every link mailed before records: none of them opens
+   * again (account-actions/), even if the account moves back.
+   */
+  async update(id: string, changes: UserChanges): Promise<AddressChange | undefined> {
+    if (!isUuid(id)) return undefined;
     try {
-      if (Object.keys(columns).length === 0) return (await this.findById(id)) !== undefined;
-      return (await this.db('users').where({ id }).update(columns)) === 1;
+      return await this.db.transaction(async (trx) => {
+        const before = await trx<Row>('users').where({ id }).forUpdate().first('email', 'email_verified');
+        if (!before) return undefined;
+        const moved = changes.email !== undefined && !sameAddress(before.email, changes.email);
+        const verified = moved ? (changes.emailVerified ?? false) : changes.emailVerified;
+        const columns = { ...columnsOf({ ...changes, emailVerified: verified }), ...(moved ? { address_version: trx.raw('address_version + 1') } : {}) };
+        if (Object.keys(columns).length > 0) await trx('users').where({ id }).update(columns);
+        return { moved, unproven: before.email_verified && (moved || verified === false) };
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError(`user ${changes.username ?? id}`);
       throw err;
     }
+  }
+
+  /** Marks the address verified if it has not changed since `addressVersion` (a link's); false when it has. */
+  async verifyAddress(id: string, addressVersion: number): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await this.db('users').where({ id, address_version: addressVersion }).whereNotNull('email').update({ email_verified: true })) === 1;
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {

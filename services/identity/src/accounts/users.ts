@@ -68,10 +68,15 @@ export interface NewUserInput {
 }
 
 /**
- * Changes a user's profile or status. Disabling ends at once what the user holds: sessions, grants
- * and refresh tokens go, and the access tokens of those grants are announced revoked.
+ * Changes a user's profile or status; every way of changing a user comes here. Rules:
+ * - disabling ends at once what the user holds: sessions, grants and refresh tokens go, and the
+ *   access tokens of those grants are announced revoked;
+ * - a new address is unverified unless `emailVerified` comes with it (only the admin API passes
+ *   it), and the links mailed to the former one are cancelled (users.repository.ts `update`);
+ * - when an address the account had proven is proven no more, the resource servers are told
+ *   (ADR 10): the access tokens issued before prove no address but the one verified now, if any.
  */
-export async function updateUser(deps: Pick<UsersDeps, 'users'> & SessionsDeps, id: string, changes: UserChanges): Promise<User> {
+export async function updateUser(deps: Pick<UsersDeps, 'users'> & SessionsDeps, id: string, changes: UserChanges): Promise<{ user: User; addressChanged: boolean }> {
   const user = await deps.users.findById(id);
   if (!user || user.serviceAccountClientId !== null) throw new NotFoundError('user');
   if (changes.username !== undefined && changes.username !== user.username) checkUsername(changes.username);
@@ -80,8 +85,10 @@ export async function updateUser(deps: Pick<UsersDeps, 'users'> & SessionsDeps, 
   const name = names ? fullName(changes.firstName ?? user.firstName, changes.lastName ?? user.lastName) : undefined;
   // Sessions end before the flag is written: a failed revocation leaves the user as it was.
   if (changes.enabled === false && user.enabled) await endAccountSessions(deps, id);
-  await deps.users.update(id, { ...changes, ...(name !== undefined ? { name } : {}) });
-  return (await deps.users.findById(id)) as User;
+  const address = await deps.users.update(id, { ...changes, ...(name !== undefined ? { name } : {}) });
+  const updated = (await deps.users.findById(id)) as User;
+  if (address?.unproven) await deps.revocations.revokeAddress(id, updated.emailVerified ? updated.email : null);
+  return { user: updated, addressChanged: address?.moved ?? false };
 }
 
 /** Deletes a user, ending its sessions and tokens first (as disabling does). */

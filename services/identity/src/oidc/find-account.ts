@@ -22,7 +22,8 @@ export function accountFinder(users: Pick<UsersRepository, 'findById'>, clients:
           ...(use === 'id_token' ? { typ: 'ID', ...(azp ? { azp } : {}) } : {}),
           preferred_username: user.username,
           ...(user.name ? { name: user.name } : {}),
-          ...(user.email ? { email: user.email } : {}),
+          // The account as it is now: a token or userinfo answer says whether this address is verified.
+          ...(user.email ? { email: user.email, email_verified: user.emailVerified } : {}),
         }),
       };
     }

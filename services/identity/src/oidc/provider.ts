@@ -53,7 +53,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
       // typ and azp: ID tokens only (Keycloak's `typ: ID`); findAccount returns them for no other use.
       openid: ['sub', 'typ', 'azp'],
       profile: ['preferred_username', 'name'],
-      email: ['email'],
+      email: ['email', 'email_verified'],
     },
     responseTypes: ['code', 'id_token token', 'none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],

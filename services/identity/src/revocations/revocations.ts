@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { encodeRevocation, outageLog, revocationKey, type Logger, type OutageLog, type Revocation } from '@hush/common';
+import { addressKey, encodeRevocation, outageLog, revocationKey, type Logger, type OutageLog, type Revocation } from '@hush/common';
 import { MAX_ACCESS_TOKEN_TTL } from '../apis/apis.js';
 
 /**
@@ -13,7 +13,8 @@ import { MAX_ACCESS_TOKEN_TTL } from '../apis/apis.js';
  *   client is deleted: a write that fails throws, and the caller answers 503 (RFC 7009 §2.2.1: the
  *   client may assume the token was not revoked and retry) or the CLI command fails;
  * - a grant's revocation has taken effect in PostgreSQL before it is announced (its refresh token
- *   or code is gone): its caller succeeds whatever Redis does. In the service, an
+ *   or code is gone), as has an address's (the account's address changed or is unverified): its
+ *   caller succeeds whatever Redis does. In the service, an
  *   announcement Redis did not take is kept and written again every second until it lands (the
  *   resource servers refuse every token while their feed is down, so nothing slips through
  *   meanwhile), and the outage is logged once, with a count, when it ends. The admin CLI, whose
@@ -48,6 +49,16 @@ export class Revocations {
   /** Every access token issued under the grant (code replay, refresh token reuse or revocation, logout). */
   revokeGrant(grantId: string): Promise<void> {
     return this.announce({ kind: 'grant', key: revocationKey(grantId) }, now() + MAX_ACCESS_TOKEN_TTL);
+  }
+
+  /**
+   * The user's tokens issued up to now prove no address but `proves` (the verified address the
+   * account has now, if any): the address changed, or is unverified. Announced once the change is
+   * in PostgreSQL, as a grant's revocation (see the class comment).
+   */
+  revokeAddress(sub: string, proves: string | null): Promise<void> {
+    const at = now();
+    return this.announce({ kind: 'address', sub, notBefore: at, proves: proves === null ? null : addressKey(proves) }, at + MAX_ACCESS_TOKEN_TTL);
   }
 
   /** Every token of the client issued up to now (the client is being deleted). */

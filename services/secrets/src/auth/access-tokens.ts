@@ -2,20 +2,21 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { IdentityUnavailableError, RevocationsUnavailableError } from '../errors.js';
 import type { RevocationFeed } from '../revocations/revocation-feed.js';
 import type { Principal } from './principal.js';
+import { verifiedAddress } from './verified-address.js';
 
 /**
  * Identity's JWT access tokens (RFC 9068), verified locally against its JWKS, which jose fetches
  * once and caches (refetching when an unknown `kid` appears, at most every 30 s). Checked: the
  * RS256 or ES256 signature (identity's two algorithms), `typ: at+jwt`, `iss`, `aud` (this API's
  * identifier) and `exp`; then that identity has not revoked it (its jti, its grant, its client),
- * in memory (ADR 10).
+ * in memory (ADR 10), nor the address it vouches for (verified-address.ts).
  */
 export class AccessTokenVerifier {
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(
     private readonly options: { jwksUrl: string; issuer: string; audience: string },
-    private readonly revocations: Pick<RevocationFeed, 'status'>,
+    private readonly revocations: Pick<RevocationFeed, 'status' | 'addressStatus'>,
   ) {
     this.jwks = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 });
   }
@@ -44,16 +45,10 @@ export class AccessTokenVerifier {
     const username = payload['username'];
     const clientId = payload['client_id'];
     // User tokens (authorization code) carry the username; client-credentials tokens do not.
-    if (typeof username === 'string' && username !== '') return { custid: username, scopes, via: 'user_token', ...verifiedEmail(payload) };
+    if (typeof username === 'string' && username !== '') return { custid: username, scopes, via: 'user_token', ...verifiedAddress(payload, this.revocations) };
     if (typeof clientId === 'string' && clientId !== '') return { custid: clientId, scopes, via: 'client_token' };
     return undefined;
   }
-}
-
-/** The `email` claim, kept only when `email_verified` is true (a recipient-only secret trusts nothing less). */
-export function verifiedEmail(claims: JWTPayload): { email?: string } {
-  const email = claims['email'];
-  return claims['email_verified'] === true && typeof email === 'string' && email !== '' ? { email } : {};
 }
 
 /** Network failures (fetch's TypeError, compared by name as it may come from another realm), timeouts, bad JWKS responses. */

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { decodeRevocation, decodeRevocationMessage, timedOut, withTimeout, type Logger } from '@hush/common';
-import { RevocationList, type RevocableClaims } from './revocation-list.js';
+import { RevocationList, type AddressClaims, type RevocableClaims } from './revocation-list.js';
 
 export type RevocationStatus = 'valid' | 'revoked' | 'unknown';
 
@@ -52,9 +52,19 @@ export class RevocationFeed {
 
   /** One clock read and a few map lookups: nothing goes over the network. */
   status(claims: RevocableClaims): RevocationStatus {
-    const confirmed = this.confirmedAt;
-    if (confirmed === undefined || Date.now() - confirmed > this.options.maxLagMs) return 'unknown';
+    if (!this.inSync()) return 'unknown';
     return this.list.revokes(claims) ? 'revoked' : 'valid';
+  }
+
+  /** As `status`, for the address a user's token vouches for: `revoked` when it changed since the token was issued. */
+  addressStatus(claims: AddressClaims): RevocationStatus {
+    if (!this.inSync()) return 'unknown';
+    return this.list.withdrawsAddress(claims) ? 'revoked' : 'valid';
+  }
+
+  private inSync(): boolean {
+    const confirmed = this.confirmedAt;
+    return confirmed !== undefined && Date.now() - confirmed <= this.options.maxLagMs;
   }
 
   /**

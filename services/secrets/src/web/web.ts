@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Context } from '../context.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { KEY_LABELS } from '../key-labels.js';
+import type { RevocationFeed } from '../revocations/revocation-feed.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { apiTokenRoutes } from './api-tokens/index.js';
 import { mySecretsRoutes } from './my-secrets/index.js';
@@ -30,11 +31,20 @@ export interface WebApp {
  * and the creator's receipt always; the creator's web app (see docs/web-app.md: sign-in through
  * identity, share, My secrets, API tokens, settings) when WEB_CLIENT_SECRET is set, else `/` says how to
  * turn it on. One set of forms (one CSRF key, one origin) and one error page serve them all.
+ * `revocations`: identity's, by which a session's address stops counting once the account's changed.
  */
-export function createWebApp(config: Config, deps: SecretsDeps, context: Context, limiter: RateLimiter, logger: Logger, options: ShareOptions = {}): WebApp {
+export function createWebApp(
+  config: Config,
+  deps: SecretsDeps,
+  context: Context,
+  limiter: RateLimiter,
+  logger: Logger,
+  revocations: Pick<RevocationFeed, 'addressStatus'>,
+  options: ShareOptions = {},
+): WebApp {
   const forms = pageForms({ csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf), origins: [new URL(config.BASE_URL).origin] });
   const ctx: PageContext = { secrets: deps, baseUrl: config.BASE_URL, forms, limiter, logger };
-  const signedIn = config.WEB_CLIENT_SECRET ? signedInApp(config, ctx, context, config.WEB_CLIENT_SECRET, options) : undefined;
+  const signedIn = config.WEB_CLIENT_SECRET ? signedInApp(config, ctx, context, { clientSecret: config.WEB_CLIENT_SECRET, revocations }, options) : undefined;
   const viewer = signedIn?.viewer ?? nobodySignedIn;
 
   const router = express.Router();
@@ -69,7 +79,13 @@ const webOff: RequestHandler = (_req, res) => {
 };
 
 /** The pages behind a sign-in: every one needs a session except the sign-in steps (and, with ANONYMOUS_SHARES, the share page). */
-function signedInApp(config: Config, ctx: PageContext, context: Context, clientSecret: string, options: ShareOptions) {
+function signedInApp(
+  config: Config,
+  ctx: PageContext,
+  context: Context,
+  { clientSecret, revocations }: { clientSecret: string; revocations: Pick<RevocationFeed, 'addressStatus'> },
+  options: ShareOptions,
+) {
   const identity = new IdentityClient({
     issuer: config.IDENTITY_ISSUER,
     clientId: config.WEB_CLIENT_ID,
@@ -84,6 +100,7 @@ function signedInApp(config: Config, ctx: PageContext, context: Context, clientS
     config.MASTER_KEY,
     { idleSeconds: config.WEB_SESSION_IDLE, maxSeconds: config.WEB_SESSION_MAX },
     ctx.logger,
+    revocations,
   );
   const cookies = webCookies(config.BASE_URL);
   const gate = pageSessions({ sessions, cookies, forms: ctx.forms, logger: ctx.logger });

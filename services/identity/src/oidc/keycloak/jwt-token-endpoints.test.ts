@@ -31,7 +31,9 @@ async function withEndpoints() {
   const revocations = new Revocations(uniquePrefix('jwt-endpoints-test').slice(0, -1), redis);
   const jwks = [await bareSigningKey()];
   const { logger } = capturingLogger('jwt-token-endpoints-test');
-  return bareProvider((provider) => [jwtTokenEndpoints({ provider, issuer: ISSUER, jwks, revocations, logger })]);
+  // These tokens claim no address, so no account is looked up (test/security/verified-address.test.ts does).
+  const users = { findById: () => Promise.resolve(undefined) };
+  return bareProvider((provider) => [jwtTokenEndpoints({ provider, issuer: ISSUER, jwks, revocations, users, logger })]);
 }
 
 describe('jwtTokenEndpoints', () => {

@@ -1,7 +1,9 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
-import { DependencyUnavailableError, reportUnavailable, toDomainError, type Logger } from '@hush/common';
+import { DependencyUnavailableError, isUuid, reportUnavailable, toDomainError, type Logger } from '@hush/common';
+import { sameAddress } from '../../accounts/addresses.js';
+import type { UsersRepository } from '../../accounts/users.repository.js';
 import { accessTokenLiveness } from '../../revocations/access-token-liveness.js';
 import type { Revocations } from '../../revocations/revocations.js';
 
@@ -11,6 +13,7 @@ export interface JwtTokenEndpointsDeps {
   /** The provider's signing keys (private parts are dropped here). */
   jwks: JWK[];
   revocations: Pick<Revocations, 'revokeToken' | 'isTokenRevoked'>;
+  users: Pick<UsersRepository, 'findById'>;
   logger: Logger;
 }
 
@@ -24,7 +27,9 @@ export interface JwtTokenEndpointsDeps {
  * - introspection answers `active: true` and the token's claims only when the signature is one of
  *   our keys, the token is not expired, its jti was not revoked, its grant (`grant_id`) still
  *   exists and belongs to its client, and its client still exists; otherwise `{active: false}`.
- *   A public client learns only about its own tokens (oidc-provider's default policy);
+ *   A public client learns only about its own tokens (oidc-provider's default policy). A token
+ *   that says its address is verified is answered `email_verified: false` once the account no
+ *   longer has that address verified (it moved, or was unverified, after the token was issued);
  * - revocation of a valid token records its jti until its `exp` (ADR 10) and answers 200; an
  *   invalid or expired token is 200 with nothing done (RFC 7009 §2.2); a confidential client may
  *   not revoke another client's token (`invalid_request`), a public one is ignored;
@@ -53,7 +58,15 @@ export function jwtTokenEndpoints(deps: JwtTokenEndpointsDeps) {
     const caller = ctx.oidc.client;
     if (caller?.clientAuthMethod === 'none' && payload['client_id'] !== caller.clientId) return;
     if (!(await isActive(payload))) return;
-    ctx.body = { ...payload, active: true, token_type: 'Bearer' };
+    ctx.body = { ...payload, ...(await addressNow(payload)), active: true, token_type: 'Bearer' };
+  };
+
+  /** `email_verified: false` when the address the token says is verified is not the account's verified address now. */
+  const addressNow = async (payload: JWTPayload): Promise<{ email_verified?: false }> => {
+    if (payload['email_verified'] !== true) return {};
+    const user = typeof payload.sub === 'string' && isUuid(payload.sub) ? await deps.users.findById(payload.sub) : undefined;
+    const email = payload['email'];
+    return user?.emailVerified && typeof email === 'string' && sameAddress(user.email, email) ? {} : { email_verified: false };
   };
 
   const revoke = async (ctx: KoaContextWithOIDC, token: string): Promise<void> => {

@@ -73,7 +73,7 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
     name: 'jwt-token-endpoints',
     why: "replaces oidc-provider's refusal of a JWT at introspection and revocation, which comes only once the client has authenticated; inside cors, and it answers its own outages",
     routes: ['introspection', 'revocation'],
-    create: (provider, deps) => jwtTokenEndpoints({ provider, issuer: deps.config.issuer, jwks: deps.jwks, revocations: deps.revocations, logger: deps.logger }),
+    create: (provider, deps) => jwtTokenEndpoints({ provider, issuer: deps.config.issuer, jwks: deps.jwks, revocations: deps.revocations, users: deps.users, logger: deps.logger }),
   },
   {
     name: 'client-auth-limiter',

@@ -46,7 +46,7 @@ export function keycloakUserinfo(keys: () => EnvelopeKeys, users: Pick<UsersRepo
     ctx.body = {
       sub: user.id,
       ...(scopes.has('profile') ? { preferred_username: user.username, ...(user.name ? { name: user.name } : {}) } : {}),
-      ...(scopes.has('email') && user.email ? { email: user.email } : {}),
+      ...(scopes.has('email') && user.email ? { email: user.email, email_verified: user.emailVerified } : {}),
     };
   };
 }

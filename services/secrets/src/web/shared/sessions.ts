@@ -1,8 +1,9 @@
 import { decodeJwt } from 'jose';
 import { deriveKey, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
-import { verifiedEmail } from '../../auth/access-tokens.js';
+import { verifiedAddress } from '../../auth/verified-address.js';
 import { SCOPES, type Principal } from '../../auth/principal.js';
 import { IdentityUnavailableError } from '../../errors.js';
+import type { RevocationFeed } from '../../revocations/revocation-feed.js';
 import { IdentityRefusedError, type IdentityClient, type SignedIn, type Tokens } from './identity-client.js';
 import type { SessionRecord, WebSessionsRepository } from './sessions.repository.js';
 import { KEY_LABELS } from '../../key-labels.js';
@@ -14,7 +15,7 @@ export interface WebSession {
   /** The identity username: the account (custid), as for the user's Bearer access tokens. */
   custid: string;
   scopes: ReadonlySet<string>;
-  /** The person's address when identity says it is verified (from the current access token). */
+  /** The person's address when identity says it is verified (from the current access token, unless identity announced a change since). */
   email?: string;
 }
 
@@ -41,6 +42,8 @@ export class WebSessions {
     masterKey: Buffer,
     private readonly settings: SessionSettings,
     private readonly logger: Logger,
+    /** Identity's revocations: whether the address in the session's access token still stands. */
+    private readonly revocations: Pick<RevocationFeed, 'addressStatus'>,
   ) {
     this.key = deriveKey(masterKey, KEY_LABELS.webSession);
   }
@@ -116,7 +119,20 @@ export class WebSessions {
 
   private present(r: SessionRecord): WebSession {
     const tokens = this.openTokens(r);
-    return { idHash: r.idHash, custid: r.custid, scopes: new Set(tokens.scope.split(' ').filter(Boolean)), ...emailOf(tokens.accessToken) };
+    return { idHash: r.idHash, custid: r.custid, scopes: new Set(tokens.scope.split(' ').filter(Boolean)), ...this.emailOf(tokens.accessToken) };
+  }
+
+  /**
+   * The verified address in the session's access token, if it still stands (verified-address.ts).
+   * The token came straight from identity's token endpoint (client authentication, TLS in
+   * production), so its claims are read, not verified again.
+   */
+  private emailOf(accessToken: string): { email?: string } {
+    try {
+      return verifiedAddress(decodeJwt(accessToken), this.revocations);
+    } catch {
+      return {};
+    }
   }
 
   private sealTokens(idHash: Buffer, t: Tokens): Buffer {
@@ -126,18 +142,6 @@ export class WebSessions {
 
   private openTokens(r: SessionRecord): Omit<Tokens, 'accessExpiresAt'> {
     return JSON.parse(open(this.key, r.tokensSealed, `web-session:${r.idHash.toString('hex')}`).toString('utf8')) as Omit<Tokens, 'accessExpiresAt'>;
-  }
-}
-
-/**
- * The verified address in the session's access token. The token came straight from identity's
- * token endpoint (client authentication, TLS in production), so its claims are read, not verified again.
- */
-function emailOf(accessToken: string): { email?: string } {
-  try {
-    return verifiedEmail(decodeJwt(accessToken));
-  } catch {
-    return {};
   }
 }
 
