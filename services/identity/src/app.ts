@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, textInput, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
 import { createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
@@ -23,6 +23,7 @@ import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { SIGNING_ALGS } from './keys/keys.js';
 import { buildProvider } from './oidc/provider.js';
+import { PROTOCOL } from './oidc/routes.js';
 import { envelopeKeys, type EnvelopeKeys } from './oidc/token-envelope.js';
 import { accountTokenVerifier } from './account/account-token.js';
 import { accessTokenLiveness } from './revocations/access-token-liveness.js';
@@ -181,6 +182,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);
+  // The input layer: a path or query that is not text is refused here, before any route; the
+  // protocol routes' bodies are checked before oidc-provider reads them (oidc/keycloak/request-text.ts),
+  // every other body by its parser (body-parser's `verify`).
+  app.use(textInput({ apis: [ADMIN_MOUNT, `${REALM_PATH}${PROTOCOL}`, `${REALM_PATH}/.well-known`] }));
   // Health and metrics are served on the management port only; the public port answers them 404.
   const management = managementEndpoints({
     registry: metrics.http.registry,

@@ -26,14 +26,16 @@ interface Operation {
 async function operations(): Promise<{ method: string; path: string; fields: string[] }[]> {
   const doc = (await h.http.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
   return Object.entries(doc.paths).flatMap(([template, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path: `/api/v1${template.replace(/\{[^}]+\}/g, 'abcdefghijklmnopqrstuvwxyz01234')}`,
-      fields: [
-        ...(op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
-        ...Object.keys(op.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}),
-      ],
-    })),
+    Object.entries(methods)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path: `/api/v1${template.replace(/\{[^}]+\}/g, 'abcdefghijklmnopqrstuvwxyz01234')}`,
+        fields: [
+          ...(op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+          ...Object.keys(op.requestBody?.content['application/x-www-form-urlencoded']?.schema.properties ?? {}),
+        ],
+      })),
   );
 }
 
@@ -69,7 +71,13 @@ describe('every route of the OpenAPI document, every field it reads', () => {
         for (const escape of JSON_ESCAPES) await expect400(`${method} ${path} JSON ${field}: ${escape}`, await send(method, path, 'application/json', `{"${field}":"a${escape}"}`));
         const multipart = `--x\r\nContent-Disposition: form-data; name="${field}"\r\n\r\na\u0000b\r\n--x--\r\n`;
         await expect400(`${method} ${path} multipart ${field}: NUL`, await send(method, path, 'multipart/form-data; boundary=x', Buffer.from(multipart)));
-        await expect400(`${method} ${path} JSON bytes not UTF-8`, await send(method, path, 'application/json', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])));
+        // fetch, as supertest would send a Buffer under a JSON type as the Buffer's JSON.
+        const raw = await fetch(`${h.url}${path}`, {
+          method,
+          headers: { authorization: alice.auth, 'content-type': 'application/json' },
+          body: Buffer.concat([Buffer.from(`{"${field}":"a`), Buffer.from([0xff]), Buffer.from('"}')]),
+        });
+        await expect400(`${method} ${path} JSON bytes not UTF-8`, { status: raw.status, body: (await raw.json()) as { code?: string } });
       }
     }
     expect(tried).toBeGreaterThan(200);
