@@ -79,7 +79,24 @@ const forms = [
 ];
 
 const JSON_TYPE = 'application/json';
-const jsons = ['', '{}', '[]', '{"secret":"x","ttl":3600}', '  \n{"a":[1,2]}', '{"secret": ', '"string"', '42', 'null', ' ', '\uFEFF{"a":1}', '\uFEFF', '{"__proto__":{"x":1}}', '{"secret":"a\\u0000"}', '{"secret":"\\ud800"}', '{"secret":"\\ud83d\\ude00"}'];
+const jsons = [
+  '',
+  '{}',
+  '[]',
+  '{"secret":"x","ttl":3600}',
+  '  \n{"a":[1,2]}',
+  '{"secret": ',
+  '"string"',
+  '42',
+  'null',
+  ' ',
+  '\uFEFF{"a":1}',
+  '\uFEFF',
+  '{"__proto__":{"x":1}}',
+  '{"secret":"a\\u0000"}',
+  '{"secret":"\\ud800"}',
+  '{"secret":"\\ud83d\\ude00"}',
+];
 
 describe('the lean body parser reads what body-parser reads', () => {
   it.each(forms)('urlencoded %j', async (body) => {
