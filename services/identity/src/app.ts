@@ -61,6 +61,9 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
   const limiter = createFailureLimits(redis, config);
+  // Anonymous work bounded per IP: sign-ins started (oidc/keycloak/sign-in-starts.ts) and login pages viewed.
+  const signInStarts = limiter.limits.define('sign-in-ip', config.SIGN_IN_MAX_PER_IP, config.SIGN_IN_WINDOW);
+  const loginPageViews = limiter.limits.define('login-page-ip', config.LOGIN_PAGE_MAX_PER_IP, config.SIGN_IN_WINDOW);
   const cookieKeys = [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')];
   const outboxKey = deriveKey(config.MASTER_KEY, KEY_LABELS.mailOutbox);
   // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).
@@ -144,6 +147,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       users: context.users,
       apis,
       limiter,
+      signInStarts,
       jwks,
       envelopeKeys: envelopes,
       cookieKeys,
@@ -273,6 +277,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       provider: currentProvider,
       users: context,
       limiter,
+      pageViews: loginPageViews,
       csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,

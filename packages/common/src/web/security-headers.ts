@@ -89,6 +89,13 @@ export function allowFormTarget(req: IncomingMessage, res: ServerResponse, url: 
   pageHelmet(req, res, noop);
 }
 
+/** Lets this page's script fetch from its own origin (`connect-src 'self'`): a button that asks the server for something only when pressed. */
+export function allowConnectSelf(req: IncomingMessage, res: ServerResponse): void {
+  if (!nonces.has(res)) return;
+  connecting.add(res);
+  pageHelmet(req, res, noop);
+}
+
 /**
  * Makes a page a frame that other sites embed (Keycloak's session iframe and third-party cookie
  * check): `frame-ancestors` names `origins` (only well-formed http(s) origins are kept; none left

@@ -26,7 +26,11 @@ const REDIRECT = 'http://127.0.0.1:9/cb';
 beforeAll(async () => {
   h = await startIdentity();
   const boot = await h.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
-  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: boot.admin_client.client_secret });
+  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    client_id: 'hush-admin',
+    client_secret: boot.admin_client.client_secret,
+  });
   admin = String(res.body['access_token']);
   app = await h.cli('clients', 'create', '--name', 'app', '--public', '--grants', 'authorization_code', '--scopes', 'openid', '--redirect-uri', REDIRECT);
   db = new pg.Client({ connectionString: h.env['DATABASE_URL'] });
@@ -115,7 +119,11 @@ describe('the other protocol routes', () => {
   it.each(ENCODED)('the device page: its query and its form with %s, as pages', async (value) => {
     const query = await fetch(`${h.issuer}/device?user_code=a${value}`, { headers: { accept: 'text/html' } });
     expect((await answer(query)).status).toBe(400);
-    const posted = await fetch(`${h.issuer}/device`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: `user_code=a${value}` });
+    const posted = await fetch(`${h.issuer}/device`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: `user_code=a${value}`,
+    });
     const res = await answer(posted);
     expect(res.status).toBe(400);
     expect(res.type).toMatch(/^text\/html/);
@@ -165,10 +173,13 @@ describe('the admin API', () => {
     ['/clients', (t) => `{"clientId":"c-${t}"}`],
     ['/client-scopes', (t) => `{"name":"s${t}"}`],
   ];
-  it.each(bodies.flatMap(([path, body]) => JSON_ESCAPES.map((e) => [path, e, body(e)] as const)))('POST %s with %s in the JSON: 400 with errorMessage, nothing created', async (path, _e, body) => {
-    const res = await call('POST', path, body);
-    expect(res).toMatchObject({ status: 400, body: { errorMessage: expect.stringContaining('NUL characters or lone surrogates') } });
-  });
+  it.each(bodies.flatMap(([path, body]) => JSON_ESCAPES.map((e) => [path, e, body(e)] as const)))(
+    'POST %s with %s in the JSON: 400 with errorMessage, nothing created',
+    async (path, _e, body) => {
+      const res = await call('POST', path, body);
+      expect(res).toMatchObject({ status: 400, body: { errorMessage: expect.stringContaining('NUL characters or lone surrogates') } });
+    },
+  );
 
   it('a JSON body whose bytes are not UTF-8: 400', async () => {
     const res = await fetch(`${h.url}/auth/admin/realms/public/users`, {
@@ -206,7 +217,11 @@ describe('the sign-in pages', () => {
   });
 
   it.each(ENCODED)('a page asked with %s in its query or path: 400 error page', async (value) => {
-    for (const url of [`${h.issuer}/login-actions/reset-credentials?interaction=a${value}`, `${h.issuer}/login-actions/a${value}`, `${h.url}/auth/realms/public/account?x=${value}`]) {
+    for (const url of [
+      `${h.issuer}/login-actions/reset-credentials?interaction=a${value}`,
+      `${h.issuer}/login-actions/a${value}`,
+      `${h.url}/auth/realms/public/account?x=${value}`,
+    ]) {
       const res = await answer(await fetch(url, { headers: { accept: 'text/html' }, redirect: 'manual' }));
       expect({ url, status: res.status, type: res.type }).toMatchObject({ url, status: 400, type: expect.stringMatching(/^text\/html/) });
     }

@@ -45,10 +45,13 @@ describe('the account console’s profile form, with its valid CSRF token', () =
     expect((await h.identity.context.users.findById(userId))?.firstName).not.toBe('Mallory');
   });
 
-  it.each([[{}], [{ 'sec-fetch-site': 'same-origin', origin: 'null' }], [{ 'sec-fetch-site': 'same-origin' }]])('sent with %o (our own page, or a client that says nothing): saved', async (headers) => {
-    const { browser, form, userId } = await profileForm();
-    const res = await browser.send(form.action, { ...form.hidden, firstName: 'Olga' }, headers);
-    expect(res.status).toBe(303);
-    expect((await h.identity.context.users.findById(userId))?.firstName).toBe('Olga');
-  });
+  it.each([[{}], [{ 'sec-fetch-site': 'same-origin', origin: 'null' }], [{ 'sec-fetch-site': 'same-origin' }]])(
+    'sent with %o (our own page, or a client that says nothing): saved',
+    async (headers) => {
+      const { browser, form, userId } = await profileForm();
+      const res = await browser.send(form.action, { ...form.hidden, firstName: 'Olga' }, headers);
+      expect(res.status).toBe(303);
+      expect((await h.identity.context.users.findById(userId))?.firstName).toBe('Olga');
+    },
+  );
 });
