@@ -96,5 +96,5 @@ describe('decoded strings and parsed values', () => {
 it('the error names the place and the problem, never the text, and is a 400 invalid_request', () => {
   const err = new MalformedTextError('query', 'a NUL character');
   expect({ status: err.status, code: err.code }).toEqual({ status: 400, code: 'invalid_request' });
-  expect(err.message).toBe('the request query holds a NUL character; text must be UTF-8 without NUL characters or lone surrogates');
+  expect(err.message).toBe('The request query is not valid: it holds a NUL character (text must be UTF-8, without NUL characters or lone surrogates)');
 });

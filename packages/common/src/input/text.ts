@@ -23,7 +23,7 @@ export class MalformedTextError extends DomainError {
     readonly place: TextPlace,
     readonly problem: TextProblem,
   ) {
-    super(400, 'invalid_request', `the request ${place} holds ${problem}; text must be UTF-8 without NUL characters or lone surrogates`);
+    super(400, 'invalid_request', `The request ${place} is not valid: it holds ${problem} (text must be UTF-8, without NUL characters or lone surrogates)`);
   }
 }
 
