@@ -1040,6 +1040,16 @@ afterAll(async () => {
   await identity?.close();
 });
 
+/** Sends the corpus on kept-alive connections, CONCURRENCY at a time: each request's outcome, and what both services logged at error level meanwhile. */
+async function sendCorpus(corpus: FuzzRequest[]): Promise<{ outcomes: Outcome[]; faults: string[] }> {
+  const logged = { identity: identity.logs.length, secrets: secrets.logs.length };
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const origins = { secrets: secrets.url, identity: identity.url };
+  const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
+  agent.destroy();
+  return { outcomes, faults: [...identity.logs.slice(logged.identity), ...secrets.logs.slice(logged.secrets)].filter(isFault) };
+}
+
 describe('text that is not text, in every field of every route', () => {
   it('a NUL, a lone surrogate or bytes that are not UTF-8, alone in any field, in any place: 4xx, never 5xx', async () => {
     const secretsDoc = (await (await fetch(`${secrets.url}/api/v1/openapi.json`)).json()) as OpenApiDocument;
@@ -1052,11 +1062,7 @@ describe('text that is not text, in every field of every route', () => {
     // Every protocol route of identity's table is swept.
     expect(protocolPaths(fixtures).filter((path) => !routes.some((r) => r.service === 'identity' && r.path === path))).toEqual([]);
     const corpus = routes.flatMap(sweepRequests);
-    const logged = { identity: identity.logs.length, secrets: secrets.logs.length };
-    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    const origins = { secrets: secrets.url, identity: identity.url };
-    const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
-    agent.destroy();
+    const { outcomes, faults } = await sendCorpus(corpus);
 
     const failures = outcomes.flatMap((outcome, index) =>
       outcome.status === undefined || outcome.status < 400 || outcome.status >= 500 ? [describeRequest(index, corpus[index] as FuzzRequest, outcome)] : [],
@@ -1064,7 +1070,6 @@ describe('text that is not text, in every field of every route', () => {
     // eslint-disable-next-line no-console -- the reproduction of each failure, for whoever reads the CI log
     if (failures.length) console.log(`${failures.length} of ${corpus.length} requests were not refused:\n${failures.slice(0, 50).join('\n')}`);
     expect(failures).toEqual([]);
-    const faults = [...identity.logs.slice(logged.identity), ...secrets.logs.slice(logged.secrets)].filter(isFault);
     expect(faults).toEqual([]);
     // Every route got each kind of text, in at least one place.
     expect(corpus.length).toBeGreaterThanOrEqual(3 * routes.length);
@@ -1075,11 +1080,7 @@ describe('fuzzing every route of both services', () => {
   it(`${REQUESTS} seeded requests (seed ${SEED}) never get a 5xx`, async () => {
     const rng = new Rng(SEED);
     const corpus = Array.from({ length: REQUESTS }, () => generate(rng, fixtures));
-    const logged = { identity: identity.logs.length, secrets: secrets.logs.length };
-    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    const origins = { secrets: secrets.url, identity: identity.url };
-    const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
-    agent.destroy();
+    const { outcomes, faults } = await sendCorpus(corpus);
 
     const failures = outcomes.flatMap((outcome, index) =>
       (outcome.status ?? 0) >= 500 || (outcome.status === undefined && !outcome.error?.startsWith('not sent'))
@@ -1091,7 +1092,6 @@ describe('fuzzing every route of both services', () => {
     if (failures.length) console.log(`${failures.length} of ${REQUESTS} requests failed (seed ${SEED}):\n${failures.join('\n')}`);
     expect(failures).toEqual([]);
     // Nor was any of them a fault answered with a 4xx: nothing logged at error level meanwhile.
-    const faults = [...identity.logs.slice(logged.identity), ...secrets.logs.slice(logged.secrets)].filter(isFault);
     expect(faults).toEqual([]);
     // The corpus must mostly reach the services, or it proves nothing.
     expect(answered).toBeGreaterThan(REQUESTS * 0.9);
