@@ -55,7 +55,9 @@ const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
  * digits stays itself, as every parser here reads it.
  */
 export function percentEncodedProblem(encoded: string | Uint8Array): TextProblem | undefined {
+  // Nothing to decode (most URLs, many forms): the bytes are the text.
   if (typeof encoded === 'string' && PLAIN.test(encoded)) return undefined;
+  if (typeof encoded !== 'string' && !encoded.includes(0x25)) return bytesProblem(encoded);
   const at = typeof encoded === 'string' ? (i: number) => encoded.charCodeAt(i) : (i: number) => encoded[i] as number;
   const length = encoded.length;
   const bytes = Buffer.allocUnsafe(length);
