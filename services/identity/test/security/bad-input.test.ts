@@ -41,6 +41,13 @@ afterAll(async () => {
   await h?.close();
 });
 
+/** What the admin API's POSTs below could create, counted. */
+const created = async () =>
+  (
+    await db.query<Record<string, number>>(
+      'SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM organizations) AS orgs, (SELECT count(*)::int FROM roles) AS roles, (SELECT count(*)::int FROM clients) AS clients',
+    )
+  ).rows[0];
 const stored = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM oidc_models')).rows[0]?.n;
 const authQuery = () =>
   `client_id=${app.client_id}&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code&scope=openid&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`;
@@ -176,8 +183,10 @@ describe('the admin API', () => {
   it.each(bodies.flatMap(([path, body]) => JSON_ESCAPES.map((e) => [path, e, body(e)] as const)))(
     'POST %s with %s in the JSON: 400 with errorMessage, nothing created',
     async (path, _e, body) => {
+      const before = await created();
       const res = await call('POST', path, body);
       expect(res).toMatchObject({ status: 400, body: { errorMessage: expect.stringContaining('NUL characters or lone surrogates') } });
+      expect(await created()).toEqual(before);
     },
   );
 
