@@ -44,7 +44,7 @@ export function bytesProblem(bytes: Uint8Array): TextProblem | undefined {
 const HEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;
 for (let i = 0; i < 6; i++) HEX[0x41 + i] = HEX[0x61 + i] = 10 + i;
-const hex = (code: number) => (code < 128 ? (HEX[code] as number) : -1);
+const hex = (byte: number) => (byte < 128 ? (HEX[byte] as number) : -1);
 
 /** Nothing to decode: printable ASCII without a percent sign (most paths and queries). */
 const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
@@ -55,19 +55,40 @@ const PLAIN = /^[\x20-\x24\x26-\x7e]*$/;
  * digits stays itself, as every parser here reads it.
  */
 export function percentEncodedProblem(encoded: string | Uint8Array): TextProblem | undefined {
-  // Nothing to decode (most URLs, many forms): the bytes are the text.
-  if (typeof encoded === 'string' && PLAIN.test(encoded)) return undefined;
-  if (typeof encoded !== 'string' && !encoded.includes(0x25)) return bytesProblem(encoded);
-  const at = typeof encoded === 'string' ? (i: number) => encoded.charCodeAt(i) : (i: number) => encoded[i] as number;
+  if (typeof encoded === 'string') {
+    // Nothing to decode (most URLs): plain ASCII.
+    if (PLAIN.test(encoded)) return undefined;
+    // node:http hands over no URL with characters past latin1; a string that has some is no bytes.
+    if (/[\u0100-\uffff]/.test(encoded)) return 'invalid UTF-8';
+    return percentEncodedProblem(Buffer.from(encoded, 'latin1'));
+  }
+  // A first pass without allocating: ASCII throughout (escapes included) is text unless a byte is 0.
   const length = encoded.length;
-  const bytes = Buffer.allocUnsafe(length);
-  let n = 0;
   for (let i = 0; i < length; i++) {
-    const c = at(i);
-    if (c > 0xff) return 'invalid UTF-8'; // not bytes at all: node:http never hands such a URL over
+    let c = encoded[i] as number;
     if (c === 0x25 && i + 2 < length) {
-      const high = hex(at(i + 1));
-      const low = hex(at(i + 2));
+      const high = hex(encoded[i + 1] as number);
+      const low = hex(encoded[i + 2] as number);
+      if (high >= 0 && low >= 0) {
+        c = high * 16 + low;
+        i += 2;
+      }
+    }
+    if (c === 0) return 'a NUL character';
+    if (c >= 0x80) return bytesProblem(percentDecoded(encoded));
+  }
+  return undefined;
+}
+
+/** The bytes that percent-encoded bytes stand for. */
+function percentDecoded(encoded: Uint8Array): Buffer {
+  const bytes = Buffer.allocUnsafe(encoded.length);
+  let n = 0;
+  for (let i = 0; i < encoded.length; i++) {
+    const c = encoded[i] as number;
+    if (c === 0x25 && i + 2 < encoded.length) {
+      const high = hex(encoded[i + 1] as number);
+      const low = hex(encoded[i + 2] as number);
       if (high >= 0 && low >= 0) {
         bytes[n++] = high * 16 + low;
         i += 2;
@@ -76,7 +97,7 @@ export function percentEncodedProblem(encoded: string | Uint8Array): TextProblem
     }
     bytes[n++] = c;
   }
-  return bytesProblem(bytes.subarray(0, n));
+  return bytes.subarray(0, n);
 }
 
 /** `\uXXXX` escapes and every other escape of JSON text, in order (an escaped backslash is one match, so what follows it is no escape). */
