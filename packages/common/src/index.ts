@@ -5,6 +5,7 @@ export * from './infrastructure.js';
 export * from './request-log.js';
 export * from './cli.js';
 export * from './web/index.js';
+export * from './input/text.js';
 export * from './rate-limit.js';
 export * from './basic-auth.js';
 export * from './revocations.js';

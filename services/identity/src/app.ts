@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, trustFunction, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, textInput, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
 import { adminTransactions, createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
@@ -23,6 +23,7 @@ import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { SIGNING_ALGS } from './keys/keys.js';
 import { buildProvider } from './oidc/provider.js';
+import { PROTOCOL } from './oidc/routes.js';
 import { envelopeKeys, type EnvelopeKeys } from './oidc/token-envelope.js';
 import { accountTokenVerifier } from './account/account-token.js';
 import { accessTokenLiveness } from './revocations/access-token-liveness.js';
@@ -60,6 +61,9 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients = cache ?? context.clients;
   const limiter = createFailureLimits(redis, config);
+  // Anonymous work bounded per IP: sign-ins started (oidc/keycloak/sign-in-starts.ts) and login pages viewed.
+  const signInStarts = limiter.limits.define('sign-in-ip', config.SIGN_IN_MAX_PER_IP, config.SIGN_IN_WINDOW);
+  const loginPageViews = limiter.limits.define('login-page-ip', config.LOGIN_PAGE_MAX_PER_IP, config.SIGN_IN_WINDOW);
   const cookieKeys = [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')];
   const outboxKey = deriveKey(config.MASTER_KEY, KEY_LABELS.mailOutbox);
   // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).
@@ -147,6 +151,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       users: context.users,
       apis,
       limiter,
+      signInStarts,
       jwks,
       envelopeKeys: envelopes,
       cookieKeys,
@@ -184,6 +189,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // Every request, including the protocol routes that skip Express (see directDispatch below).
   const everyRequest: EveryRequest[] = [requestLog(logger), metrics.http.middleware];
   app.use(...everyRequest);
+  // The input layer: a path or query that is not text is refused here, before any route; the
+  // protocol routes' bodies are checked before oidc-provider reads them (oidc/keycloak/request-text.ts),
+  // every other body by its parser (body-parser's `verify`).
+  app.use(textInput({ apis: [ADMIN_MOUNT, `${REALM_PATH}${PROTOCOL}`, `${REALM_PATH}/.well-known`] }));
   // Health and metrics are served on the management port only; the public port answers them 404.
   const management = managementEndpoints({
     registry: metrics.http.registry,
@@ -271,6 +280,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       provider: currentProvider,
       users: context,
       limiter,
+      pageViews: loginPageViews,
       csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,

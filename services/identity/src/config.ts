@@ -138,6 +138,23 @@ export const configSchema = z.object({
    */
   REGISTRATION: bool(false),
   REGISTRATION_MAX_PER_IP: z.coerce.number().int().min(1).default(10),
+  /**
+   * Anonymous work bounded per IP, in one SIGN_IN_WINDOW: sign-ins started (requests to the
+   * authorization, device authorization and pushed authorization request endpoints, each of
+   * which stores something) and login pages viewed; past either, 429 with Retry-After. Behind a
+   * NAT many people share an address (and keycloak-js's check-sso starts one per page load):
+   * raise them there.
+   */
+  SIGN_IN_MAX_PER_IP: z.coerce.number().int().min(1).default(120),
+  LOGIN_PAGE_MAX_PER_IP: z.coerce.number().int().min(1).default(120),
+  SIGN_IN_WINDOW: seconds(60),
+  /**
+   * Seconds a started sign-in may take, from the authorization request to its answer: its stored
+   * interaction (and cookie) live that long. Ten minutes: the slowest path through one sign-in
+   * (a password, then setting up TOTP or a passkey ceremony) fits, as the second step's own
+   * state does (10 minutes); Keycloak's default login timeout is 30.
+   */
+  INTERACTION_TTL: z.coerce.number().int().min(60).max(3600).default(600),
 });
 
 /** `issuer`: the realm's public issuer; `internalUrl`: INTERNAL_URL, else AUTH_URL. */

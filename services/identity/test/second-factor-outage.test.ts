@@ -4,7 +4,8 @@ import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 /**
  * While Redis (where passkey challenges wait) is unreachable, the login page still answers with
- * its password form, and says that passkeys are unavailable; the password sign-in still works.
+ * its password form (it stores no challenge: its passkey button asks for one, and is told the
+ * service is unavailable); the password sign-in still works.
  */
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const PASSWORD = 'correct horse battery staple';
@@ -21,7 +22,7 @@ afterAll(async () => {
   await proxy.stop();
 });
 
-it('the login page works without Redis, without the passkey button', async () => {
+it('the login page works without Redis; its passkey button is told passkeys are unavailable', async () => {
   const c = await createApiAndClient(h, { grants: 'authorization_code', redirectUri: REDIRECT });
   const config = await clientConfig(h.issuer, c.clientId, c.clientSecret);
   const { url } = await authorizationUrl(config, REDIRECT, `openid ${c.read}`);
@@ -30,7 +31,11 @@ it('the login page works without Redis, without the passkey button', async () =>
   const login = await browser.navigate(url.toString());
   expect(login.res.status).toBe(200);
   expect(login.html).toContain('name="password"');
-  expect(login.html).toContain('Signing in with a passkey is unavailable right now.');
+  const optionsUrl = /data-options-url="([^"]+)"/.exec(login.html)![1]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(login.html)![1]!;
+  const options = await browser.send(optionsUrl, { csrf });
+  expect(options.status).toBe(503);
+  expect(options.headers['retry-after']).toBeDefined();
   const consent = await browser.submit(login.html, 0, { username: 'rita', password: PASSWORD });
   expect(consent.html).toContain('asks for access to your account');
   await proxy.start();

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, databaseReadiness, managementEndpoints, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, databaseReadiness, managementEndpoints, textInput, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -90,6 +90,10 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   app.set('trust proxy', trustFunction(config.TRUST_PROXY));
   const everyRequest = [requestLog(logger), metrics.http.middleware];
   for (const m of everyRequest) app.use(m);
+  // The input layer: a path or query that is not text is refused here, before any route (the fast
+  // path hands such a request to Express); every body by the API's parser (http/body.ts) or the
+  // pages' form reader.
+  app.use(textInput({ apis: [API_MOUNT] }));
 
   // Health and metrics are served on the management port only; the public port answers them 404.
   const management = managementEndpoints({

@@ -128,7 +128,7 @@ describe('the reveal and burn forms are guarded against cross-site requests', ()
       expect(res.text).toContain('role="alert"');
     }
     expect(await state(s.metadata_key)).toBe('new');
-    // What Chromium sends from our own page (no Referer, so `Origin: null`).
+    // `Origin: null` beside `Sec-Fetch-Site: same-origin` is our own page (a browser under no-referrer says that).
     const ok = await h.http
       .post(`/secret/${s.secret_key}`)
       .set('Cookie', form.cookie)

@@ -83,7 +83,7 @@ describe('the page behind the secret link', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toMatch(/script-src 'nonce-[^']+'/);
       expect(csp).not.toContain('unsafe-inline');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['referrer-policy']).toBe('same-origin');
       expect(res.headers['cache-control']).toBe('no-store');
       const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] as string;
       for (const tag of res.text.match(/<script[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);

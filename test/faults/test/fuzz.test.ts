@@ -3,6 +3,7 @@ import { postForm } from '@hush/testing';
 import { createApiAndClient, startIdentity, basic as clientBasic, type Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import { startSecrets, type Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { clientToken, userToken } from '../../../services/secrets/test/identity.js';
+import { LEGACY_PAR_PATH, ROUTES } from '../../../services/identity/src/oidc/routes.js';
 
 /**
  * A fixed-seed fuzzer over every route of both services (identity's device flow, pushed
@@ -11,6 +12,13 @@ import { clientToken, userToken } from '../../../services/secrets/test/identity.
  * headers, and valid requests (real keys and tokens) with one part mutated so the deeper code
  * runs. Whatever the input, the answer is never a 5xx: bad input is the caller's fault (4xx), and
  * a healthy system has no reason for a 503.
+ *
+ * A second, exhaustive pass puts text the input layer refuses (a NUL character, a lone surrogate,
+ * bytes that are not UTF-8) into every field of every route, one at a time, in each place the
+ * route reads it (query, path, urlencoded, JSON, multipart): every answer is a 4xx. The routes and
+ * their fields come from the services' own tables: the two OpenAPI documents (the secrets API,
+ * identity's admin API), identity's protocol route table (oidc/routes.ts), and, for the pages,
+ * which have no table, the corpus's templates below.
  *
  * A failure prints each offending request (its index in the corpus, method, path, headers and
  * body) so it can be replayed with curl. The corpus has the same shape on every run; only the
@@ -99,6 +107,8 @@ interface Fixtures {
     accessToken: string;
     refreshToken: string;
     userAccessToken: string;
+    /** The bootstrap administrator's (realm-admin) token for the admin API. */
+    adminBearer: string;
     codeClientId: string;
     codeClientSecret: string;
     redirectUri: string;
@@ -732,11 +742,155 @@ function isFault(line: string): boolean {
   return typeof level === 'number' ? level >= 50 : level === 'error' || level === 'fatal';
 }
 
+// --- Text that is not text, in every field of every route ---------------------------------------
+
+type Place = 'query' | 'path' | 'form' | 'json' | 'multipart';
+type BodyType = 'form' | 'json' | 'multipart';
+
+/**
+ * One spelling of each problem the input layer refuses, per place: a NUL, a lone surrogate (in
+ * percent-encoding and raw bytes that is an encoded surrogate, itself not UTF-8), bytes that are
+ * not UTF-8.
+ */
+const NOT_TEXT: Record<Place, (string | Buffer)[]> = {
+  query: ['%00', '%ED%A0%80', '%C3%28'],
+  path: ['%00', '%ED%A0%80', '%FF'],
+  form: ['%00', '%ED%A0%80', '%C0%80'],
+  json: ['\\u0000', '\\ud800', Buffer.from([0xff])],
+  multipart: [Buffer.from([0]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc3, 0x28])],
+};
+
+/** A route as the sweep sees it: where it is, who may call it, and the fields it reads, with a valid value each. */
+interface SweepRoute {
+  service: 'secrets' | 'identity';
+  method: string;
+  /** The path, `{name}` for each path parameter. */
+  path: string;
+  headers: Record<string, string>;
+  query: Fields;
+  body?: { types: BodyType[]; fields: Fields };
+}
+
+interface OpenApiOperation {
+  parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+}
+type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOperation>> };
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const BODY_TYPES: Record<string, BodyType> = { 'application/json': 'json', 'application/x-www-form-urlencoded': 'form', 'multipart/form-data': 'multipart' };
+
+/** Every operation of an OpenAPI document, with each field it declares (top-level body properties). */
+function fromOpenApi(service: SweepRoute['service'], mount: string, doc: OpenApiDocument, headers: Record<string, string>): SweepRoute[] {
+  return Object.entries(doc.paths).flatMap(([template, operations]) =>
+    Object.entries(operations)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, op]) => {
+        const content = Object.entries(op.requestBody?.content ?? {});
+        const properties = Object.keys(content[0]?.[1].schema?.properties ?? {});
+        const body = content.length ? { types: content.flatMap(([type]) => (BODY_TYPES[type] ? [BODY_TYPES[type]] : [])), fields: valid(properties) } : undefined;
+        return {
+          service,
+          method: method.toUpperCase(),
+          path: `${mount}${template}`,
+          headers,
+          query: valid((op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)),
+          ...(body ? { body } : {}),
+        };
+      }),
+  );
+}
+
+const valid = (names: string[]): Fields => Object.fromEntries(names.map((n) => [n, 'x']));
+
+/**
+ * The routes without a document: identity's protocol routes (its route table; their fields from
+ * the corpus's valid requests for them) and both services' pages (the corpus's templates).
+ */
+function fromTemplates(f: Fixtures): SweepRoute[] {
+  const r = new Rng(SEED);
+  const seen = new Map<string, SweepRoute>();
+  // Several draws, so that each template's optional fields and alternative methods show up.
+  for (let draw = 0; draw < 20; draw++) {
+    for (const t of [...secretsTemplates(r, f), ...identityTemplates(r, f)]) {
+      const [pathname = '', rawQuery] = splitQuery(t.path);
+      if (t.service === 'secrets' && pathname.startsWith('/api/')) continue; // the OpenAPI document's
+      const key = `${t.service} ${t.method} ${pathname}`;
+      const route = seen.get(key) ?? { service: t.service, method: t.method, path: pathname, headers: t.headers ?? {}, query: {} };
+      Object.assign(route.query, Object.fromEntries(new URLSearchParams(rawQuery ?? '')));
+      if (t.fields && t.method !== 'GET' && t.method !== 'HEAD') route.body = { types: ['form'], fields: { ...route.body?.fields, ...t.fields } };
+      else if (t.fields) Object.assign(route.query, t.fields);
+      seen.set(key, route);
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The protocol routes of identity's table that the sweep reaches (each must, or the table grew past the corpus). */
+function protocolPaths(f: Fixtures): string[] {
+  return [...Object.values(ROUTES), LEGACY_PAR_PATH].map((path) => `${f.identity.realm}${path}`);
+}
+
+const MARK = 'NOT-TEXT-HERE';
+
+/** A body of `type` for `fields`, with the value of `name` holding `bad` (a raw escape or bytes) between two letters. */
+function bodyWith(type: BodyType, fields: Fields, name: string, bad: string | Buffer): { type: string; body: Buffer } {
+  const marked = { ...fields, [name]: `a${MARK}b` };
+  let text: string;
+  let contentType: string;
+  if (type === 'json') {
+    text = JSON.stringify(marked);
+    contentType = 'application/json';
+  } else if (type === 'form') {
+    text = new URLSearchParams(marked).toString(); // MARK survives encoding as it is
+    contentType = 'application/x-www-form-urlencoded';
+  } else {
+    text = `${Object.entries(marked)
+      .map(([k, v]) => `--sweep\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('')}--sweep--\r\n`;
+    contentType = 'multipart/form-data; boundary=sweep';
+  }
+  const [before = '', after = ''] = text.split(MARK);
+  return { type: contentType, body: Buffer.concat([Buffer.from(before), Buffer.from(bad), Buffer.from(after)]) };
+}
+
+const withQuery = (path: string, query: Fields, name?: string, bad?: string) => {
+  const pairs = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${k === name ? `a${bad}b` : encodeURIComponent(v)}`);
+  return pairs.length ? `${path}?${pairs.join('&')}` : path;
+};
+
+/** Each field of the route, alone, holding each kind of text that is not text, in each place the route reads it. */
+function sweepRequests(route: SweepRoute): FuzzRequest[] {
+  // A route that reads no field still has a query: text that is not text there is refused too.
+  const query = Object.keys(route.query).length === 0 && !route.body && !route.path.includes('{') ? { x: 'x' } : route.query;
+  route = { ...route, query };
+  const base = { service: route.service, method: route.method, headers: route.headers };
+  const fill = (path: string, name?: string, bad?: string) => path.replace(/\{([^}]+)\}/g, (_m, p: string) => (p === name ? `a${bad}b` : 'abcdefghijklmnopqrstuvwxyz01234'));
+  const out: FuzzRequest[] = [];
+  for (const param of [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string))
+    for (const bad of NOT_TEXT.path) out.push({ ...base, path: withQuery(fill(route.path, param, bad as string), route.query) });
+  for (const name of Object.keys(route.query)) for (const bad of NOT_TEXT.query) out.push({ ...base, path: withQuery(fill(route.path), route.query, name, bad as string) });
+  for (const type of route.body?.types ?? [])
+    for (const name of Object.keys(route.body?.fields ?? {}))
+      for (const bad of NOT_TEXT[type]) {
+        const { type: contentType, body } = bodyWith(type, route.body?.fields ?? {}, name, bad);
+        out.push({ ...base, path: withQuery(fill(route.path), route.query), headers: { ...route.headers, 'content-type': contentType }, body });
+      }
+  return out;
+}
+
 // --- The test ----------------------------------------------------------------------------------
 
 const FUZZ_LIMITS = {
   secrets: { RATE_LIMIT_MAX: '0', AUTH_MAX_FAILURES: '1000000' },
-  identity: { CLIENT_AUTH_MAX_FAILURES: '1000000', CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000', LOGIN_MAX_FAILURES: '1000000', LOGIN_MAX_FAILURES_PER_IP: '1000000' },
+  identity: {
+    CLIENT_AUTH_MAX_FAILURES: '1000000',
+    CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000',
+    LOGIN_MAX_FAILURES: '1000000',
+    LOGIN_MAX_FAILURES_PER_IP: '1000000',
+    SIGN_IN_MAX_PER_IP: '1000000',
+    LOGIN_PAGE_MAX_PER_IP: '1000000',
+  },
 };
 
 let identity: IdentityHarness;
@@ -775,7 +929,7 @@ async function openInteraction(authUrl: string, origin: string): Promise<{ uid: 
 beforeAll(async () => {
   identity = await startIdentity(FUZZ_LIMITS.identity);
   secrets = await startSecrets({ IDENTITY_ISSUER: identity.issuer, ...FUZZ_LIMITS.secrets });
-  await identity.cli('bootstrap', '--secrets-audience', secrets.config.API_AUDIENCE);
+  const boot = await identity.cli<{ admin_client: { client_id: string; client_secret: string } }>('bootstrap', '--secrets-audience', secrets.config.API_AUDIENCE);
 
   // Secrets: an account with an API token, a client's and a user's access token, and keys.
   const alice = await secrets.account();
@@ -803,6 +957,11 @@ beforeAll(async () => {
     scope: c.read,
     client_id: c.clientId,
     client_secret: c.clientSecret,
+  });
+  const admin = await postForm(`${identity.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    client_id: boot.admin_client.client_id,
+    client_secret: boot.admin_client.client_secret,
   });
   const redirectUri = 'http://127.0.0.1:9/callback';
   const codeClient = await identity.cli<{ client_id: string; client_secret: string }>(
@@ -858,6 +1017,7 @@ beforeAll(async () => {
       accessToken: String(cc.body['access_token']),
       refreshToken: typeof cc.body['refresh_token'] === 'string' ? cc.body['refresh_token'] : 'no-refresh-token',
       userAccessToken: userBearer,
+      adminBearer: `Bearer ${String(admin.body['access_token'])}`,
       codeClientId: codeClient.client_id,
       codeClientSecret: codeClient.client_secret,
       redirectUri,
@@ -880,15 +1040,47 @@ afterAll(async () => {
   await identity?.close();
 });
 
+/** Sends the corpus on kept-alive connections, CONCURRENCY at a time: each request's outcome, and what both services logged at error level meanwhile. */
+async function sendCorpus(corpus: FuzzRequest[]): Promise<{ outcomes: Outcome[]; faults: string[] }> {
+  const logged = { identity: identity.logs.length, secrets: secrets.logs.length };
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const origins = { secrets: secrets.url, identity: identity.url };
+  const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
+  agent.destroy();
+  return { outcomes, faults: [...identity.logs.slice(logged.identity), ...secrets.logs.slice(logged.secrets)].filter(isFault) };
+}
+
+describe('text that is not text, in every field of every route', () => {
+  it('a NUL, a lone surrogate or bytes that are not UTF-8, alone in any field, in any place: 4xx, never 5xx', async () => {
+    const secretsDoc = (await (await fetch(`${secrets.url}/api/v1/openapi.json`)).json()) as OpenApiDocument;
+    const adminDoc = (await (await fetch(`${identity.url}/auth/admin/realms/public/openapi.json`)).json()) as OpenApiDocument;
+    const routes = [
+      ...fromOpenApi('secrets', '/api/v1', secretsDoc, { authorization: fixtures.secrets.basicAuth }),
+      ...fromOpenApi('identity', '/auth/admin/realms/public', adminDoc, { authorization: fixtures.identity.adminBearer }),
+      ...fromTemplates(fixtures),
+    ];
+    // Every protocol route of identity's table is swept.
+    expect(protocolPaths(fixtures).filter((path) => !routes.some((r) => r.service === 'identity' && r.path === path))).toEqual([]);
+    const corpus = routes.flatMap(sweepRequests);
+    const { outcomes, faults } = await sendCorpus(corpus);
+
+    const failures = outcomes.flatMap((outcome, index) =>
+      outcome.status === undefined || outcome.status < 400 || outcome.status >= 500 ? [describeRequest(index, corpus[index] as FuzzRequest, outcome)] : [],
+    );
+    // eslint-disable-next-line no-console -- the reproduction of each failure, for whoever reads the CI log
+    if (failures.length) console.log(`${failures.length} of ${corpus.length} requests were not refused:\n${failures.slice(0, 50).join('\n')}`);
+    expect(failures).toEqual([]);
+    expect(faults).toEqual([]);
+    // Every route got each kind of text, in at least one place.
+    expect(corpus.length).toBeGreaterThanOrEqual(3 * routes.length);
+  }, 180_000);
+});
+
 describe('fuzzing every route of both services', () => {
   it(`${REQUESTS} seeded requests (seed ${SEED}) never get a 5xx`, async () => {
     const rng = new Rng(SEED);
     const corpus = Array.from({ length: REQUESTS }, () => generate(rng, fixtures));
-    const logged = { identity: identity.logs.length, secrets: secrets.logs.length };
-    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    const origins = { secrets: secrets.url, identity: identity.url };
-    const outcomes = await runAll(corpus, CONCURRENCY, (req) => send(agent, origins[req.service], req));
-    agent.destroy();
+    const { outcomes, faults } = await sendCorpus(corpus);
 
     const failures = outcomes.flatMap((outcome, index) =>
       (outcome.status ?? 0) >= 500 || (outcome.status === undefined && !outcome.error?.startsWith('not sent'))
@@ -900,7 +1092,6 @@ describe('fuzzing every route of both services', () => {
     if (failures.length) console.log(`${failures.length} of ${REQUESTS} requests failed (seed ${SEED}):\n${failures.join('\n')}`);
     expect(failures).toEqual([]);
     // Nor was any of them a fault answered with a 4xx: nothing logged at error level meanwhile.
-    const faults = [...identity.logs.slice(logged.identity), ...secrets.logs.slice(logged.secrets)].filter(isFault);
     expect(faults).toEqual([]);
     // The corpus must mostly reach the services, or it proves nothing.
     expect(answered).toBeGreaterThan(REQUESTS * 0.9);

@@ -49,6 +49,8 @@ describe('the same-origin check', () => {
     [{ host: 'hush.test', origin: 'https://evil.test' }, true],
     [{ host: 'internal:3000', origin: 'https://hush.example' }, false],
     [{ host: 'hush.test', origin: 'null', referer: 'https://evil.test/x' }, true],
+    [{ host: 'hush.test', origin: 'null' }, true],
+    [{ host: 'hush.test', origin: 'null', referer: 'http://hush.test/account' }, true],
     [{ host: 'hush.test', referer: 'http://hush.test/secret/abc' }, false],
     [{ host: 'hush.test', referer: 'not a url' }, true],
   ])('%o → cross-origin %s', (headers, cross) => {

@@ -13,8 +13,10 @@ import { fixedError } from '../errors.js';
  * - tokens are compared in constant time;
  * - a POST must come from our own origin when the browser says where it comes from
  *   (Sec-Fetch-Site, else Origin, else Referer); a request that says nothing (curl, old
- *   browsers) still needs the token. Our pages send no Referer and, for that reason, an
- *   `Origin: null`, which is therefore not proof of anything either way.
+ *   browsers) still needs the token;
+ * - `Origin: null` is an opaque origin (a sandboxed frame, a `data:` page, a redirect across
+ *   sites): refused unless Sec-Fetch-Site says same-origin. Our pages' Referrer-Policy is
+ *   `same-origin` (security-headers.ts), so a browser's POST from them names our origin.
  */
 export const CSRF_FIELD = 'csrf';
 
@@ -81,7 +83,8 @@ export function isCrossOrigin(req: IncomingMessage, allowedOrigins: readonly str
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
   const origin = req.headers.origin;
-  const from = origin && origin !== 'null' ? origin : req.headers.referer;
+  if (origin === 'null') return true;
+  const from = origin || req.headers.referer;
   if (!from) return false;
   let url: URL;
   try {

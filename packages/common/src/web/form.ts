@@ -3,12 +3,15 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { toDomainError } from '../errors.js';
 import { createCsrf, CSRF_FIELD, CsrfRejectedError, formGuard, sameOrigin, type FormGuard } from './csrf.js';
+import { verifyBodyText } from './text-input.js';
 
 /**
  * The one way our pages read a form POST. Rules:
  * - a POST a browser says came from another site is refused (403) before its body is read;
  * - the urlencoded body is bounded by what its legitimate fields can hold (`formBodyLimit`), and
  *   by FORM_FIELD_LIMIT fields; beyond either is a 413 naming the limit;
+ * - a body that is not UTF-8 text without NUL characters is refused (400) before it is parsed
+ *   (text-input.ts);
  * - a field is text sent once: absent or repeated (an array) reads as undefined (`formField`),
  *   and a zod schema reads the fields a route needs (`readForm`);
  * - the CSRF token of a form is HMAC(key, binding) in the field `csrf` (csrf.ts): `token` writes
@@ -92,7 +95,7 @@ export function pageForms(options: PageFormsOptions): PageForms {
 
 /** body-parser's urlencoded reader; its errors leave as DomainErrors naming this form's limit. */
 function urlencoded(bytes: number): RequestHandler {
-  const parse = bodyParser.urlencoded({ extended: false, limit: bytes, parameterLimit: FORM_FIELD_LIMIT });
+  const parse = bodyParser.urlencoded({ extended: false, limit: bytes, parameterLimit: FORM_FIELD_LIMIT, verify: verifyBodyText('form') });
   const limit = `${bytes / 1024} kB`;
   return (req, res, next) => {
     const done = (err?: unknown) => next(err === undefined ? undefined : (toDomainError(err, limit) ?? err));

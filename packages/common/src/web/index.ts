@@ -6,3 +6,4 @@ export * from './error-page.js';
 export * from './page-errors.js';
 export * from './csrf.js';
 export * from './form.js';
+export * from './text-input.js';

@@ -17,7 +17,7 @@ describe('page security headers', () => {
     expect(res.getHeader('Content-Security-Policy')).toBe(
       `default-src 'none';style-src 'nonce-${nonce}';script-src 'nonce-${nonce}';img-src 'self' data:;connect-src 'none';form-action 'self';frame-ancestors 'none';base-uri 'none'`,
     );
-    expect(res.getHeader('Referrer-Policy')).toBe('no-referrer');
+    expect(res.getHeader('Referrer-Policy')).toBe('same-origin');
     expect(res.getHeader('X-Content-Type-Options')).toBe('nosniff');
     expect(res.getHeader('X-Frame-Options')).toBe('DENY');
     expect(res.getHeader('Cache-Control')).toBe('no-store');

@@ -5,8 +5,11 @@ import helmet from 'helmet';
 /**
  * Security headers of every response, through helmet, in two variants:
  * - pages: a strict CSP whose only sources of style and script are the response's own nonce
- *   (one random 128-bit nonce per response), no framing, no Referer (page URLs carry keys), no
- *   caching, no indexing;
+ *   (one random 128-bit nonce per response), no framing, no Referer to any other origin (page
+ *   URLs carry keys), no caching, no indexing. `same-origin`, not `no-referrer`: under
+ *   `no-referrer` a browser's POST from our own page says `Origin: null`, which the CSRF check
+ *   cannot tell from a sandboxed frame's (csrf.ts), and a browser sends no Sec-Fetch-Site to a
+ *   plain-HTTP origin that is not localhost;
  * - JSON APIs: the same minus the nonce, as nothing in a JSON body may run or be framed.
  * HSTS is left to the TLS-terminating proxy (these services also answer plain HTTP inside the
  * cluster), as before.
@@ -35,7 +38,7 @@ const pageHelmet = helmet({
       baseUri: ["'none'"],
     },
   },
-  referrerPolicy: { policy: 'no-referrer' },
+  referrerPolicy: { policy: 'same-origin' },
   xFrameOptions: { action: 'deny' },
   strictTransportSecurity: false,
 });
@@ -83,6 +86,13 @@ export function allowFormTarget(req: IncomingMessage, res: ServerResponse, url: 
     return;
   }
   formTargets.set(res, origin);
+  pageHelmet(req, res, noop);
+}
+
+/** Lets this page's script fetch from its own origin (`connect-src 'self'`): a button that asks the server for something only when pressed. */
+export function allowConnectSelf(req: IncomingMessage, res: ServerResponse): void {
+  if (!nonces.has(res)) return;
+  connecting.add(res);
   pageHelmet(req, res, noop);
 }
 

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { apiSecurity } from '@hush/common';
+import { apiSecurity, verifyBodyText } from '@hush/common';
 import type { User } from '../accounts/users.repository.js';
 import type { Client } from '../clients/clients.repository.js';
 import { resolveWebOrigins } from '../clients/web-origins.js';
@@ -48,7 +48,7 @@ const wantsJson = (req: Request) =>
  */
 export function accountApi(deps: AccountApiDeps): express.Router {
   const router = express.Router();
-  const json = express.json({ limit: '16kb', type: 'application/json' });
+  const json = express.json({ limit: '16kb', type: 'application/json', verify: verifyBodyText('json') });
   const headers = apiSecurity();
 
   router.options('/', async (req, res, next) => {

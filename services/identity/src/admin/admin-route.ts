@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
+import { verifyBodyText } from '@hush/common';
 import { InvalidInputError } from '../errors.js';
 import type { AdminRole } from '../roles/index.js';
 import { callerOf, type AdminCaller } from './admin-caller.js';
@@ -68,8 +69,9 @@ export function adminRouter<C>(
   // Not strict: `/clients/` is `/clients`, as Keycloak answers both.
   const router = express.Router({ strict: false, mergeParams: true });
   // Read as text and parsed by the endpoint (jsonBody): Keycloak's library sends some bodies
-  // that are not JSON under `application/json` (a member's bare user id, unquoted).
-  router.use(express.text({ type: () => true, limit: '256kb' }));
+  // that are not JSON under `application/json` (a member's bare user id, unquoted). Text that is
+  // not UTF-8, or holds NUL or a lone surrogate (escaped or not), is refused before (400).
+  router.use(express.text({ type: () => true, limit: '256kb', verify: verifyBodyText('json') }));
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;

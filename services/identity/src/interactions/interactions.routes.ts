@@ -1,5 +1,17 @@
 import express, { type Request, type Response } from 'express';
-import { allowFormTarget, CsrfRejectedError, nonceOf, pageErrorHandler, pageForms, pageSecurity, readForm, requestLogger, type Logger } from '@hush/common';
+import {
+  allowFormTarget,
+  CsrfRejectedError,
+  nonceOf,
+  pageErrorHandler,
+  pageForms,
+  pageSecurity,
+  readForm,
+  requestLogger,
+  sendErrorPage,
+  type Logger,
+  type RateLimit,
+} from '@hush/common';
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -17,6 +29,8 @@ export interface InteractionDeps {
   provider: () => Provider;
   users: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>;
   limiter: FailureLimits;
+  /** Login pages viewed per IP (LOGIN_PAGE_MAX_PER_IP per SIGN_IN_WINDOW): spent before the page is built. */
+  pageViews: Pick<RateLimit, 'consume'>;
   csrfKey: Buffer;
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
   origin?: string;
@@ -67,7 +81,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
 
   const renderLogin = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string, username?: string) => {
     const nonce = nonceOf(res);
-    const extras = await deps.secondStep?.loginExtras(kit, interaction.uid, nonce);
+    const extras = deps.secondStep?.loginExtras(kit, res, interaction.uid, nonce);
     res.status(status).send(
       loginPage({
         action: `${base(interaction.uid)}/login`,
@@ -93,12 +107,19 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   };
 
   router.get('/login-actions/:uid', async (req, res) => {
+    // Spent before anything is looked up: an anonymous caller's page views are bounded per address.
+    const wait = await deps.pageViews.consume(req.ip ?? 'unknown');
+    if (wait > 0) {
+      const message = `Too many sign-in pages were opened from your address. Try again in ${Math.ceil(wait / 60)} minute(s).`;
+      sendErrorPage(req, res, { status: 429, code: 'temporarily_unavailable', message, headers: { 'Retry-After': String(wait) } });
+      return;
+    }
     const interaction = await details(req, res);
     const uid = interaction.uid;
     const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
     if (interaction.prompt.name === 'login') {
-      const extras = await deps.secondStep?.loginExtras(kit, uid, nonce);
+      const extras = deps.secondStep?.loginExtras(kit, res, uid, nonce);
       res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, ...links(uid), nonce, ...extras }));
       return;
     }

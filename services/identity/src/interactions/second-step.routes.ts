@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { html, nonceOf, readForm, type Html, type PageForms } from '@hush/common';
+import { allowConnectSelf, html, nonceOf, readForm, type Html, type PageForms } from '@hush/common';
 import type { User, UsersRepository } from '../accounts/users.repository.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -140,16 +140,14 @@ export function secondStep(deps: SecondStepDeps) {
       return false;
     },
 
-    /** The login page's "Sign in with a passkey" form: its options carry a new challenge for this interaction. */
-    async loginExtras(kit: InteractionKit, uid: string, nonce: string): Promise<{ extra: Html; script?: string }> {
-      let options: Awaited<ReturnType<typeof authenticationOptions>>;
-      try {
-        options = await authenticationOptions(deps.passkeys, uid);
-      } catch {
-        // Redis (where the challenge waits) is unreachable: the password form still works.
-        return { extra: html`<p class="note">Signing in with a passkey is unavailable right now.</p>` };
-      }
-      const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options="${JSON.stringify(options)}">
+    /**
+     * The login page's "Sign in with a passkey" form. Its button asks for the ceremony's options
+     * (`…/passkey-options`, with the form's token) only when pressed, so a page view stores no
+     * challenge; the page may fetch from its own origin for that.
+     */
+    loginExtras(kit: InteractionKit, res: Response, uid: string, nonce: string): { extra: Html; script: string } {
+      allowConnectSelf(res.req, res);
+      const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options-url="${kit.base(uid)}/passkey-options">
 ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
 <p class="note" data-needs-js>Signing in with a passkey needs JavaScript.</p>
 <button type="submit" class="secondary" data-passkey hidden>Sign in with a passkey</button>
@@ -258,6 +256,14 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const pending = await pendingOf(interaction.uid, 'enrolled');
         if (!pending) return void (await startAgain(req, res, interaction));
         await finish(kit, req, res, interaction, { id: pending.userId, username: pending.username }, 'otp', ['pwd', 'otp', 'mfa']);
+      });
+
+      // The options of a passkey sign-in, asked for by the login page's passkey button: the
+      // challenge is stored (for CHALLENGE_SECONDS, one per sign-in) only now.
+      router.post('/login-actions/:uid/passkey-options', ...kit.forms.read(0), async (req, res) => {
+        const interaction = await kit.details(req, res);
+        kit.checkForm(req, interaction.prompt.name, 'login');
+        res.set('Cache-Control', 'no-store').json(await authenticationOptions(deps.passkeys, interaction.uid));
       });
 
       router.post('/login-actions/:uid/passkey', ...kit.forms.read(16_384), async (req, res) => {

@@ -48,13 +48,16 @@ export const WEBAUTHN_SCRIPT_PATH = '/resources/webauthn.js';
 
 /**
  * The glue of a passkey form (`id`): its button, hidden until this runs (and only where the
- * browser has WebAuthn), runs the ceremony with the options in the form's `data-options`, puts the
- * answer in the hidden `response` field and submits the form. `kind`: sign in or register.
+ * browser has WebAuthn), runs the ceremony with the form's options, puts the answer in the hidden
+ * `response` field and submits the form. `kind`: sign in or register. The options are in the
+ * form's `data-options`, or, for a form with `data-options-url`, asked for when the button is
+ * pressed (a POST of the form's CSRF token), so that no challenge is stored for a page only viewed.
  */
 export function passkeyScript(id: string, kind: 'authentication' | 'registration'): string {
   const start = kind === 'authentication' ? 'startAuthentication' : 'startRegistration';
   return `(()=>{const f=document.getElementById(${JSON.stringify(id)});if(!f)return;const b=f.querySelector('[data-passkey]'),n=f.querySelector('[data-needs-js]'),w=window.SimpleWebAuthnBrowser;
 if(!w||!window.PublicKeyCredential)return;b.hidden=false;n.hidden=true;
-const go=async(e)=>{e.preventDefault();try{const r=await w.${start}({optionsJSON:JSON.parse(f.dataset.options)});f.elements.response.value=JSON.stringify(r);f.submit();}catch(err){n.textContent='The passkey was not used ('+err.name+'). Try again.';n.hidden=false;n.setAttribute('role','alert');}};
+const options=async()=>{const u=f.dataset.optionsUrl;if(!u)return JSON.parse(f.dataset.options);const r=await fetch(u,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/x-www-form-urlencoded'},body:new URLSearchParams({${CSRF_FIELD}:f.elements.${CSRF_FIELD}.value})});if(!r.ok)throw new Error('options '+r.status);return r.json();};
+const go=async(e)=>{e.preventDefault();try{const r=await w.${start}({optionsJSON:await options()});f.elements.response.value=JSON.stringify(r);f.submit();}catch(err){n.textContent='The passkey was not used ('+err.name+'). Try again.';n.hidden=false;n.setAttribute('role','alert');}};
 f.addEventListener('submit',go);})();`;
 }

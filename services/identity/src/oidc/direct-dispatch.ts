@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { urlTextProblem } from '@hush/common';
 import { REALM_PATH } from '../config.js';
 import { PROTOCOL } from './routes.js';
 
@@ -28,12 +29,13 @@ export function isProviderPath(url: string): boolean {
  * more than its work is worth. The middleware that applies to every request still runs, in the
  * same order (request id and log line, metrics), and the request looks to oidc-provider as it did
  * under `app.use(REALM_PATH, …)`: `url` relative to the mount point, `originalUrl` and `baseUrl`
- * set, so the paths it builds are unchanged. Everything else goes to Express.
+ * set, so the paths it builds are unchanged. Everything else goes to Express, and so does a
+ * request whose path or query is not text we take: the input layer there refuses it.
  */
 export function directDispatch(opts: { express: Listener; before: EveryRequest[]; provider: () => Listener }): Listener {
   const { express, before, provider } = opts;
   return (req, res) => {
-    if (!req.url || !isProviderPath(req.url)) {
+    if (!req.url || !isProviderPath(req.url) || urlTextProblem(req.url)) {
       express(req, res);
       return;
     }

@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import type { Logger } from '@hush/common';
+import type { Logger, RateLimit } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
 import type { ClientsRepository } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
@@ -21,6 +21,8 @@ export interface ProviderDeps {
   users: UsersRepository;
   apis: ApiCatalog;
   limiter: FailureLimits;
+  /** Sign-ins started per IP (SIGN_IN_MAX_PER_IP per SIGN_IN_WINDOW; keycloak/sign-in-starts.ts). */
+  signInStarts: RateLimit;
   jwks: JWK[];
   /** Signs and opens the JWT envelopes of stored tokens (token-envelope.ts), for the same key set. */
   envelopeKeys: EnvelopeKeys;

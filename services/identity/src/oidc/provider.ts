@@ -93,7 +93,8 @@ export function buildProvider(deps: ProviderDeps): Provider {
       AuthorizationCode: 60,
       DeviceCode: DEVICE_CODE_TTL,
       IdToken: ID_TOKEN_TTL,
-      Interaction: 3600,
+      // Minutes, not an hour: what an anonymous caller stores goes soon (INTERACTION_TTL, config.ts).
+      Interaction: config.INTERACTION_TTL,
       Session: SESSION_TTL,
       Grant: config.REFRESH_TOKEN_TTL,
       RefreshToken: config.REFRESH_TOKEN_TTL,

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { DomainError } from '@hush/common';
 import { leanKind, readLeanBody, viaBodyParser as bodyParser } from './body.js';
 
 // The lean reader must read every body exactly as body-parser (through `viaBodyParser`) does: the same object, or the same error type and status. Each body below goes
@@ -21,10 +22,11 @@ function request(type: string, raw: Buffer) {
   });
 }
 
+/** An error by its type: body-parser's, or the code of ours (the input layer's refusal, which body-parser passes on as it is). */
 const outcomeOf = (err: unknown, body: unknown): Outcome => {
   if (!err) return { body: JSON.parse(JSON.stringify(body ?? null)) as unknown };
   const e = err as { type?: string; status?: number };
-  return { error: { type: e.type, status: e.status } };
+  return { error: { type: err instanceof DomainError ? err.code : e.type, status: e.status } };
 };
 
 function viaBodyParser(type: string, raw: Buffer): Promise<Outcome> {
@@ -71,10 +73,30 @@ const forms = [
   Array.from({ length: 51 }, (_, i) => `k${i}=v`).join('&'),
   Array.from({ length: 49 }, () => '').join('&'),
   'x'.repeat(1000) + '=1',
+  'secret=a%00b',
+  'secret=%C3%28',
+  'secret=%ED%A0%80',
 ];
 
 const JSON_TYPE = 'application/json';
-const jsons = ['', '{}', '[]', '{"secret":"x","ttl":3600}', '  \n{"a":[1,2]}', '{"secret": ', '"string"', '42', 'null', ' ', '\uFEFF{"a":1}', '\uFEFF', '{"__proto__":{"x":1}}'];
+const jsons = [
+  '',
+  '{}',
+  '[]',
+  '{"secret":"x","ttl":3600}',
+  '  \n{"a":[1,2]}',
+  '{"secret": ',
+  '"string"',
+  '42',
+  'null',
+  ' ',
+  '\uFEFF{"a":1}',
+  '\uFEFF',
+  '{"__proto__":{"x":1}}',
+  '{"secret":"a\\u0000"}',
+  '{"secret":"\\ud800"}',
+  '{"secret":"\\ud83d\\ude00"}',
+];
 
 describe('the lean body parser reads what body-parser reads', () => {
   it.each(forms)('urlencoded %j', async (body) => {

@@ -3,19 +3,23 @@ import { Readable } from 'node:stream';
 import bodyParser from 'body-parser';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
+import { jsonProblem, MalformedTextError, parsedTextProblem, percentEncodedProblem, verifyBodyText } from '@hush/common';
 
 /**
  * Bodies as Onetime Secret's clients send them: JSON, urlencoded (curl -d) and multipart
  * (curl -F, no files). 10,000 characters of up to 4 UTF-8 bytes, percent-encoded, stay below
- * the limit; beyond it is a 413 before anything is parsed.
+ * the limit; beyond it is a 413 before anything is parsed. Every reader below refuses text that
+ * is not UTF-8, or holds NUL or a lone surrogate (400, @hush/common's input layer): JSON and
+ * urlencoded bodies before they are parsed, multipart fields once busboy has read them.
  */
 export const BODY_LIMIT = '256kb';
 const BYTES = 256 * 1024;
 const PARAMETER_LIMIT = 50;
 
-const json = bodyParser.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] });
-const form = bodyParser.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT });
-const multipart = multer({ limits: { fieldSize: BYTES, fields: 50, files: 0, parts: 50 } }).none();
+const json = bodyParser.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyBodyText('json') });
+const form = bodyParser.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: PARAMETER_LIMIT, verify: verifyBodyText('form') });
+const readMultipart = multer({ limits: { fieldSize: BYTES, fields: 50, files: 0, parts: 50 } }).none();
+const multipart: RequestHandler = (req, res, next) => readMultipart(req, res, (err?: unknown) => next(err ?? parsedTextProblem(req.body)));
 
 /**
  * The API's body parser, on both dispatch paths: the lean reader below for the plain urlencoded
@@ -79,6 +83,8 @@ export function readLeanBody(req: BodyRequest, kind: Kind): Promise<void> {
       cleanup();
       const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       if (size !== Number(req.headers['content-length'])) return reject(readError('request size did not match content length', 'request.size.invalid'));
+      const problem = kind === 'json' ? jsonProblem(raw) : percentEncodedProblem(raw);
+      if (problem) return reject(new MalformedTextError('body', problem));
       let text = raw.toString('utf8');
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // iconv-lite, under body-parser, drops a byte order mark
       try {

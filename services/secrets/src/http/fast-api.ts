@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type express from 'express';
+import { urlTextProblem } from '@hush/common';
 import type { CompiledEndpoint } from './api-route.js';
 import { matcher, segmentsOf } from './route-match.js';
 
@@ -49,7 +50,8 @@ type FastResponse = ServerResponse & { req: IncomingMessage; locals: Record<stri
  * metrics, security headers, body parser, the endpoint's own stack (passport, rate limit,
  * handler), and the error middleware. What it leaves out is the router's walk over every layer
  * for every request, and `res.json` serialises once and writes once. A request it cannot place
- * with certainty (HEAD or another undeclared method, a path that is not canonical) goes to Express.
+ * with certainty (HEAD or another undeclared method, a path that is not canonical) goes to Express,
+ * and so does one whose path or query is not text we take: Express's input layer refuses it.
  */
 export function fastApi(options: FastApiOptions): Listener {
   const { app, mount, everyRequest, api, parseBody, errorHandler, notFound } = options;
@@ -63,7 +65,7 @@ export function fastApi(options: FastApiOptions): Listener {
   return (req, res) => {
     const url = req.url ?? '';
     const method = req.method ?? '';
-    if (!methods.has(method) || !url.startsWith(prefix)) return void app(req, res);
+    if (!methods.has(method) || !url.startsWith(prefix) || urlTextProblem(url)) return void app(req, res);
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const rest = path.slice(mount.length);

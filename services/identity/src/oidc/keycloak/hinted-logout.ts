@@ -14,7 +14,7 @@ const CONFIRM = `${ROUTES.end_session}/confirm`;
  * session ends, as Keycloak's logout does). oidc-provider compares the secret with the one it
  * stored in this browser's session, in constant time, and takes it once; any other GET of the
  * path is left to it (a 404). The secret travels only in a redirect from our origin to our own,
- * under `Referrer-Policy: no-referrer`.
+ * and no Referer leaves our origin (`Referrer-Policy: same-origin` on our pages).
  */
 export function hintedLogoutConfirm() {
   return async function confirm(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {

@@ -38,6 +38,7 @@ describe('the Keycloak middleware list', () => {
     expect(chainOf(KEYCLOAK_MIDDLEWARES, ROUTES.token).map((m) => m.name)).toEqual([
       'unavailable',
       'cors',
+      'request-text',
       'client-auth-limiter',
       'token-request-forms',
       'token-responses',

@@ -13,8 +13,10 @@ import { jwtTokenEndpoints } from './jwt-token-endpoints.js';
 import { parAlias } from './par-alias.js';
 import { publicDocumentCaching } from './public-document-caching.js';
 import { realmInfo } from './realm-info.js';
+import { requestText } from './request-text.js';
 import { resumeQuery } from './resume-query.js';
 import { sessionIframe } from './session-iframe.js';
+import { signInStarts } from './sign-in-starts.js';
 import { tokenRequestForms } from './token-request-forms.js';
 import { keycloakTokenResponses } from './token-responses.js';
 import { answerUnavailable } from './unavailable.js';
@@ -56,6 +58,18 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
     why: 'answers preflights before anything else runs, and decides the CORS headers of every answer below it, including those the middlewares below give themselves',
     routes: ['token', 'userinfo', 'end_session', 'introspection', 'revocation', 'device_authorization'],
     create: (_provider, deps) => credentialedCors(deps.webOrigins),
+  },
+  {
+    name: 'request-text',
+    why: 'reads every form and JSON body first and refuses one that is not text (400 invalid_request) before any middleware or oidc-provider parses it; inside cors, so the refusal gets the CORS headers the answer would have had',
+    routes: 'all',
+    create: () => requestText(),
+  },
+  {
+    name: 'sign-in-starts',
+    why: 'spends the caller’s sign-in point before oidc-provider stores an interaction, a device code or a pushed request; inside cors (a 429 gets the CORS headers), after request-text (a refused body spends nothing)',
+    routes: ['authorization', 'device_authorization', 'pushed_authorization_request'],
+    create: (_provider, deps) => signInStarts(deps.signInStarts),
   },
   {
     name: 'session-iframe',

@@ -4,6 +4,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { parseBasicClientAuth } from '@hush/common';
 import { LEGACY_PAR_PATH, ROUTES } from '../routes.js';
 import { looksLikeJwt, openEnvelope, openRefreshEnvelope, type EnvelopeKeys } from '../token-envelope.js';
+import { readRequestBody } from '../request-body.js';
 
 /** The POST endpoints that authenticate clients, and what each may carry in an envelope. */
 const FORM_ROUTES = new Map<string, 'refresh_token' | 'token' | undefined>([
@@ -15,8 +16,6 @@ const FORM_ROUTES = new Map<string, 'refresh_token' | 'token' | undefined>([
 ]);
 /** Stands in for a refresh token that is not a valid envelope: never an id of a stored token (those are 43 characters). */
 const NO_SUCH_TOKEN = 'not-an-envelope';
-/** oidc-provider's own limit on a request body. */
-const LIMIT = 56 * 1024;
 
 /** A field read only when sent once; a repeated one is left as it is for oidc-provider, which refuses duplicates. */
 const once = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -37,8 +36,8 @@ const once = (value: string | string[] | undefined): string | undefined => (type
  */
 export function tokenRequestForms(keys: () => EnvelopeKeys) {
   return async function rewriteForm(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-    if (ctx.method !== 'POST' || !FORM_ROUTES.has(ctx.path) || !ctx.is('application/x-www-form-urlencoded') || !ctx.req.readable) return next();
-    const raw = await readBody(ctx);
+    if (ctx.method !== 'POST' || !FORM_ROUTES.has(ctx.path) || !ctx.is('application/x-www-form-urlencoded')) return next();
+    const raw = await readRequestBody(ctx);
     if (raw === undefined) {
       answer(ctx, 400, 'invalid_request', 'failed to parse the request body');
       return;
@@ -77,19 +76,6 @@ export function tokenRequestForms(keys: () => EnvelopeKeys) {
     Object.assign(ctx.req, { body: changed ? Buffer.from(querystring.stringify(form)) : raw });
     return next();
   };
-}
-
-async function readBody(ctx: KoaContextWithOIDC): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  // Not destroyed when the limit stops the loop: the rest is discarded once the answer is sent,
-  // and the kept-alive connection goes on (@hush/common's releaseUnreadBody).
-  for await (const chunk of ctx.req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > LIMIT) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, received);
 }
 
 /** Both values come from the caller; compared in constant time all the same. */
