@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Response } from 'supertest';
+import type * as oidc from 'openid-client';
 import { Browser, parseForms } from '@hush/testing';
 import { confirmEnrolment, secondFactorDeps, startEnrolment } from '../../src/mfa/index.js';
 import { codeAt } from '../../src/mfa/totp.js';
@@ -26,10 +28,20 @@ export function tally(statuses: readonly number[]): Record<number, number> {
 /** A client's address as a trusted proxy (the test, with TRUST_PROXY=loopback) reports it. */
 export const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-/** A new sign-in at a fresh client, opened from `ip`: the browser and the login form (action and hidden fields). */
-export async function loginForm(h: Harness, ip: string) {
+/** A client people sign in to (authorization code), as openid-client sees it, and a scope of its API. */
+export async function signInClient(h: Harness): Promise<{ config: oidc.Configuration; scope: string }> {
   const c = await createApiAndClient(h, { grants: 'authorization_code,refresh_token', redirectUri: REDIRECT });
-  const { url } = await authorizationUrl(await clientConfig(h.issuer, c.clientId, c.clientSecret), REDIRECT, `openid ${c.read}`);
+  return { config: await clientConfig(h.issuer, c.clientId, c.clientSecret), scope: `openid ${c.read}` };
+}
+
+/** A new sign-in opened from `ip` (at `client`, else a new one): the browser, the login form, and a poster of it. */
+export async function loginForm(
+  h: Harness,
+  ip: string,
+  client?: Awaited<ReturnType<typeof signInClient>>,
+): Promise<{ browser: Browser; form: { action: string; hidden: Record<string, string> }; post(username: string, password: string): Promise<Response> }> {
+  const { config, scope } = client ?? (await signInClient(h));
+  const { url } = await authorizationUrl(config, REDIRECT, scope);
   const browser = new Browser(url.origin);
   const res = await browser.send(url.toString(), undefined, from(ip));
   const page = await browser.send(String(res.headers['location']), undefined, from(ip));
