@@ -1,11 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { OrganizationsRepository } from './accounts/organizations.repository.js';
 import { UsersRepository } from './accounts/users.repository.js';
-import { lazyDummyHash } from './accounts/users.js';
+import { Passwords } from './accounts/passwords.js';
 import { ApisRepository } from './apis/apis.repository.js';
 import { ClientsRepository } from './clients/clients.repository.js';
 import { ClientSecretSeal } from './clients/client-secret-seal.js';
 import type { Redis } from 'ioredis';
-import type { Logger } from '@hush/common';
+import { BcryptPool, type Logger } from '@hush/common';
 import { REALM_PATH, type Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { KeysRepository } from './keys/keys.repository.js';
@@ -45,13 +46,17 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     handoverTtl: config.HANDOVER_TTL,
     keysRepository,
     signingKeys: new SigningKeys(keysRepository, config.MASTER_KEY),
-    passwordCost: config.PASSWORD_HASH_COST,
-    dummyPasswordHash: lazyDummyHash(config.PASSWORD_HASH_COST),
+    passwords: new Passwords(new BcryptPool({ size: passwordWorkers(config), queue: config.PASSWORD_QUEUE }), config.PASSWORD_HASH_COST),
     keyReloadSeconds: config.KEY_RELOAD_INTERVAL,
     // The CLI has no Redis connection of its own: one is opened if a command revokes something.
     // With the service's logger, announcements Redis misses are retried in the background.
     revocations: new Revocations(config.REVOCATIONS_CHANNEL, redis ?? { url: config.REDIS_URL, timeoutMs: config.REDIS_TIMEOUT_MS }, logger),
   };
+}
+
+/** PASSWORD_WORKERS, or one per core but one (at least one): the event loop keeps a core of its own. */
+function passwordWorkers(config: Config): number {
+  return config.PASSWORD_WORKERS || Math.max(1, availableParallelism() - 1);
 }
 
 /** The secrets service as identity's handover client reaches it (handover/), when configured. */

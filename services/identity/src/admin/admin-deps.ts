@@ -14,7 +14,7 @@ export type AdminDeps = Pick<
   | 'users'
   | 'roles'
   | 'sessions'
-  | 'passwordCost'
+  | 'passwords'
   | 'signingKeys'
   | 'keysRepository'
   | 'keyReloadSeconds'

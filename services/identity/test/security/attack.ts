@@ -39,7 +39,7 @@ export async function loginForm(
   h: Harness,
   ip: string,
   client?: Awaited<ReturnType<typeof signInClient>>,
-): Promise<{ browser: Browser; form: { action: string; hidden: Record<string, string> }; post(username: string, password: string): Promise<Response> }> {
+): Promise<{ browser: Browser; form: { action: string; hidden: Record<string, string> }; post: (username: string, password: string) => Promise<Response> }> {
   const { config, scope } = client ?? (await signInClient(h));
   const { url } = await authorizationUrl(config, REDIRECT, scope);
   const browser = new Browser(url.origin);

@@ -36,7 +36,9 @@ describe('wrong client secrets sent at once', () => {
   });
 
   it(`of 15 for each of two made-up client ids, exactly ${MAX} per id are answered 401: an unknown id is limited as a known one`, async () => {
-    const answers = await atOnce(30, (i) => postForm(tokenUrl, { grant_type: 'client_credentials', scope: 'x', client_id: i < 15 ? 'made-up-a' : 'made-up-b', client_secret: 'guess' }));
+    const answers = await atOnce(30, (i) =>
+      postForm(tokenUrl, { grant_type: 'client_credentials', scope: 'x', client_id: i < 15 ? 'made-up-a' : 'made-up-b', client_secret: 'guess' }),
+    );
     expect(tally(answers.slice(0, 15).map((r) => r.status))).toEqual({ 401: MAX, 429: 15 - MAX });
     expect(tally(answers.slice(15).map((r) => r.status))).toEqual({ 401: MAX, 429: 15 - MAX });
   });

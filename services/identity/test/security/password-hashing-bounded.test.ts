@@ -20,7 +20,7 @@ async function flood(h: Harness, n: number, username: string, ip: (i: number) =>
   const arrived: { status: number; retryAfter: string | undefined; text: string }[] = [];
   await atOnce(n, async (i) => {
     const res = await forms[i]!.post(username, `guess-${i}`);
-    arrived.push({ status: res.status, retryAfter: res.headers['retry-after'] as string | undefined, text: res.text });
+    arrived.push({ status: res.status, retryAfter: res.headers['retry-after'], text: res.text });
   });
   return arrived;
 }
