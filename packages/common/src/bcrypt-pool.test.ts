@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BcryptPool, BcryptPoolBusyError } from './bcrypt-pool.js';
 
@@ -42,6 +43,20 @@ describe('the bcrypt pool', () => {
       }),
     ));
 
+  it('runs bcrypt at the lowest CPU priority: on Linux its worker threads alone are at nice 19', () =>
+    withPool({ size: 2, queue: 4, idleMs: 0 }, async (pool) => {
+      if (process.platform !== 'linux') return;
+      const niceOf = (task: string) => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const before = readdirSync('/proc/self/task').map(niceOf);
+      await Promise.all([pool.hash('a', COST), pool.hash('b', COST)]);
+      const after = readdirSync('/proc/self/task').map(niceOf);
+      expect(after.filter((nice) => nice === 19).length - before.filter((nice) => nice === 19).length).toBe(pool.workers);
+      expect(niceOf(String(process.pid))).toBe(before[0]);
+    }));
+
   it('compares a password with a hash in a worker: true for the right one, false for another and for what is no bcrypt hash', () =>
     withPool({ size: 1, queue: 4 }, async (pool) => {
       const hash = await pool.hash('right', COST);
@@ -65,6 +80,20 @@ describe('the bcrypt pool when full', () => {
       await Promise.all(queued);
       expect(settled).toEqual(['refused', 'hash 0', 'hash 1', 'hash 2']);
       expect(await pool.compare('p4', await pool.hash('p4', COST))).toBe(true);
+    }));
+
+  it('withdraws the waiting job of a place given back (its caller left), failing it as refused; a running one runs to its end', () =>
+    withPool({ size: 1, queue: 2 }, async (pool) => {
+      const running = pool.reserve();
+      const waiting = pool.reserve();
+      const first = running.hash('a', COST);
+      const second = waiting.hash('b', COST);
+      running.release();
+      waiting.release();
+      await expect(second).rejects.toBeInstanceOf(BcryptPoolBusyError);
+      expect(await first).toMatch(/^\$2b\$04\$/);
+      // Both places are free again: two jobs (one running, one waiting) and a third fit.
+      await Promise.all([pool.hash('c', COST), pool.hash('d', COST), pool.hash('e', COST)]);
     }));
 
   it('counts a reserved place until it is used or released; a job through a place given back is admitted as a new one', () =>

@@ -8,11 +8,14 @@ import { DomainError } from './errors.js';
  * - bcrypt runs for ~250 ms at cost 12: never on the event loop, which would stall every other
  *   request; `size` workers run jobs, spawned as jobs need them and ended after `idleMs` without
  *   work (each is an isolate of its own, 10-40 MB resident once it has hashed under load);
+ * - the workers run at the lowest CPU priority (nice 19, where the system has it), so a flood of
+ *   hashing takes only the CPU that requests, the database and Redis leave idle;
  * - at most `queue` jobs wait for a worker; one more is refused at once with
  *   BcryptPoolBusyError (503, Retry-After: the estimated time to drain what is waiting) instead
  *   of waiting without bound, so a flood of sign-ins answers quickly and holds no memory;
  * - a caller that must do other work before the hash, and must not do it when the hash would be
- *   refused (spend a passphrase attempt, say), takes a place first (`reserve`).
+ *   refused (spend a passphrase attempt, say), takes a place first (`reserve`), and gives it back
+ *   when it is done or gone, withdrawing its job if that still waits.
  *
  * The worker is given as source text (CommonJS, requiring bcryptjs by absolute path) so the same
  * code runs from dist and from the TypeScript sources under Jest, where no compiled file exists.
@@ -33,20 +36,27 @@ export class BcryptPoolBusyError extends DomainError {
   }
 }
 
-/** A place in the pool for one job, taken by `reserve`: use it once, or release it. */
+/** A place in the pool for one job, taken by `reserve`: use it once, then release it. */
 export interface BcryptPlace {
   hash(input: string, saltOrCost: string | number): Promise<string>;
   compare(input: string, hash: string): Promise<boolean>;
-  /** Gives the place back if it was not used (does nothing after a job). A job through a place given back is admitted as a new one. */
+  /**
+   * Gives the place back if it was not used, and withdraws its job if that is still waiting (it
+   * fails with BcryptPoolBusyError): a caller that left (a closed connection) leaves no work
+   * behind. A running job runs to its end. A job through a place given back is admitted as a new one.
+   */
   release(): void;
 }
 
 /** Heap limits of a bcrypt worker (MB); bcryptjs keeps a few kB per hash. */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 };
 
+// The lowest CPU priority, for this thread alone (on Linux the nice value is per thread): where
+// the machine is busy, the event loop, PostgreSQL and Redis run first and bcrypt gets what is left.
 // compareSync answers false for anything that is not a bcrypt hash (a disabled password, say).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+try { require('node:os').setPriority(19); } catch {}
 const bcrypt = require(workerData.bcryptPath);
 parentPort.on('message', ({ id, input, salt, hash }) => {
   try {
@@ -104,6 +114,8 @@ export class BcryptPool {
     this.admit();
     this.reserved++;
     let held = true;
+    /** The jobs run through this place, for `release` to withdraw those still waiting. */
+    const jobs: Job[] = [];
     // A place serves one job; another through it (or one after `release`) is admitted as any new job.
     const use = async <T extends string | boolean>(work: Work): Promise<T> => {
       if (held) {
@@ -112,15 +124,17 @@ export class BcryptPool {
       } else {
         this.admit();
       }
-      return (await this.enqueue(work)) as T;
+      return (await this.enqueue(work, (job) => jobs.push(job))) as T;
     };
     return {
       hash: (input, saltOrCost) => use<string>({ input, salt: saltOrCost }),
       compare: (input, hash) => use<boolean>({ input, hash }),
       release: () => {
-        if (!held) return;
-        held = false;
-        this.reserved--;
+        if (held) {
+          held = false;
+          this.reserved--;
+        }
+        for (const job of jobs.splice(0)) this.withdraw(job);
       },
     };
   }
@@ -159,12 +173,22 @@ export class BcryptPool {
     return Math.max(1, Math.ceil((Math.ceil(jobs / this.size) * this.jobMs) / 1000));
   }
 
-  private enqueue(work: Work): Promise<string | boolean> {
+  private enqueue(work: Work, queued: (job: Job) => void): Promise<string | boolean> {
     if (this.closed) return Promise.reject(new Error('bcrypt pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, work, resolve, reject });
+      const job = { id: this.nextId++, work, resolve, reject };
+      this.queue.push(job);
+      queued(job);
       this.dispatch();
     });
+  }
+
+  /** Takes `job` out of the queue if it is still waiting (its caller left): it fails as refused, and frees its place. */
+  private withdraw(job: Job): void {
+    const at = this.queue.indexOf(job);
+    if (at < 0) return;
+    this.queue.splice(at, 1);
+    job.reject(new BcryptPoolBusyError(this.drainSeconds()));
   }
 
   private spawn(): Worker {

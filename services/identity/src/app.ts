@@ -293,6 +293,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     context,
     mail,
     async start() {
+      // Made now, so that no sign-in waits for it and no flood of them can keep it from being made.
+      await context.passwords.dummyHash();
       await context.signingKeys.ensureActive();
       await useKeys(await context.keysRepository.fingerprint());
       await cache?.start();

@@ -43,8 +43,8 @@ export const configSchema = z.object({
   /** bcrypt cost for user passwords. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
   /**
-   * bcrypt worker threads (password hashing never runs on the event loop); 0 = one per CPU core
-   * but one, at least one, so the event loop keeps a core for token requests while sign-ins flood.
+   * bcrypt worker threads (password hashing never runs on the event loop; the workers run at the
+   * lowest CPU priority, so token requests go first while sign-ins flood); 0 = one per CPU core.
    */
   PASSWORD_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   /**

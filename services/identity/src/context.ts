@@ -46,17 +46,12 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     handoverTtl: config.HANDOVER_TTL,
     keysRepository,
     signingKeys: new SigningKeys(keysRepository, config.MASTER_KEY),
-    passwords: new Passwords(new BcryptPool({ size: passwordWorkers(config), queue: config.PASSWORD_QUEUE }), config.PASSWORD_HASH_COST),
+    passwords: new Passwords(new BcryptPool({ size: config.PASSWORD_WORKERS || availableParallelism(), queue: config.PASSWORD_QUEUE }), config.PASSWORD_HASH_COST),
     keyReloadSeconds: config.KEY_RELOAD_INTERVAL,
     // The CLI has no Redis connection of its own: one is opened if a command revokes something.
     // With the service's logger, announcements Redis misses are retried in the background.
     revocations: new Revocations(config.REVOCATIONS_CHANNEL, redis ?? { url: config.REDIS_URL, timeoutMs: config.REDIS_TIMEOUT_MS }, logger),
   };
-}
-
-/** PASSWORD_WORKERS, or one per core but one (at least one): the event loop keeps a core of its own. */
-function passwordWorkers(config: Config): number {
-  return config.PASSWORD_WORKERS || Math.max(1, availableParallelism() - 1);
 }
 
 /** The secrets service as identity's handover client reaches it (handover/), when configured. */

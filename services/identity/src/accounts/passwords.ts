@@ -40,7 +40,7 @@ export class Passwords {
     return this.pool.compare(password, hash);
   }
 
-  /** Made on first use (a bcrypt hash at full cost is slow), again if that failed (the pool was full). */
+  /** Made on first use (the app's start makes it: a bcrypt hash at full cost is slow), again if that failed (the pool was full). */
   dummyHash(): Promise<string> {
     this.dummy ??= this.hash(randomToken()).catch((err: unknown) => {
       this.dummy = undefined;

@@ -120,9 +120,9 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     );
   });
 
-  router.post('/login-actions/:uid/login', ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
-    // Before anything is looked up: the address's sign-ins at once, and a place in the bcrypt pool.
-    const passwords = deps.loginGate.enter(req, res);
+  // Before the form is read: the address's sign-ins at once, and a place in the bcrypt pool (ratelimit/login-gate.ts).
+  router.post('/login-actions/:uid/login', deps.loginGate.enter, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
+    const passwords = deps.loginGate.placeOf(res);
     const interaction = await details(req, res);
     checkForm(req, interaction.prompt.name, 'login');
     const typed = readForm(req, loginForm);
