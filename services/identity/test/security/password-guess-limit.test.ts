@@ -1,3 +1,4 @@
+import { TcpProxy, testRedisUrl } from '@hush/testing';
 import { atOnce, isConsent, loginForm, PASSWORD, tally } from './attack.js';
 import { startIdentity, type Harness } from '../harness.js';
 
@@ -86,5 +87,33 @@ describe('wrong passwords for many accounts from one address', () => {
     expect(tally(answers.map((a) => a.status))).toEqual({ 401: MAX, 429: 20 - MAX });
     const other = await loginForm(ipHarness, '203.0.113.30');
     expect((await other.post('someone-0', 'guess')).status).toBe(401);
+  });
+});
+
+describe('wrong passwords at once while Redis is unreachable', () => {
+  const proxy = new TcpProxy(testRedisUrl);
+  let outage: Harness;
+  beforeAll(async () => {
+    await proxy.start();
+    outage = await startIdentity(
+      { TRUST_PROXY: 'loopback', LOGIN_MAX_FAILURES: String(MAX), LOGIN_MAX_FAILURES_PER_IP: '1000', LOGIN_CONCURRENCY_PER_IP: '1000', PASSWORD_QUEUE: '1000' },
+      { redis: proxy },
+    );
+    await outage.cli('users', 'create', 'ursula', '--password', PASSWORD);
+  }, 60_000);
+  afterAll(async () => {
+    await outage?.close();
+    await proxy.stop();
+  });
+
+  it(`are still evaluated at most ${MAX} times, counted by this instance alone`, async () => {
+    const { post } = await loginForm(outage, '198.51.100.90');
+    await proxy.stop();
+    try {
+      const answers = await atOnce(20, (i) => post('ursula', `guess-${i}`));
+      expect(tally(answers.map((a) => a.status))).toEqual({ 401: MAX, 429: 20 - MAX });
+    } finally {
+      await proxy.start();
+    }
   });
 });
