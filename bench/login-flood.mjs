@@ -5,8 +5,8 @@
 // same server (real PostgreSQL and Redis, bcrypt at the production cost, 12). Run from the root:
 // `pnpm bench:login-flood [--scenarios hashed,one,many]` (default all three, each on a fresh server):
 //   hashed: each connection its own address and a bcrypt queue as long as the flood
-//           (PASSWORD_QUEUE=BENCH_LOGINS): every sign-in is checked by bcrypt, the attack of
-//           issue 33 problem 5 (40 wrong logins at once, within every limit);
+//           (PASSWORD_QUEUE=BENCH_LOGINS): every sign-in is checked by bcrypt (the attack that
+//           once held identity for 30 s: 40 wrong sign-ins at once, within every limit);
 //   one:    defaults, every sign-in from one address: the per-address cap
 //           (LOGIN_CONCURRENCY_PER_IP) answers most of them 429 at once;
 //   many:   defaults, each connection its own address (X-Forwarded-For from a trusted proxy): the
