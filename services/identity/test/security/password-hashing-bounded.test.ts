@@ -13,6 +13,13 @@ import { atOnce, isConsent, loginForm, PASSWORD, signInClient } from './attack.j
 // bcrypt at cost 11 takes ~120 ms (more on a busy machine): the flood below is sent in far less.
 const COST = '11';
 
+/** identity with bcrypt at COST on one worker, the per-address failure limit out of the way, `settings`, and a person `username`. */
+async function startWith(settings: Record<string, string>, username: string): Promise<Harness> {
+  const h = await startIdentity({ TRUST_PROXY: 'loopback', PASSWORD_HASH_COST: COST, PASSWORD_WORKERS: '1', LOGIN_MAX_FAILURES_PER_IP: '1000', ...settings });
+  await h.cli('users', 'create', username, '--password', PASSWORD);
+  return h;
+}
+
 /** `n` wrong sign-ins for `username` at once, from `ip(i)`; their answers in the order they arrived. */
 async function flood(h: Harness, n: number, username: string, ip: (i: number) => string) {
   const client = await signInClient(h);
@@ -28,17 +35,8 @@ async function flood(h: Harness, n: number, username: string, ip: (i: number) =>
 describe('a full bcrypt pool', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startIdentity({
-      TRUST_PROXY: 'loopback',
-      PASSWORD_HASH_COST: COST,
-      PASSWORD_WORKERS: '1',
-      PASSWORD_QUEUE: '1',
-      LOGIN_CONCURRENCY_PER_IP: '1000',
-      // As many as the flood: had the refused sign-ins been counted, rita would be blocked after it.
-      LOGIN_MAX_FAILURES: '8',
-      LOGIN_MAX_FAILURES_PER_IP: '1000',
-    });
-    await h.cli('users', 'create', 'rita', '--password', PASSWORD);
+    // LOGIN_MAX_FAILURES as many as the flood: had the refused sign-ins been counted, rita would be blocked after it.
+    h = await startWith({ PASSWORD_QUEUE: '1', LOGIN_CONCURRENCY_PER_IP: '1000', LOGIN_MAX_FAILURES: '8' }, 'rita');
   }, 60_000);
   afterAll(() => h?.close());
 
@@ -63,16 +61,7 @@ describe('a full bcrypt pool', () => {
 describe('sign-ins at once from one address', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startIdentity({
-      TRUST_PROXY: 'loopback',
-      PASSWORD_HASH_COST: COST,
-      PASSWORD_WORKERS: '1',
-      PASSWORD_QUEUE: '100',
-      LOGIN_CONCURRENCY_PER_IP: '2',
-      LOGIN_MAX_FAILURES: '1000',
-      LOGIN_MAX_FAILURES_PER_IP: '1000',
-    });
-    await h.cli('users', 'create', 'sam', '--password', PASSWORD);
+    h = await startWith({ PASSWORD_QUEUE: '100', LOGIN_CONCURRENCY_PER_IP: '2', LOGIN_MAX_FAILURES: '1000' }, 'sam');
   }, 60_000);
   afterAll(() => h?.close());
 
