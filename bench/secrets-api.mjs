@@ -43,8 +43,8 @@ const { values: args } = parseArgs({
 });
 const serviceDir = join(resolve(args.root), 'services', 'secrets');
 const nodeFlags = flagsOf(resolve(args.root), 'secrets', args['node-flags']);
-const requireFromService = createRequire(join(serviceDir, 'package.json'));
-const bcrypt = requireFromService('bcryptjs');
+// bcryptjs as the service's bcrypt pool loads it (@hush/common), for the ceiling of one core.
+const bcrypt = createRequire(join(resolve(args.root), 'packages', 'common', 'package.json'))('bcryptjs');
 const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
 
 const only = args.only ? new Set(args.only.split(',')) : undefined;

@@ -71,9 +71,10 @@ export function serverFlags(root, override) {
 /**
  * Identity built in `root`, with `alg` as the realm's signature algorithm, on a database of its own
  * (its name is pushed to `databases` for the caller to drop), with one API and one client.
- * `execArgv`: its Node flags (`serverFlags`).
+ * `execArgv`: its Node flags (`serverFlags`); `env`: settings of its own (over the defaults here).
+ * The started server also has its `issuer` and `cli` (the admin CLI against its database).
  */
-export async function startIdentity(root, alg, { databases, execArgv = [], stdout }) {
+export async function startIdentity(root, alg, { databases, execArgv = [], stdout, env: settings = {} }) {
   const database = `bench_identity_${randomBytes(4).toString('hex')}`;
   const dbUrl = new URL(adminUrl);
   dbUrl.pathname = `/${database}`;
@@ -90,6 +91,7 @@ export async function startIdentity(root, alg, { databases, execArgv = [], stdou
     REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
     SECRETS_API_AUDIENCE: 'https://bench.example.com',
     DEFAULT_SIGNING_ALG: alg,
+    ...settings,
   };
   const { runCli } = await import(join(root, 'services/identity/dist/src/cli/cli.js'));
   const cli = async (...args) => {
@@ -103,7 +105,7 @@ export async function startIdentity(root, alg, { databases, execArgv = [], stdou
   const child = start(join(root, 'services/identity/dist/src/main.js'), env, execArgv, stdout);
   const issuer = `http://127.0.0.1:${port}/auth/realms/public`;
   await waitHttp(`${issuer}/.well-known/openid-configuration`);
-  return running(child, `${issuer}/protocol/openid-connect/token`, form({ client_id: client.client_id, client_secret: client.client_secret }), { database });
+  return running(child, `${issuer}/protocol/openid-connect/token`, form({ client_id: client.client_id, client_secret: client.client_secret }), { database, issuer, cli });
 }
 
 /** Bare oidc-provider (bench/bare-provider.mjs of `root`: memory adapter, no refresh tokens) signing with `alg`. */

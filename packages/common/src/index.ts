@@ -9,3 +9,4 @@ export * from './input/text.js';
 export * from './rate-limit.js';
 export * from './basic-auth.js';
 export * from './revocations.js';
+export * from './bcrypt-pool.js';

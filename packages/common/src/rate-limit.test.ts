@@ -59,7 +59,7 @@ describe('RateLimit against Redis', () => {
     expect(await limit.consume('carol')).toBeGreaterThan(0);
   });
 
-  it('counts failures; a key at its limit is blocked until its window ends, others are not', async () => {
+  it('takes a point on every key or on none; a key at its limit is blocked until its window ends, others are not', async () => {
     const limits = new RateLimits(await client(), prefix());
     const perUser = limits.define('user', 3, 120);
     const perIp = limits.define('ip', 5, 30);
@@ -67,20 +67,80 @@ describe('RateLimit against Redis', () => {
       { limit: perUser, key: user },
       { limit: perIp, key: '10.0.0.1' },
     ];
-    for (let i = 0; i < 2; i++) await limits.penalize(checks('bob'));
-    expect(await limits.retryAfter(checks('bob'))).toBe(0);
-    await limits.penalize(checks('bob'));
-    const wait = await limits.retryAfter(checks('bob'));
+    for (let i = 0; i < 3; i++) expect(await limits.take(checks('bob'))).toBe(0);
+    expect(await limits.retryAfter(checks('bob'))).toBeGreaterThan(30);
+    const wait = await limits.take(checks('bob'));
     expect(wait).toBeGreaterThan(30);
     expect(wait).toBeLessThanOrEqual(120);
     expect(await perUser.retryAfter('bob')).toBe(wait);
-    expect(await limits.retryAfter(checks('carol'))).toBe(0);
-    // The per-IP limit (5) is reached by any user from that address.
-    await limits.penalize(checks('carol'));
-    await limits.penalize(checks('carol'));
-    const ipWait = await limits.retryAfter(checks('carol'));
+    // The refused call took nothing, not even on the address: carol has its two points left.
+    expect(await limits.take(checks('carol'))).toBe(0);
+    expect(await limits.take(checks('carol'))).toBe(0);
+    const ipWait = await limits.take(checks('carol'));
     expect(ipWait).toBeGreaterThan(0);
     expect(ipWait).toBeLessThanOrEqual(30);
+  });
+
+  it('gives back what was taken, never below zero and never into a new window', async () => {
+    const redis = await client();
+    const limits = new RateLimits(redis, prefix());
+    const limit = limits.define('refund', 2, 60);
+    const checks = [{ limit, key: 'erin' }];
+    expect(await limits.take(checks)).toBe(0);
+    expect(await limits.take(checks)).toBe(0);
+    expect(await limits.take(checks)).toBeGreaterThan(0);
+    await limits.refund(checks);
+    expect(await limits.take(checks)).toBe(0);
+    await limits.refund(checks);
+    await limits.refund(checks);
+    await limits.refund(checks);
+    expect(await redis.get(limit.storeKey('erin'))).toBe('0');
+    // A key whose window ended is not brought back by a late refund.
+    await redis.del(limit.storeKey('erin'));
+    await limits.refund(checks);
+    expect(await redis.exists(limit.storeKey('erin'))).toBe(0);
+  });
+
+  it('of many concurrent attempts on every replica, evaluates exactly `points`; successes give their point back', async () => {
+    const p = prefix();
+    const replicas = await Promise.all(Array.from({ length: 3 }, () => client()));
+    const limits = replicas.map((r) => new RateLimits(r, p));
+    const defined = limits.map((l) => l.define('guess', 5, 60));
+    let evaluated = 0;
+    const attempts = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const at = i % 3;
+        return limits[at]!.attempt(
+          [{ limit: defined[at]!, key: 'frank' }],
+          async () => {
+            evaluated++;
+            await new Promise((resolve) => setImmediate(resolve));
+            return 'wrong';
+          },
+          () => true,
+        );
+      }),
+    );
+    expect(evaluated).toBe(5);
+    expect(attempts.filter((a) => a.blocked)).toHaveLength(55);
+    expect(await replicas[0]!.get(defined[0]!.storeKey('frank'))).toBe('5');
+
+    const right = limits[0]!.define('right', 2, 60);
+    const ok = await limits[0]!.attempt(
+      [{ limit: right, key: 'gina' }],
+      async () => 'right',
+      (r) => r !== 'right',
+    );
+    expect(ok).toEqual({ blocked: false, result: 'right' });
+    expect(await replicas[0]!.get(right.storeKey('gina'))).toBe('0');
+    await expect(
+      limits[0]!.attempt(
+        [{ limit: right, key: 'gina' }],
+        () => Promise.reject(new Error('down')),
+        () => true,
+      ),
+    ).rejects.toThrow('down');
+    expect(await replicas[0]!.get(right.storeKey('gina'))).toBe('0');
   });
 
   it('checks several keys with one MGET', async () => {
@@ -121,10 +181,14 @@ describe('RateLimit while Redis is unreachable', () => {
 
     const failures = limits.define('fail', 2, 60);
     const checks = [{ limit: failures, key: 'bob' }];
-    await limits.penalize(checks);
+    expect(await limits.take(checks)).toBe(0);
     expect(await limits.retryAfter(checks)).toBe(0);
-    await limits.penalize(checks);
+    expect(await limits.take(checks)).toBe(0);
     expect(await limits.retryAfter(checks)).toBeGreaterThan(0);
+    expect(await limits.take(checks)).toBeGreaterThan(0);
+    await limits.refund(checks);
+    expect(await limits.retryAfter(checks)).toBe(0);
+    expect(await limits.take(checks)).toBe(0);
     expect(await failures.retryAfter('bob')).toBeGreaterThan(0);
   });
 });

@@ -8,6 +8,8 @@ import { sha256 } from './crypto.js';
  * - counting is one Lua script in Redis (set-if-absent with expiry, then INCRBY), so concurrent
  *   requests on all replicas never get more than `points` through, and no counter is left
  *   without its expiry;
+ * - a limit that guards a check (a password, a code) is taken before the check, never counted
+ *   after it (`attempt`): of any number of attempts at once, at most `points` are checked;
  * - while Redis is unreachable each process keeps counting in memory (the insurance limiter),
  *   so limits still hold per process instead of letting everything through;
  * - keys are stored as a hash: callers pass user names, e-mail addresses and IP addresses.
@@ -43,16 +45,57 @@ export class RateLimits {
     return Math.max(0, ...waits);
   }
 
-  /** Counts one failure on each key (the commands of one tick share a socket write). */
-  async penalize(checks: readonly LimitCheck[]): Promise<void> {
-    await Promise.all(checks.map((c) => c.limit.penalize(c.key)));
+  /**
+   * Takes one point on every key, all or none: 0 when taken, else the seconds until the keys at
+   * their limit are free again, and every point this call counted is given back (a refused
+   * attempt counts nowhere). Each key's point is taken atomically (RateLimit#consume), so
+   * concurrent callers on every replica never hold more than a key's `points`.
+   */
+  async take(checks: readonly LimitCheck[]): Promise<number> {
+    const waits = await Promise.all(checks.map((c) => c.limit.consume(c.key)));
+    if (waits.every((wait) => wait === 0)) return 0;
+    await this.refund(checks);
+    return Math.max(...waits);
+  }
+
+  /** Gives back a point `take` took on every key. */
+  async refund(checks: readonly LimitCheck[]): Promise<void> {
+    await Promise.all(checks.map((c) => c.limit.refund(c.key)));
+  }
+
+  /**
+   * An attempt at something a limit guards (a password, a code): a point is taken on every key
+   * first (`take`; when one is at its limit `evaluate` does not run and the answer is its wait),
+   * then `evaluate` runs, and the points stay only if `failed(result)`. A success gives them back,
+   * and so does an error (nothing was answered about the attempt).
+   */
+  async attempt<T>(checks: readonly LimitCheck[], evaluate: () => Promise<T>, failed: (result: T) => boolean): Promise<Attempt<T>> {
+    const retryAfter = await this.take(checks);
+    if (retryAfter > 0) return { blocked: true, retryAfter };
+    let result: T;
+    try {
+      result = await evaluate();
+    } catch (err) {
+      await this.refund(checks);
+      throw err;
+    }
+    if (!failed(result)) await this.refund(checks);
+    return { blocked: false, result };
   }
 }
+
+/** What `RateLimits#attempt` answers: refused before the check, or the check's result. */
+export type Attempt<T> = { blocked: true; retryAfter: number } | { blocked: false; result: T };
 
 export interface LimitCheck {
   limit: RateLimit;
   key: string;
 }
+
+/** A decrement of a counter that exists and is above 0; its expiry stays. */
+const REFUND = `local n = tonumber(redis.call('get', KEYS[1]))
+if n and n > 0 then return redis.call('decr', KEYS[1]) end
+return 0`;
 
 export class RateLimit {
   private readonly store: RateLimiterRedis;
@@ -62,7 +105,7 @@ export class RateLimit {
   private readonly waiting = new Map<string, { resolve(retryAfter: number): void; reject(err: unknown): void }[]>();
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly keyPrefix: string,
     readonly points: number,
     private readonly windowSeconds: number,
@@ -115,9 +158,23 @@ export class RateLimit {
     }
   }
 
-  /** Counts a failure (a bad secret, a bad password) against the key. */
-  async penalize(key: string): Promise<void> {
-    await this.store.penalty(this.hash(key));
+  /**
+   * Gives back a point consumed on the key: a decrement, never below 0, and only while its window
+   * lasts (a point given back after its window ended would be one more in the next). Where Redis
+   * is out, from what this process counted.
+   */
+  async refund(key: string): Promise<void> {
+    const hashed = this.hash(key);
+    if (this.redis.status === 'ready') {
+      try {
+        await this.redis.eval(REFUND, 1, this.store.getKey(hashed));
+        return;
+      } catch {
+        // Redis failed: the point was counted in memory (the insurance limiter), or is lost with Redis.
+      }
+    }
+    const res = await this.insurance.get(hashed);
+    if (res && res.consumedPoints > 0) await this.insurance.reward(hashed, 1);
   }
 
   /** Seconds until the key is free again when it is at its limit, else 0 (no point spent). */

@@ -28,6 +28,7 @@ import { envelopeKeys, type EnvelopeKeys } from './oidc/token-envelope.js';
 import { accountTokenVerifier } from './account/account-token.js';
 import { accessTokenLiveness } from './revocations/access-token-liveness.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
+import { loginGate } from './ratelimit/login-gate.js';
 import type { Config } from './config.js';
 import { KEY_LABELS } from './key-labels.js';
 import { secondStep, WEBAUTHN_SCRIPT_URL } from './interactions/second-step.routes.js';
@@ -85,7 +86,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const accountActions: AccountActionsDeps & { defaultLifespanSeconds: number } = {
     tokens: context.actionTokens,
     users: context.users,
-    passwordCost: config.PASSWORD_HASH_COST,
+    passwords: context.passwords,
     outboxKey,
     issuer: config.issuer,
     mailWritten: () => mail.kick(),
@@ -281,6 +282,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       users: context,
       limiter,
       pageViews: loginPageViews,
+      loginGate: loginGate(context.passwords, config.LOGIN_CONCURRENCY_PER_IP),
       csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,
@@ -304,6 +306,8 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     context,
     mail,
     async start() {
+      // Made now, so that no sign-in waits for it and no flood of them can keep it from being made.
+      await context.passwords.dummyHash();
       await context.signingKeys.ensureActive();
       await useKeys(await context.keysRepository.fingerprint());
       await cache?.start();
@@ -326,7 +330,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       // statuses in flight are recorded.
       await Promise.all([events.close(), mail.close()]);
       // The service's Redis connection stays the caller's to close; this ends the revocation retries.
-      await context.revocations.close();
+      await Promise.all([context.revocations.close(), context.passwords.close()]);
     },
     reloadKeys,
     sweep: async () => (await sweepExpired(db)) + (await sweepEvents()),

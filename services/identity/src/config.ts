@@ -42,6 +42,16 @@ export const configSchema = z.object({
   DEFAULT_SIGNING_ALG: z.enum(['RS256', 'ES256']).default('RS256'),
   /** bcrypt cost for user passwords. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
+  /**
+   * bcrypt worker threads (password hashing never runs on the event loop; the workers run at the
+   * lowest CPU priority, so token requests go first while sign-ins flood); 0 = one per CPU core.
+   */
+  PASSWORD_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
+  /**
+   * Passwords (to check or to hash) that may wait for a bcrypt worker; one more is refused at once
+   * with 503 and Retry-After instead of waiting (~0.25 s each per worker at cost 12).
+   */
+  PASSWORD_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   REFRESH_TOKEN_TTL: seconds(14 * 24 * 3600, 60),
   /**
    * Failed client authentications allowed per client (from any IP) and per IP in one
@@ -57,6 +67,8 @@ export const configSchema = z.object({
   /** Failed sign-ins allowed per (username, IP) and per IP in one AUTH_FAILURE_WINDOW. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(50),
+  /** Sign-ins (password forms) one IP may have in progress at once on one instance; one more gets 429 at once. */
+  LOGIN_CONCURRENCY_PER_IP: z.coerce.number().int().min(1).default(4),
   /**
    * Wrong second-factor codes (TOTP or recovery codes) allowed per person in one
    * AUTH_FAILURE_WINDOW, at sign-in and at enrolment; past them every code is refused (429) until

@@ -1,11 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { OrganizationsRepository } from './accounts/organizations.repository.js';
 import { UsersRepository } from './accounts/users.repository.js';
-import { lazyDummyHash } from './accounts/users.js';
+import { Passwords } from './accounts/passwords.js';
 import { ApisRepository } from './apis/apis.repository.js';
 import { ClientsRepository } from './clients/clients.repository.js';
 import { ClientSecretSeal } from './clients/client-secret-seal.js';
 import type { Redis } from 'ioredis';
-import type { Logger } from '@hush/common';
+import { BcryptPool, type Logger } from '@hush/common';
 import { REALM_PATH, type Config } from './config.js';
 import type { Db } from './db/knex.js';
 import { KeysRepository } from './keys/keys.repository.js';
@@ -59,8 +60,7 @@ export function createContext(config: Config, db: Db, redis?: Redis, logger?: Lo
     secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),
     secretsApi: handoverApi(config),
     handoverTtl: config.HANDOVER_TTL,
-    passwordCost: config.PASSWORD_HASH_COST,
-    dummyPasswordHash: lazyDummyHash(config.PASSWORD_HASH_COST),
+    passwords: new Passwords(new BcryptPool({ size: config.PASSWORD_WORKERS || availableParallelism(), queue: config.PASSWORD_QUEUE }), config.PASSWORD_HASH_COST),
     keyReloadSeconds: config.KEY_RELOAD_INTERVAL,
     // The CLI has no Redis connection of its own: one is opened if a command revokes something.
     // With the service's logger, announcements Redis misses are retried in the background.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
-import { apiSecurity, databaseReadiness, managementEndpoints, textInput, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { apiSecurity, BcryptPool, databaseReadiness, managementEndpoints, textInput, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -14,7 +14,6 @@ import { expressServerOptions, fastApi } from './http/fast-api.js';
 import { openApiDocument } from './http/openapi.js';
 import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
-import { BcryptPool } from './passphrase/bcrypt-pool.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { apiDialect } from './secrets/dialect.js';
@@ -33,7 +32,7 @@ export interface SecretsApp extends ServiceApp {
   /** The same app with every request through Express (what `handler` hands over what it does not serve itself). */
   express: express.Express;
   context: Context;
-  /** Starts the bcrypt workers, the outbox relay, the delivery-status worker, the sweeper timer and the revocation feed. */
+  /** Starts the outbox relay, the delivery-status worker, the sweeper timer and the revocation feed. */
   start(): Promise<void>;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
   sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
@@ -49,7 +48,7 @@ export interface SecretsApp extends ServiceApp {
 export function createSecretsApp(config: Config, infra: Infrastructure): SecretsApp {
   const { db, redis, logger } = infra;
   const context = createContext(config, db);
-  const pool = new BcryptPool(config.PASSPHRASE_WORKERS || availableParallelism());
+  const pool = new BcryptPool({ size: config.PASSPHRASE_WORKERS || availableParallelism(), queue: config.PASSPHRASE_QUEUE });
   const outbox = new OutboxRepository(db);
   const delivery = new Delivery(
     { outbox, crypto: context.crypto, logger },
@@ -129,7 +128,6 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     express: app,
     context,
     async start() {
-      pool.start();
       await delivery.start();
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");

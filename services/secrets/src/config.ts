@@ -61,6 +61,11 @@ export const configSchema = z.object({
   /** bcrypt worker threads; 0 = one per CPU core. */
   PASSPHRASE_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
   /**
+   * Passphrases (to hash or to check) that may wait for a bcrypt worker; one more is refused at
+   * once with 503 and Retry-After, so a flood never makes the service hold requests for long.
+   */
+  PASSPHRASE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /**
    * Seconds an instance remembers a valid API token (saves a query per request). A token revoked
    * through the API stops at once on the instance that revoked it, elsewhere within this time.
    * 0 disables the cache.

@@ -3,7 +3,7 @@ import { randomToken, sha256 } from '@hush/common';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
 import { addressForm } from '../accounts/addresses.js';
 import { checkPassword } from '../accounts/users.js';
-import { hashPassword } from '../accounts/passwords.js';
+import type { Passwords } from '../accounts/passwords.js';
 import type { User, UsersRepository } from '../accounts/users.repository.js';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 import type { ActionToken, ActionTokenKind, ActionTokensRepository } from './action-tokens.repository.js';
@@ -23,7 +23,7 @@ import { sealAccountLink } from './account-mail.js';
 export interface AccountActionsDeps {
   tokens: Pick<ActionTokensRepository, 'issue' | 'findUsable' | 'redeem' | 'retireResetLinks'>;
   users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'verifyAddress' | 'setPasswordHash'>;
-  passwordCost: number;
+  passwords: Pick<Passwords, 'hash'>;
   /** The key the outbox payloads are sealed under (derived from MASTER_KEY). */
   outboxKey: Buffer;
   /** The realm's issuer URL: links point at `${issuer}/login-actions/action-token`. */
@@ -137,7 +137,7 @@ export async function completeActionLink(
   if (!found) throw new ActionLinkUnusableError();
   const needsPassword = found.token.actions.includes('UPDATE_PASSWORD');
   if (needsPassword) checkPassword(input.password ?? '');
-  const passwordHash = needsPassword ? await hashPassword(input.password ?? '', deps.passwordCost) : undefined;
+  const passwordHash = needsPassword ? await deps.passwords.hash(input.password ?? '') : undefined;
   const token = await deps.tokens.redeem(hashOf(key));
   if (!token) throw new ActionLinkUnusableError();
   const user = found.user;

@@ -118,27 +118,36 @@ export function accountConsole(deps: AccountConsoleDeps): express.Router {
   router.post('/password', requireSession, ...signIn.form(3 * 1000), async (req, res) => {
     const form = readForm(req, passwordForm);
     const refuse = (error: string, status = 400) => page(res, ACCOUNT_PAGES.password, 'Password', passwordBody({ csrf: signIn.csrfToken(res), error }), status);
-    // The current password is guessed no faster here than at the login page: the same counters.
+    if (form.password !== form.confirm) return refuse('The new password and its confirmation differ.');
+    if (form.password.length < 8 || Buffer.byteLength(form.password) > MAX_PASSWORD_BYTES)
+      return refuse(`The new password must have at least 8 characters and at most ${MAX_PASSWORD_BYTES} bytes.`);
+    // The current password is guessed no faster here than at the login page: the same counters,
+    // counted before it is checked and given back unless it was wrong (RateLimits#attempt).
     const { perUser, perIp } = deps.limiter.login;
     const checks = [
       { limit: perUser, key: `${signIn.sessionOf(res).username.toLowerCase()}:${req.ip}` },
       { limit: perIp, key: req.ip ?? 'unknown' },
     ];
-    const wait = await deps.limiter.limits.retryAfter(checks);
-    if (wait > 0) {
-      res.set('Retry-After', String(wait));
-      return refuse(`Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
+    const attempt = await deps.limiter.limits.attempt(
+      checks,
+      async () => {
+        try {
+          await changePassword(account, who(res), form.current, form.password, here(res));
+          return undefined;
+        } catch (err) {
+          if (err instanceof InvalidInputError) return err;
+          throw err;
+        }
+      },
+      (refused) => refused instanceof WrongPasswordError,
+    );
+    if (attempt.blocked) {
+      res.set('Retry-After', String(attempt.retryAfter));
+      return refuse(`Too many wrong passwords. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`, 429);
     }
-    if (form.password !== form.confirm) return refuse('The new password and its confirmation differ.');
-    if (form.password.length < 8 || Buffer.byteLength(form.password) > MAX_PASSWORD_BYTES)
-      return refuse(`The new password must have at least 8 characters and at most ${MAX_PASSWORD_BYTES} bytes.`);
-    try {
-      await changePassword(account, who(res), form.current, form.password, here(res));
-    } catch (err) {
-      if (!(err instanceof InvalidInputError)) throw err;
-      record(req, res, 'UPDATE_PASSWORD_ERROR', { error: err instanceof WrongPasswordError ? 'invalid_user_credentials' : 'password_rejected' });
-      if (err instanceof WrongPasswordError) await deps.limiter.limits.penalize(checks);
-      return refuse(err.message);
+    if (attempt.result) {
+      record(req, res, 'UPDATE_PASSWORD_ERROR', { error: attempt.result instanceof WrongPasswordError ? 'invalid_user_credentials' : 'password_rejected' });
+      return refuse(attempt.result.message);
     }
     record(req, res, 'UPDATE_PASSWORD');
     res.redirect(303, `${ACCOUNT_PAGES.password}?done=password`);

@@ -1,6 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { resetUserPassword, updateUser, type UsersDeps } from '../accounts/users.js';
-import { verifyPassword } from '../accounts/passwords.js';
 import type { User } from '../accounts/users.repository.js';
 import { artifactKey } from '../oidc/artifact-key.js';
 import type { AccountGrant, AccountSession, SessionsDeps } from '../sessions/index.js';
@@ -15,7 +14,7 @@ import { orNull, profileErrors, type FieldError, type ProfileInput } from './pro
  * - ending a session or revoking an application announces its grants revoked before their rows
  *   go (ADR 10), so resource servers refuse the access tokens already issued under them.
  */
-export type AccountDeps = Pick<UsersDeps, 'users' | 'passwordCost'> & SessionsDeps;
+export type AccountDeps = Pick<UsersDeps, 'users' | 'passwords'> & SessionsDeps;
 
 /** The console session's place among the person's sessions: its client and the ID token's `sid`. */
 export interface CurrentSession {
@@ -58,7 +57,7 @@ export async function updateProfile(deps: AccountDeps, userId: string, input: Pr
 /** Changes the password after checking the current one (a bcrypt comparison either way); ends the other sessions. */
 export async function changePassword(deps: AccountDeps, userId: string, current: string, next: string, keep: CurrentSession): Promise<void> {
   const user = await person(deps, userId);
-  if (!(await verifyPassword(current, user.passwordHash))) throw new WrongPasswordError();
+  if (!(await deps.passwords.verify(current, user.passwordHash))) throw new WrongPasswordError();
   if (next === current) throw new InvalidInputError('The new password must differ from the current one.');
   await resetUserPassword(deps, userId, next);
   await endOtherSessions(deps, userId, keep);

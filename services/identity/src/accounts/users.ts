@@ -1,7 +1,7 @@
 import { randomToken } from '@hush/common';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import type { OrganizationsRepository } from './organizations.repository.js';
-import { MAX_PASSWORD_BYTES, hashPassword, verifyPassword } from './passwords.js';
+import { MAX_PASSWORD_BYTES, type PasswordCheck, type Passwords } from './passwords.js';
 import type { User, UserChanges, UsersRepository } from './users.repository.js';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 
@@ -11,20 +11,13 @@ const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
 export interface UsersDeps {
   users: UsersRepository;
   organizations: OrganizationsRepository;
-  passwordCost: number;
-  /** A hash of a random password at the configured cost, compared against when the username is unknown, so timing does not reveal which usernames exist. */
-  dummyPasswordHash(): Promise<string>;
-}
-
-/** `dummyPasswordHash` for the deps: computed once, on first use (a bcrypt hash at full cost is slow). */
-export function lazyDummyHash(cost: number): () => Promise<string> {
-  let hash: Promise<string> | undefined;
-  return () => (hash ??= hashPassword(randomToken(), cost));
+  /** Hashes and checks passwords in the bcrypt worker pool (passwords.ts). */
+  passwords: Passwords;
 }
 
 /** Creates a user; when no password is given one is generated and returned (shown once). */
 export async function createUser(
-  deps: Pick<UsersDeps, 'users' | 'organizations' | 'passwordCost'>,
+  deps: Pick<UsersDeps, 'users' | 'organizations' | 'passwords'>,
   input: NewUserInput,
 ): Promise<{ user: User; generatedPassword: string | undefined }> {
   checkUsername(input.username);
@@ -48,7 +41,7 @@ export async function createUser(
     enabled: input.enabled,
     organizationId,
     selfRegistered: input.selfRegistered,
-    passwordHash: await hashPassword(password, deps.passwordCost),
+    passwordHash: await deps.passwords.hash(password),
   });
   return { user, generatedPassword };
 }
@@ -100,11 +93,11 @@ export async function deleteUser(deps: Pick<UsersDeps, 'users'> & SessionsDeps, 
 }
 
 /** Keycloak's reset-password: a new password for the user with this id. */
-export async function resetUserPassword(deps: Pick<UsersDeps, 'users' | 'passwordCost'>, id: string, password: string): Promise<void> {
+export async function resetUserPassword(deps: Pick<UsersDeps, 'users' | 'passwords'>, id: string, password: string): Promise<void> {
   checkPassword(password);
   const user = await deps.users.findById(id);
   if (!user || user.serviceAccountClientId !== null) throw new NotFoundError('user');
-  await deps.users.setPasswordHash(id, await hashPassword(password, deps.passwordCost));
+  await deps.users.setPasswordHash(id, await deps.passwords.hash(password));
 }
 
 /**
@@ -141,17 +134,21 @@ function checkEmail(email: string | null | undefined): void {
   if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new InvalidInputError('email is not an address');
 }
 
-export async function setUserPassword(deps: Pick<UsersDeps, 'users' | 'passwordCost'>, username: string, password: string): Promise<void> {
+export async function setUserPassword(deps: Pick<UsersDeps, 'users' | 'passwords'>, username: string, password: string): Promise<void> {
   checkPassword(password);
   const user = await deps.users.findByUsername(username);
   if (!user) throw new NotFoundError(`user ${username}`);
-  await deps.users.setPasswordHash(user.id, await hashPassword(password, deps.passwordCost));
+  await deps.users.setPasswordHash(user.id, await deps.passwords.hash(password));
 }
 
-/** The user when the password matches; always spends one bcrypt comparison. */
-export async function authenticateUser(deps: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>, username: string, password: string): Promise<User | undefined> {
+/** The user when the password matches; always spends one bcrypt comparison (`passwords`: the pool, or a place taken in it). */
+export async function authenticateUser(
+  deps: Pick<UsersDeps, 'users'> & { passwords: Pick<PasswordCheck, 'verify' | 'dummyHash'> },
+  username: string,
+  password: string,
+): Promise<User | undefined> {
   const user = USERNAME.test(username) ? await deps.users.findByUsername(username) : undefined;
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await deps.dummyPasswordHash()));
+  const ok = await deps.passwords.verify(password, user?.passwordHash ?? (await deps.passwords.dummyHash()));
   // A disabled user, or a service account (whose hash matches nothing anyway), never signs in.
   return ok && user && user.enabled && user.serviceAccountClientId === null ? user : undefined;
 }

@@ -17,7 +17,7 @@ export type AdminDeps = Pick<
   | 'users'
   | 'roles'
   | 'sessions'
-  | 'passwordCost'
+  | 'passwords'
   | 'signingKeys'
   | 'keysRepository'
   | 'keyReloadSeconds'

@@ -311,7 +311,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         const config = readConfig(env);
         const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));
         const ctx = createContext(config, db);
-        return { ctx: { ...ctx, env }, close: () => Promise.all([db.destroy(), ctx.revocations.close()]).then(() => undefined) };
+        return { ctx: { ...ctx, env }, close: () => Promise.all([db.destroy(), ctx.revocations.close(), ctx.passwords.close()]).then(() => undefined) };
       },
     },
     argv,

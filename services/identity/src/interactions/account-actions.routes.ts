@@ -28,7 +28,7 @@ const ACCOUNT_PATH = `${REALM_PATH}/account`;
 export interface AccountActionRouteDeps {
   actions: AccountActionsDeps & SessionsDeps;
   /** For self-registration. */
-  users: Pick<UsersDeps, 'users' | 'organizations' | 'passwordCost'>;
+  users: Pick<UsersDeps, 'users' | 'organizations' | 'passwords'>;
   limits: {
     limits: RateLimits;
     resetPerAddress: RateLimit;
@@ -80,15 +80,11 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   const loginHref = (uid: string | undefined) => (uid ? `${REALM_PATH}/login-actions/${uid}` : undefined);
   const log = (res: Response) => requestLogger(deps.logger, res);
 
-  /** Counts this request on each key, refusing it (429, Retry-After) if one is already at its limit. */
+  /** Counts this request on each key in one step (RateLimits#take), refusing it (429, Retry-After) if one is already at its limit. */
   const limited = async (res: Response, checks: LimitCheck[]): Promise<boolean> => {
-    const wait = await deps.limits.limits.retryAfter(checks);
-    if (wait > 0) {
-      res.set('Retry-After', String(wait));
-      return true;
-    }
-    await deps.limits.limits.penalize(checks);
-    return false;
+    const wait = await deps.limits.limits.take(checks);
+    if (wait > 0) res.set('Retry-After', String(wait));
+    return wait > 0;
   };
 
   /** Work done after the answer left: its failure is logged, never shown (the answer was already the same for all). */

@@ -1,4 +1,5 @@
-import { CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, PayloadTooLargeError } from '@hush/common';
+import { BcryptPoolBusyError, CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, PayloadTooLargeError } from '@hush/common';
+import { SignInsInProgressError } from '../errors.js';
 import { describeInteractionError } from './interaction-errors.js';
 
 describe('how the sign-in pages word an error', () => {
@@ -28,6 +29,13 @@ describe('how the sign-in pages word an error', () => {
     const outage = new DependencyUnavailableError('redis', new Error('Connection is closed'));
     expect(describeInteractionError(outage, outage)).toEqual({ status: 503, code: 'temporarily_unavailable', message: outage.message, headers: { 'Retry-After': '5' } });
     expect(describeInteractionError(new Error('bug'), undefined)).toBeUndefined();
+  });
+
+  it('a full bcrypt pool (503) and too many sign-ins from one address (429) are shown as they are, with their Retry-After', () => {
+    const busy = new BcryptPoolBusyError(3);
+    expect(describeInteractionError(busy, busy)).toMatchObject({ status: 503, code: 'temporarily_unavailable', headers: { 'Retry-After': '3' } });
+    const crowd = new SignInsInProgressError();
+    expect(describeInteractionError(crowd, crowd)).toMatchObject({ status: 429, code: 'temporarily_unavailable', headers: { 'Retry-After': '1' } });
     expect(describeInteractionError(Object.assign(new Error('bug'), { status: 502 }), undefined)).toBeUndefined();
   });
 });

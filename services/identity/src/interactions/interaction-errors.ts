@@ -1,4 +1,5 @@
-import { CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, type DomainError, type PageError } from '@hush/common';
+import { BcryptPoolBusyError, CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, type DomainError, type PageError } from '@hush/common';
+import { SignInsInProgressError } from '../errors.js';
 
 const FORM_REFUSED = 'the form expired or was not sent from this page; start again';
 const EXPIRED = 'this sign-in page has expired; go back to the application and start again';
@@ -6,11 +7,13 @@ const EXPIRED = 'this sign-in page has expired; go back to the application and s
 /**
  * How the sign-in pages word an error, in OAuth's codes: a refused form names itself; any other
  * client error (mostly an expired or missing interaction cookie, which oidc-provider reports with
- * internal wording) is the expired-page text; a dependency's outage is `temporarily_unavailable`;
- * anything else is a fault (undefined).
+ * internal wording) is the expired-page text; a dependency's outage is `temporarily_unavailable`,
+ * and so are a full bcrypt pool and too many sign-ins from one address (shown as they are, with
+ * their Retry-After); anything else is a fault (undefined).
  */
 export function describeInteractionError(err: unknown, known: DomainError | undefined): PageError | undefined {
   if (known instanceof DependencyUnavailableError) return { status: known.status, code: 'temporarily_unavailable', message: known.message, headers: known.headers };
+  if (known instanceof BcryptPoolBusyError || known instanceof SignInsInProgressError) return known;
   if (known instanceof CrossOriginFormError) return known;
   if (known instanceof CsrfRejectedError) return { status: known.status, code: 'invalid_request', message: FORM_REFUSED };
   const e = err as { status?: unknown; statusCode?: unknown } | null;

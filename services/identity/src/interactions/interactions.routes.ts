@@ -15,6 +15,7 @@ import {
 import type Provider from 'oidc-provider';
 import { authenticateUser, type UsersDeps } from '../accounts/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
+import type { LoginGate } from '../ratelimit/login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
@@ -27,10 +28,12 @@ import type { InteractionKit, SecondStep } from './second-step.routes.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
-  users: Pick<UsersDeps, 'users' | 'dummyPasswordHash'>;
+  users: Pick<UsersDeps, 'users'>;
   limiter: FailureLimits;
   /** Login pages viewed per IP (LOGIN_PAGE_MAX_PER_IP per SIGN_IN_WINDOW): spent before the page is built. */
   pageViews: Pick<RateLimit, 'consume'>;
+  /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (ratelimit/login-gate.ts). */
+  loginGate: LoginGate;
   csrfKey: Buffer;
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
   origin?: string;
@@ -138,7 +141,9 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     );
   });
 
-  router.post('/login-actions/:uid/login', ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
+  // Before the form is read: the address's sign-ins at once, and a place in the bcrypt pool (ratelimit/login-gate.ts).
+  router.post('/login-actions/:uid/login', deps.loginGate.enter, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
+    const passwords = deps.loginGate.placeOf(res);
     const interaction = await details(req, res);
     checkForm(req, interaction.prompt.name, 'login');
     const typed = readForm(req, loginForm);
@@ -150,19 +155,24 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     ];
     const render = (status: number, error: string) => renderLogin(res, interaction, status, error, username);
 
-    const wait = await deps.limiter.limits.retryAfter(checks);
-    if (wait > 0) {
-      res.set('Retry-After', String(wait));
-      await render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`);
+    // The attempt is counted before the password is checked and given back if it is right, so of
+    // any number sent at once no more than the limits allow are checked (RateLimits#attempt).
+    const given = credentials.safeParse(typed);
+    const attempt = await deps.limiter.limits.attempt(
+      checks,
+      async () => (given.success ? authenticateUser({ users: deps.users.users, passwords }, given.data.username, given.data.password) : undefined),
+      (user) => user === undefined,
+    );
+    if (attempt.blocked) {
+      res.set('Retry-After', String(attempt.retryAfter));
+      await render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`);
       return;
     }
-    const given = credentials.safeParse(typed);
-    const user = given.success ? await authenticateUser(deps.users, given.data.username, given.data.password) : undefined;
+    const user = attempt.result;
     const clientId = typeof interaction.params['client_id'] === 'string' ? interaction.params['client_id'] : undefined;
     if (!user) {
       // The username as typed is kept (Keycloak's `details.username`); the password never is.
       deps.events?.user({ type: 'LOGIN_ERROR', clientId, ipAddress: req.ip, error: 'invalid_user_credentials', details: { username: username.slice(0, 100) } });
-      await deps.limiter.limits.penalize(checks);
       requestLogger(deps.logger, res).info({ event: 'login_failed', ip: req.ip }, 'login failed');
       await render(401, 'Invalid username or password.');
       return;

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { allowConnectSelf, html, nonceOf, readForm, type Html, type PageForms } from '@hush/common';
+import { allowConnectSelf, html, nonceOf, readForm, type Attempt, type Html, type PageForms } from '@hush/common';
 import type { User, UsersRepository } from '../accounts/users.repository.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
@@ -33,6 +33,8 @@ import { codePage, enrolledPage, requiredEnrolmentPage } from './second-step.vie
  *   bound to the browser's signed cookie) for STEP_SECONDS, never in the page;
  * - wrong codes count against the person (SECOND_FACTOR_MAX_FAILURES per AUTH_FAILURE_WINDOW),
  *   whichever browser they come from; once blocked, every code is refused until the window ends;
+ *   an attempt is counted before its code is checked and given back if the code is right, so of
+ *   any number of codes sent at once no more than the limit are checked;
  * - a passkey (discoverable, user-verified) signs a person in alone, in place of both steps;
  * - LOGIN events name the credential that completed the sign-in (`details.credential_type`,
  *   Keycloak's names); codes never appear in events or logs.
@@ -169,16 +171,12 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const pending = await load(uid);
         return pending?.stage === stage ? pending : undefined;
       };
-      /** Seconds the person is blocked for; answers the 429 page itself when blocked. */
-      const blocked = async (res: Response, userId: string, render: (error: string) => string) => {
-        const wait = await deps.limiter.limits.retryAfter([{ limit: perUser, key: userId }]);
-        if (wait === 0) return false;
-        res
-          .set('Retry-After', String(wait))
-          .status(429)
-          .send(render(`Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`));
-        return true;
-      };
+      /** A code checked by `check` (undefined: wrong), counted against the person first and given back if right (RateLimits#attempt). */
+      const checked = <T>(userId: string, check: () => Promise<T | undefined>) =>
+        deps.limiter.limits.attempt([{ limit: perUser, key: userId }], check, (result) => result === undefined);
+      /** The 429 page of a person past the limit. */
+      const tooMany = (res: Response, wait: number, page: string) => res.set('Retry-After', String(wait)).status(429).send(page);
+      const tooManyText = (wait: number) => `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`;
       const startAgain = (req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }) =>
         kit.loginPage(req, res, interaction, 400, 'This step has expired. Sign in again.');
 
@@ -188,11 +186,11 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const pending = await pendingOf(interaction.uid, 'code');
         if (!pending) return void (await startAgain(req, res, interaction));
         const page = await pageOf(res, interaction);
-        if (await blocked(res, pending.userId, (error) => codePage({ ...page, error }))) return;
         const { code } = readForm(req, codeInput);
-        const kind = code.trim() === '' ? undefined : await verifySecondFactor(deps.secondFactor, pending.userId, code);
+        const attempt = await checked(pending.userId, async () => (code.trim() === '' ? undefined : verifySecondFactor(deps.secondFactor, pending.userId, code)));
+        if (attempt.blocked) return void tooMany(res, attempt.retryAfter, codePage({ ...page, error: tooManyText(attempt.retryAfter) }));
+        const kind = attempt.result;
         if (!kind) {
-          await deps.limiter.limits.penalize([{ limit: perUser, key: pending.userId }]);
           deps.events?.user({
             type: 'LOGIN_ERROR',
             clientId: clientIdOf(interaction.params),
@@ -223,25 +221,20 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const page = await pageOf(res, interaction);
         const again = async (error: string) =>
           requiredEnrolmentPage({ ...page, error, enrolment: await startEnrolment(deps.secondFactor, enrolBinding(interaction.uid), pending.username) });
-        const wait = await deps.limiter.limits.retryAfter([{ limit: perUser, key: pending.userId }]);
-        if (wait > 0) {
-          res
-            .set('Retry-After', String(wait))
-            .status(429)
-            .send(await again(`Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`));
-          return;
-        }
         const { code, pending: sealed } = readForm(req, enrolInput);
-        let codes: string[] | undefined;
+        let attempt: Attempt<string[] | undefined>;
         try {
-          codes = await confirmEnrolment(deps.secondFactor, { userId: pending.userId, binding: enrolBinding(interaction.uid), pending: sealed, code });
+          attempt = await checked(pending.userId, () =>
+            confirmEnrolment(deps.secondFactor, { userId: pending.userId, binding: enrolBinding(interaction.uid), pending: sealed, code }),
+          );
         } catch (err) {
           if (!(err instanceof EnrolmentExpiredError)) throw err;
           res.status(400).send(await again('The set-up expired. Scan the new code and try again.'));
           return;
         }
+        if (attempt.blocked) return void tooMany(res, attempt.retryAfter, await again(tooManyText(attempt.retryAfter)));
+        const codes = attempt.result;
         if (!codes) {
-          await deps.limiter.limits.penalize([{ limit: perUser, key: pending.userId }]);
           res.status(400).send(await again('That code is wrong. Scan the new QR code and enter the code it gives.'));
           return;
         }

@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
-import { nonceOf, pageErrorHandler, pageSecurity, readForm, requestLogger, type Html, type Logger } from '@hush/common';
+import { nonceOf, pageErrorHandler, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
 import type { UsersRepository } from '../accounts/users.repository.js';
 import { ACCOUNT_NAV, ACCOUNT_PAGES } from '../account/account-nav.js';
 import { consolePage, type ConsoleSignIn } from '../consoles/index.js';
@@ -122,24 +122,27 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
 
   router.post('/totp', ...signIn.form(600), async (req, res) => {
     const userId = signIn.sessionOf(res).userId;
-    const limit = [{ limit: deps.limiter.secondFactor.perUser, key: userId }];
-    const wait = await deps.limiter.limits.retryAfter(limit);
-    if (wait > 0) {
-      res.set('Retry-After', String(wait));
-      await enrolmentPage(res, `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`, 429);
-      return;
-    }
     const { code, pending } = readForm(req, enrolInput);
-    let codes: string[] | undefined;
+    // Counted before the code is checked, given back if it is right: as at sign-in (interactions/second-step.routes.ts).
+    let attempt: Attempt<string[] | undefined>;
     try {
-      codes = await confirmEnrolment(deps.secondFactor, { userId, binding: binding(userId), pending, code });
+      attempt = await deps.limiter.limits.attempt(
+        [{ limit: deps.limiter.secondFactor.perUser, key: userId }],
+        () => confirmEnrolment(deps.secondFactor, { userId, binding: binding(userId), pending, code }),
+        (codes) => codes === undefined,
+      );
     } catch (err) {
       if (!(err instanceof EnrolmentExpiredError)) throw err;
       await enrolmentPage(res, 'The set-up expired. Scan the new QR code and try again.', 400);
       return;
     }
+    if (attempt.blocked) {
+      res.set('Retry-After', String(attempt.retryAfter));
+      await enrolmentPage(res, `Too many wrong codes. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`, 429);
+      return;
+    }
+    const codes = attempt.result;
     if (!codes) {
-      await deps.limiter.limits.penalize(limit);
       await enrolmentPage(res, 'That code is wrong. Scan the new QR code and enter the code it gives.', 400);
       return;
     }

@@ -17,8 +17,12 @@ import type { FailureLimits } from './failure-limits.js';
  *   known id is counted exactly like an unknown one; two clients sharing a bucket share only the
  *   back-off of their failing requests;
  * - an unknown client id costs the same work as a known one with a wrong secret (a hash of the
- *   presented secret and the same read of the counters), and gets the same answer at every step.
- * A blocked failure is not counted again: nothing is written while a caller keeps failing.
+ *   presented secret and the same read of the counters), and gets the same answer at every step;
+ * - a failure is counted and answered in one atomic step (RateLimits#take: 401 within the limit,
+ *   429 past it), never counted after an answer read earlier: of any number of failures at once,
+ *   no more than the limit are answered 401.
+ * A failure the counters' read already found blocked is not counted again: nothing is written
+ * while a caller keeps failing.
  */
 
 /** Compared with when the client id is unknown, so that costs what a wrong secret costs. */

@@ -3,11 +3,18 @@ import { RateLimits, type RateLimit } from '@hush/common';
 import type { Config } from '../config.js';
 
 /**
- * Failures counted (bad client secrets, bad passwords), in AUTH_FAILURE_WINDOW windows shared by
- * every instance: a key at its maximum is blocked until its window ends. Client authentication
- * counts per client bucket and per IP, and a block only refuses further failures
- * (client-auth-failures.ts); sign-in counts per (username, IP) and per IP, and a block refuses every
- * attempt, since passwords can be guessed.
+ * Failures counted (bad client secrets, bad passwords, bad second-factor codes), in
+ * AUTH_FAILURE_WINDOW windows shared by every instance (Redis): a key at its maximum is blocked
+ * until its window ends, and the window never grows. Rules:
+ * - client authentication counts per client bucket and per IP, and a block only refuses further
+ *   failures (client-auth-failures.ts): a failure is counted and answered in one atomic step;
+ * - sign-in counts per (username, IP) and per IP, and a block refuses every attempt, since
+ *   passwords can be guessed; someone else's failures never lock a person out from their own
+ *   address;
+ * - second-factor codes count per person (any address: a code is only asked after the password);
+ * - a password or code is checked only with its attempt counted first, given back if it was right
+ *   (RateLimits#attempt): however many arrive at once, on however many instances, no more than
+ *   the maximum are checked in a window.
  */
 export interface FailureLimits {
   limits: RateLimits;

@@ -40,6 +40,9 @@ const planLimits = Object.values(PLANS)
   .map((p) => `${p.name} ${p.maxSecretLength}`)
   .join(', ');
 
+/** The routes that hash or check a passphrase answer this when the bcrypt pool is full (PASSPHRASE_QUEUE). */
+const PASSPHRASES_BUSY = 'Too many passphrases waiting for bcrypt; nothing was done (no attempt spent): retry after Retry-After seconds';
+
 const share = defineRoute({
   operationId: 'share',
   summary: `Store a secret. Maximum length by plan (characters): ${planLimits}.`,
@@ -51,7 +54,7 @@ const share = defineRoute({
   rateLimit: 'account',
   input: (inputs) => inputs.share,
   ok: { schema: 'Secret', description: 'The secret object' },
-  errors: { '400': 'Bad input (missing secret, ttl out of range, bad recipient...)', '413': 'The secret is longer than the plan allows' },
+  errors: { '400': 'Bad input (missing secret, ttl out of range, bad recipient...)', '413': 'The secret is longer than the plan allows', '503': PASSPHRASES_BUSY },
   handle: async ({ secrets, dialect }, input, _req, res) => dialect.created(await shareSecret(secrets, principalOf(res), input)),
 });
 
@@ -64,7 +67,7 @@ const generate = defineRoute({
   rateLimit: 'account',
   input: (inputs) => inputs.generate,
   ok: { schema: 'GeneratedSecret', description: 'The secret object with its value' },
-  errors: { '400': 'Bad input' },
+  errors: { '400': 'Bad input', '503': PASSPHRASES_BUSY },
   handle: async ({ secrets, dialect }, input, _req, res) => dialect.created(await generateSecret(secrets, principalOf(res), input, { markViewed: dialect.generateMarksViewed })),
 });
 
@@ -83,6 +86,7 @@ const reveal = defineRoute({
     '403':
       'secret_for_another_account: a requested secret, and the credentials are not its owner’s; secret_for_recipient: a recipient-only secret, and the credentials are not a user token with its recipient’s verified address (nothing is consumed)',
     '404': 'Unknown, read, burned or expired',
+    '503': PASSPHRASES_BUSY,
   },
   // A secret that answered a request is read only with its owner's credentials, a recipient-only one with a
   // user token whose verified address is the recipient's (403 for anyone else; it stays).
@@ -144,7 +148,7 @@ const burn = defineRoute({
   // Onetime Secret (current) asks for the secret's passphrase to burn it.
   input: (_inputs, dialect) => (dialect.burnChecksPassphrase ? revealInput : undefined),
   ok: { schema: 'BurnResult', description: 'The burned metadata' },
-  errors: { '404': 'Unknown, read, burned or expired' },
+  errors: { '404': 'Unknown, read, burned or expired', '503': PASSPHRASES_BUSY },
   handle: async ({ secrets, dialect }, input: { passphrase?: string | undefined } | undefined, req) =>
     dialect.burn(await burnSecret(secrets, String(req.params['key']), { checkPassphrase: dialect.burnChecksPassphrase, passphrase: input?.passphrase })),
 });
@@ -273,6 +277,7 @@ const answerRequestRoute = defineRoute({
     '400': 'Missing secret; a passphrase the request requires or refuses',
     '404': 'Unknown, answered, cancelled or expired request',
     '413': 'Longer than the requester’s plan allows',
+    '503': PASSPHRASES_BUSY,
   },
   handle: async ({ secrets }, input, req) => ({ status: 'sent', ...(await answerRequest(secrets, String(req.params['key']), input)) }),
 });

@@ -122,17 +122,20 @@ export function sameAddress(a: string, b: string): boolean {
 
 /**
  * Checks a passphrase of a live secret that has one (reveal, and burn in the Onetime Secret
- * dialect). An attempt is reserved first (an UPDATE that refuses beyond PASSPHRASE_MAX_ATTEMPTS,
+ * dialect). A place in the bcrypt pool is taken first (a full pool answers 503 and spends no
+ * attempt), then an attempt is reserved (an UPDATE that refuses beyond PASSPHRASE_MAX_ATTEMPTS,
  * so parallel guesses cannot exceed the limit), bcrypt runs in a worker thread, and the attempt
  * that uses up the limit destroys the secret.
  */
 export async function checkPassphrase(deps: Pick<SecretsDeps, 'secrets' | 'passphrases' | 'settings'>, secretHash: Buffer, passphrase: string): Promise<void> {
   const max = deps.settings.maxPassphraseAttempts;
-  const attempt = await deps.secrets.reserveAttempt(secretHash, max);
-  if (!attempt) throw new UnknownSecretError();
-  if (!(await deps.passphrases.verify(passphrase, attempt.passphraseHash))) {
-    const left = max - attempt.attempts;
-    if (left <= 0) await deps.secrets.destroy(secretHash);
-    throw new PassphraseIncorrectError(left);
-  }
+  await deps.passphrases.checking(async (verify) => {
+    const attempt = await deps.secrets.reserveAttempt(secretHash, max);
+    if (!attempt) throw new UnknownSecretError();
+    if (!(await verify(passphrase, attempt.passphraseHash))) {
+      const left = max - attempt.attempts;
+      if (left <= 0) await deps.secrets.destroy(secretHash);
+      throw new PassphraseIncorrectError(left);
+    }
+  });
 }

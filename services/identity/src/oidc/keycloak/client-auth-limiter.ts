@@ -17,7 +17,9 @@ function presentedCredentials(ctx: KoaContextWithOIDC): { clientId: string | und
 
 /**
  * Decides how a failed client authentication is answered (rules: ratelimit/client-auth-failures.ts):
- * a blocked caller gets 429 with Retry-After, any other failure is counted. oidc-provider compares
+ * a caller the counters' read found blocked gets 429 with Retry-After; any other failure is
+ * counted, and answered by that count, in one step (`take`): within the limit it stays a 401, past
+ * it a 429, so of any number of failures at once no more than the limit are answered 401. oidc-provider compares
  * a known client's secret through the patched `compareClientSecret` (../patches.ts), which leaves
  * the counters' answer on the context; unknown client ids (and clients that use no secret) never
  * reach it, so they do the same comparison here, against a decoy.
@@ -30,12 +32,8 @@ export function clientAuthLimiter(failures: FailureLimits) {
     const { clientId, secret } = presentedCredentials(ctx);
     const state = clientAuthState(ctx);
     if (state.clientAuthRetryAfter === undefined) await compareAndCheck(failures, ctx, clientId, secret, DECOY_HASH);
-    const wait = state.clientAuthRetryAfter ?? 0;
-    if (wait > 0) {
-      tooManyAttempts(ctx, wait);
-      return;
-    }
-    await failures.limits.penalize(checksFor(failures, clientId, ctx.ip));
+    const wait = state.clientAuthRetryAfter || (await failures.limits.take(checksFor(failures, clientId, ctx.ip)));
+    if (wait > 0) tooManyAttempts(ctx, wait);
   };
 }
 
