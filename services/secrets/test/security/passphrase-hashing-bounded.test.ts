@@ -55,7 +55,12 @@ describe('a full bcrypt pool', () => {
 
   it('refuses shares beyond it at once with 503 and Retry-After, storing nothing for them', async () => {
     const before = (await h.db('secrets').count({ n: '*' }))[0] as { n: string };
-    const arrived = await atOnce(8, (i) => h.http.post('/api/v1/share').set('Authorization', alice.auth).send({ secret: `secret ${i}`, passphrase: `passphrase ${i}` }));
+    const arrived = await atOnce(8, (i) =>
+      h.http
+        .post('/api/v1/share')
+        .set('Authorization', alice.auth)
+        .send({ secret: `secret ${i}`, passphrase: `passphrase ${i}` }),
+    );
     expectBusyAtOnce(arrived, 200);
     const after = (await h.db('secrets').count({ n: '*' }))[0] as { n: string };
     expect(Number(after.n) - Number(before.n)).toBe(arrived.filter((a) => a.status === 200).length);
