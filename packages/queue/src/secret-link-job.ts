@@ -20,6 +20,11 @@ export const secretLinkJob = z.object({
   passphraseRequired: z.boolean(),
   /** A recipient-only secret: only the addressee, signed in or with a code sent here, can read it. */
   recipientOnly: z.boolean().optional(),
+  /**
+   * A zero-knowledge secret (docs/zero-knowledge.md): the link lacks its key (the fragment), which
+   * the secrets service never had; the sender hands it over apart.
+   */
+  keyApart: z.boolean().optional(),
   /** Unix seconds after which the link no longer works. */
   expiresAt: z.number().int(),
 });

@@ -5,7 +5,7 @@ import { apiSecurity, databaseReadiness, managementEndpoints, trustFunction, war
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import { createContext, createSecretsDeps, type Context, type Infrastructure } from './context.js';
+import { createContext, createSecretsDeps, createZkDeps, type Context, type Infrastructure } from './context.js';
 import { compileEndpoints, type CompiledEndpoint } from './http/api-route.js';
 import { API_MOUNT, API_ROUTES } from './http/api.routes.js';
 import { parseBody } from './http/body.js';
@@ -36,7 +36,7 @@ export interface SecretsApp extends ServiceApp {
   /** Starts the bcrypt workers, the outbox relay, the delivery-status worker, the sweeper timer and the revocation feed. */
   start(): Promise<void>;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
-  sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
+  sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number; files: number }>;
   /** The outbox relay and delivery-status worker (e-mail to recipients). */
   delivery: Delivery;
   /** The pages (src/web/): reveal, receipt and the creator's web app. */
@@ -72,6 +72,9 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     outboxWritten: () => delivery.kick(),
     events: metrics.events,
   });
+  const zk = createZkDeps(context, deps);
+  // Expired rows, then the zero-knowledge files left without a secret (uploads never shared, downloads never finished).
+  const sweep = async () => ({ ...(await context.secrets.sweep()), files: await context.files.sweep() });
   const revocations = new RevocationFeed(
     redis,
     { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
@@ -105,7 +108,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const security = apiSecurity();
   const endpoints = compileEndpoints(
     API_ROUTES,
-    { secrets: deps, accounts: context, dialect, openapi },
+    { secrets: deps, zk, accounts: context, dialect, openapi },
     { auth, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter },
   );
   app.use(API_MOUNT, apiRouter(endpoints, security));
@@ -129,11 +132,11 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       await delivery.start();
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
-      sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+      sweeper = startSweeper({ sweep }, config.SWEEP_INTERVAL, logger, metrics.expired);
       web.start();
       await revocations.start();
     },
-    sweep: () => context.secrets.sweep(),
+    sweep,
     delivery,
     web,
     async close() {
