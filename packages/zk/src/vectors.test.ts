@@ -27,11 +27,39 @@ import {
  */
 const DOC = fileURLToPath(new URL('../../../docs/zero-knowledge.md', import.meta.url));
 const block = /<!-- test-vectors -->\s*```json\n([\s\S]*?)\n```/.exec(readFileSync(DOC, 'utf8'));
-const vectors = JSON.parse(block?.[1] ?? '[]') as Record<string, string | number>[];
-const byName = (name: string) => {
-  const v = vectors.find((x) => x['name'] === name);
+/** Every field a vector of the document may have (each vector has those of its kind). */
+type Field =
+  | 'name'
+  | 'key'
+  | 'nonce'
+  | 'header'
+  | 'encryption_key'
+  | 'key_proof'
+  | 'key_verifier'
+  | 'envelope'
+  | 'link'
+  | 'passphrase_nfd_utf8'
+  | 'passphrase_nfc_utf8'
+  | 'passphrase_salt'
+  | 'stretched'
+  | 'passphrase_proof'
+  | 'passphrase_verifier'
+  | 'iv_1'
+  | 'iv_2'
+  | 'aad_2'
+  | 'record_1_sha256'
+  | 'record_2'
+  | 'body_sha256'
+  | 'requester_opening_key'
+  | 'requester_public_key'
+  | 'ephemeral_opening_key'
+  | 'wrapped_key';
+type Vector = Record<Field, string> & { body_bytes: number };
+const vectors = JSON.parse(block?.[1] ?? '[]') as Vector[];
+const byName = (name: string): Vector => {
+  const v = vectors.find((x) => x.name === name);
   if (!v) throw new Error(`no vector ${name}`);
-  return v as Record<string, string> & { body_bytes?: number };
+  return v;
 };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const bytes = (h: string): Bytes => new Uint8Array(Buffer.from(h, 'hex'));
@@ -49,7 +77,7 @@ function gcm(key: Uint8Array, iv: Uint8Array, aad: Uint8Array, plain: Uint8Array
 }
 
 it('the document holds the four vectors', () => {
-  expect(vectors.map((v) => v['name'])).toEqual(['text', 'passphrase', 'file', 'request']);
+  expect(vectors.map((v) => v.name)).toEqual(['text', 'passphrase', 'file', 'request']);
 });
 
 describe('vector "text"', () => {
