@@ -147,7 +147,7 @@ describe('vector "file"', () => {
   const v = byName('file');
   const key = bytes(v['key']);
   const nonce = bytes(v['nonce']);
-  const header = JSON.parse(v['header']) as { file: { size: number } };
+  const header = JSON.parse(v['header']) as { file: { name: string; type: string; size: number } };
   const content = new Uint8Array(header.file.size).map((_, i) => i % 251);
 
   it('WebCrypto: IVs, AAD, envelope and records; a record out of place fails', async () => {
