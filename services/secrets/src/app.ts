@@ -113,7 +113,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   );
   app.use(API_MOUNT, apiRouter(endpoints, security));
   // The pages: reveal and receipt, and the creator's web app (sign-in through identity, share, My secrets, API tokens).
-  const web = createWebApp(config, deps, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
+  const web = createWebApp(config, deps, zk, context, limiter, logger, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
   app.use(web.router);
 
   app.use(notFound);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { zkParams } from '@hush/zk';
 import type { Principal } from '../auth/principal.js';
@@ -116,6 +115,19 @@ function consume(req: IncomingMessage, handle: (chunk: Buffer) => Promise<void>)
   });
 }
 
+/** Resolves once the response takes more (drain) or is gone (close), leaving no listener behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /**
  * Sends the file a download token opens, a few pieces at a time, waiting for the client to take
  * each batch. The file is deleted once its last pieces are read from the database, before they
@@ -135,7 +147,7 @@ export async function downloadFile(deps: Pick<ZkDeps, 'files'>, token: string, r
     if (next >= total) await deps.files.remove(file.id);
     for (const piece of pieces) {
       if (res.destroyed) return;
-      if (!res.write(piece)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(piece)) await drained(res);
     }
   }
   if (!res.destroyed) res.end();
