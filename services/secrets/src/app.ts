@@ -36,7 +36,7 @@ export interface SecretsApp extends ServiceApp {
   /** Starts the bcrypt workers, the outbox relay, the delivery-status worker, the sweeper timer and the revocation feed. */
   start(): Promise<void>;
   /** One sweeper run now (the timer also runs it every SWEEP_INTERVAL seconds). */
-  sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number; files: number }>;
+  sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }>;
   /** The outbox relay and delivery-status worker (e-mail to recipients). */
   delivery: Delivery;
   /** The pages (src/web/): reveal, receipt and the creator's web app. */
@@ -74,7 +74,11 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   });
   const zk = createZkDeps(context, deps);
   // Expired rows, then the zero-knowledge files left without a secret (uploads never shared, downloads never finished).
-  const sweep = async () => ({ ...(await context.secrets.sweep()), files: await context.files.sweep() });
+  const sweep = async () => {
+    const swept = await context.secrets.sweep();
+    await context.files.sweep();
+    return swept;
+  };
   const revocations = new RevocationFeed(
     redis,
     { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },

@@ -59,5 +59,6 @@ export function createSecretsDeps(context: Context, extras: Pick<SecretsDeps, 'p
 
 /** The deps of the zero-knowledge use-cases (zk/): the secrets' deps, the files and their bounds. */
 export function createZkDeps(context: Context, secrets: SecretsDeps): ZkDeps {
-  return { ...secrets, files: context.files, zk: { ...ZK_DEFAULTS, fileMaxBytes: context.config.FILE_MAX_BYTES } };
+  const { config } = context;
+  return { ...secrets, files: context.files, zk: { ...ZK_DEFAULTS, fileMaxBytes: config.FILE_MAX_BYTES, mailerOpensLinkKeys: config.DELIVERY_MODE === 'queue' } };
 }

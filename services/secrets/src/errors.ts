@@ -51,6 +51,12 @@ export class ZeroKnowledgeRequestError extends fixedError(
 ) {}
 export class PlainRequestError extends fixedError(400, 'not_zero_knowledge', 'This request has no public key: send the secret with POST /request/{request_key}') {}
 export class AccountRequiredForFileError extends fixedError(400, 'account_required', 'An account is required to share a file.') {}
+export class RecipientRequiredForLinkKeyError extends fixedError(400, 'recipient_required', 'link_key_sealed is for the e-mail to a recipient: give recipient') {}
+export class LinkKeyNeedsMailerError extends fixedError(
+  400,
+  'link_key_needs_mailer',
+  'A sealed link key is opened by the mailer only, and this service sends its e-mails itself (DELIVERY_MODE=inline)',
+) {}
 export class FileRequiredError extends fixedError(400, 'file_required', 'The upload is empty: send the encrypted records as the body') {}
 export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {

@@ -7,9 +7,10 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { capturingLogger, startSmtp, testRedisUrl, type TestSmtp } from '@hush/testing';
+import { zkShare } from '@hush/zk';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
 import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, inspectPage, launchChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -236,7 +237,7 @@ it('a text and a 10 MiB file: encrypted in the browser, stored as ciphertext, op
   const needles = [text, keyOf(textShare.link), keyOf(fileShare.link), marker];
   expect(inRequests([...alice.sent, ...bob.sent, ...stranger.sent], needles)).toEqual([]);
   // The upload went out as ciphertext (it was captured, so the search above covered it).
-  expect(alice.sent.some((s) => s.url.endsWith('/zk/upload') && s.body.length === FILE_BYTES + 16 * 160)).toBe(true);
+  expect(alice.sent.some((s) => s.url.endsWith('/share/zk/file') && s.body.length === FILE_BYTES + 16 * 160)).toBe(true);
   expect(found(Buffer.from(secrets.logs.join('\n')), needles)).toEqual([]);
   expect(found(await databaseDump(), needles)).toEqual([]);
   expect(found(await redisDump(), needles)).toEqual([]);
@@ -347,3 +348,37 @@ it("a request: Alice's browser makes the key pair, Bob's encrypts for it, only A
   await inspect(alice.page, alice.violations, 'zk-12-request-read');
   expect(inRequests([...alice.sent, ...bob.sent], [text, Buffer.from(openingKey, 'base64url')])).toEqual([]);
 }, 180_000);
+
+/** Screenshots of a page without JavaScript (axe needs it: the same pages with it are inspected above). */
+const screenshots = (page: Page, name: string) =>
+  inEveryLook(page, async (width, scheme) => {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+  });
+
+it('without JavaScript: the share page says the server encrypts, and a zero-knowledge link says it needs the script and consumes nothing', async () => {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const violations = cspViolations(page);
+  await page.goto(`${secrets.url}/`);
+  await logIn(page, 'alice', `${secrets.url}/`);
+  await expect(page.locator('#mode').getAttribute('data-mode')).resolves.toBe('server');
+  await expect(page.locator('#mode').textContent()).resolves.toContain('Encrypted by the server');
+  await expect(page.locator('#file-box').isVisible()).resolves.toBe(false);
+  await screenshots(page, 'zk-13-share-without-script');
+  await page.fill('#secret', 'encrypted by the server');
+  await page.click('#share');
+  await expect(h1(page)).resolves.toBe('Your secret link is ready');
+  await expect(page.locator('#encryption').getAttribute('data-mode')).resolves.toBe('server');
+  await expect(page.locator('figure.qr svg').count()).resolves.toBe(1);
+  await expect(page.locator('#link').inputValue()).resolves.toMatch(new RegExp(`^${secrets.url}/secret/[0-9a-z]{31}$`));
+
+  const { auth } = await secrets.account();
+  const { link } = await zkShare({ baseUrl: secrets.url, authorization: auth }, { text: 'needs the script' });
+  await page.goto(link);
+  await expect(page.locator('#needs-script').isVisible()).resolves.toBe(true);
+  await expect(page.locator('#reveal').isVisible()).resolves.toBe(false);
+  await screenshots(page, 'zk-14-reveal-without-script');
+  expect(violations).toEqual([]);
+  expect(await stillThere(link)).toBe(true);
+  await context.close();
+}, 120_000);

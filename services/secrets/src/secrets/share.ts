@@ -85,13 +85,13 @@ export async function storeSecret(
   value: string,
   options: Options,
   state: 'new' | 'viewed',
-  zk?: { secret: NewZkSecret; file: string | undefined },
+  zk?: { secret: NewZkSecret; file: string | undefined; keySealed?: string | undefined },
 ): Promise<CreatedSecret> {
   const anonymous = isAnonymous(principal);
   // Without an account nobody answers for the e-mail: an open relay otherwise.
   if (anonymous && (options.recipient !== undefined || options.notify !== undefined)) throw new AnonymousRecipientError();
   if (options.recipient_only === true && options.recipient === undefined) throw new RecipientOnlyWithoutRecipientError();
-  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state, zk?.secret ?? null);
+  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state, zk?.secret ?? null, zk?.keySealed);
   const file = zk?.file;
   const stored = file === undefined ? await deps.secrets.insert(row) : await deps.secrets.insertWithFile({ id: file, custid: principal.custid }, row);
   if (!stored) throw new UnknownFileError();
@@ -114,6 +114,7 @@ export async function prepareSecret(
   options: Options,
   state: 'new' | 'viewed',
   zk: NewZkSecret | null = null,
+  keySealed?: string,
 ): Promise<{ row: NewSecret; created: Omit<CreatedSecret, 'createdAt'> }> {
   const { ttl, passphrase, recipient } = options;
   const recipientOnly = options.recipient_only === true && recipient !== undefined;
@@ -131,7 +132,8 @@ export async function prepareSecret(
   const passphraseHash = passphrase === undefined ? null : await deps.passphrases.hash(passphrase);
   const passphraseRequired = passphraseHash !== null || (zk?.passphraseVerifier ?? null) !== null;
   const recipientObfuscated = recipient === undefined ? null : obfuscateEmail(recipient);
-  const outbox = recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, passphraseRequired, recipientOnly, zk !== null);
+  const outbox =
+    recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, { passphraseRequired, recipientOnly, zeroKnowledge: zk !== null, keySealed });
   const row: NewSecret = {
     metadataHash,
     metadataShortkey: metadataKey.slice(0, 6),
@@ -162,7 +164,8 @@ export async function prepareSecret(
 
 /**
  * The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase.
- * A zero-knowledge secret's link has no key: the e-mail says it comes from the sender apart.
+ * A zero-knowledge secret's link has no key: the e-mail says it comes from the sender apart, unless
+ * the sender sealed it for the mailer (`keySealed`), which then completes the link.
  */
 function outboxEntry(
   deps: Pick<SecretsDeps, 'crypto' | 'settings'>,
@@ -170,10 +173,9 @@ function outboxEntry(
   to: string,
   secretKey: string,
   ttl: number,
-  passphraseRequired: boolean,
-  recipientOnly: boolean,
-  zeroKnowledge: boolean,
+  o: { passphraseRequired: boolean; recipientOnly: boolean; zeroKnowledge: boolean; keySealed: string | undefined },
 ) {
+  const { passphraseRequired, recipientOnly } = o;
   const id = randomUUID();
   const job: SecretLinkJob = {
     version: 1,
@@ -183,7 +185,7 @@ function outboxEntry(
     link: `${deps.settings.baseUrl}/secret/${secretKey}`,
     passphraseRequired,
     ...(recipientOnly ? { recipientOnly } : {}),
-    ...(zeroKnowledge ? { keyApart: true } : {}),
+    ...(o.keySealed !== undefined ? { keySealed: o.keySealed } : o.zeroKnowledge ? { keyApart: true } : {}),
     expiresAt: Math.floor(Date.now() / 1000) + ttl,
   };
   return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };

@@ -1,16 +1,12 @@
 import type { Logger } from '@hush/common';
+import type { SecretsRepository } from './secrets.repository.js';
 
 /**
  * Deletes expired rows every `intervalSeconds` (30 s by default, so a row is gone within a
  * minute of expiring). Correctness never depends on it: every read checks expires_at itself.
  * Runs never overlap in one process; across processes the DELETEs are idempotent.
  */
-export function startSweeper(
-  secrets: { sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number; files?: number }> },
-  intervalSeconds: number,
-  logger: Logger,
-  onSwept: (expiredSecrets: number) => void = () => {},
-) {
+export function startSweeper(secrets: Pick<SecretsRepository, 'sweep'>, intervalSeconds: number, logger: Logger, onSwept: (expiredSecrets: number) => void = () => {}) {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -19,7 +15,7 @@ export function startSweeper(
       .sweep()
       .then((swept) => {
         onSwept(swept.secrets);
-        if (swept.secrets + swept.metadata + swept.sealedKeys + (swept.files ?? 0) > 0) logger.info({ swept }, 'expired rows swept');
+        if (swept.secrets + swept.metadata + swept.sealedKeys > 0) logger.info({ swept }, 'expired rows swept');
       })
       .catch((err: unknown) => logger.error({ err }, 'sweep failed'))
       .finally(() => {

@@ -11,9 +11,11 @@ export interface ZkSettings {
   downloadSeconds: number;
   /** Uploads an account may have neither attached nor expired. */
   maxPendingUploads: number;
+  /** E-mails leave through the mailer (DELIVERY_MODE=queue), which alone can open a link key sealed for it. */
+  mailerOpensLinkKeys: boolean;
 }
 
-export const ZK_DEFAULTS: Omit<ZkSettings, 'fileMaxBytes'> = { uploadSeconds: 3600, downloadSeconds: 900, maxPendingUploads: 10 };
+export const ZK_DEFAULTS: Omit<ZkSettings, 'fileMaxBytes' | 'mailerOpensLinkKeys'> = { uploadSeconds: 3600, downloadSeconds: 900, maxPendingUploads: 10 };
 
 /** What the zero-knowledge use-cases reach: the secrets' deps, the files and their bounds. */
 export interface ZkDeps extends SecretsDeps {

@@ -1,5 +1,5 @@
 import { isAnonymous, type Principal } from '../auth/principal.js';
-import { AccountRequiredForFileError, EnvelopeTooLongError, UnknownFileError } from '../errors.js';
+import { AccountRequiredForFileError, EnvelopeTooLongError, LinkKeyNeedsMailerError, RecipientRequiredForLinkKeyError, UnknownFileError } from '../errors.js';
 import { planFor, storeSecret, type CreatedSecret } from '../secrets/share.js';
 import type { ZkDeps } from './deps.js';
 import type { ZkShareInput } from './zk.params.js';
@@ -17,11 +17,14 @@ export const envelopeLimit = (characters: number): number => 6 * characters + 10
  * recipient, recipient_only, notifications, the receipt) is a share's.
  */
 export async function shareZk(
-  deps: Pick<ZkDeps, 'secrets' | 'accounts' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten' | 'events' | 'files'>,
+  deps: Pick<ZkDeps, 'secrets' | 'accounts' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten' | 'events' | 'files' | 'zk'>,
   principal: Principal,
   input: ZkShareInput,
 ): Promise<CreatedSecret> {
-  const { envelope, key_verifier, passphrase_verifier, file, ...options } = input;
+  const { envelope, key_verifier, passphrase_verifier, file, link_key_sealed: keySealed, ...options } = input;
+  if (keySealed !== undefined && options.recipient === undefined) throw new RecipientRequiredForLinkKeyError();
+  // Only the mailer opens it: an e-mail sent from here (DELIVERY_MODE=inline) would lack the key.
+  if (keySealed !== undefined && !deps.zk.mailerOpensLinkKeys) throw new LinkKeyNeedsMailerError();
   const plan = await planFor(deps, principal);
   const limit = envelopeLimit(plan.maxSecretLength);
   if (envelope.length > limit) throw new EnvelopeTooLongError(envelope.length, limit, plan.name);
@@ -32,7 +35,7 @@ export async function shareZk(
     if (fileBytes === null) throw new UnknownFileError();
   }
   const secret = { keyVerifier: key_verifier, passphraseVerifier: passphrase_verifier ?? null, wrappedKey: null, fileBytes };
-  const created = await storeSecret(deps, principal, envelope.toString('base64url'), { ...options, passphrase: undefined }, 'new', { secret, file });
+  const created = await storeSecret(deps, principal, envelope.toString('base64url'), { ...options, passphrase: undefined }, 'new', { secret, file, keySealed });
   deps.events.created('share');
   return created;
 }

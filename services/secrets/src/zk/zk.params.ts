@@ -41,12 +41,28 @@ const ERRORS: Record<string, FieldErrors> = {
   passphrase_proof: binaryErrors('passphrase_proof', 'the passphrase proof (32 bytes)'),
   wrapped_key: binaryErrors('wrapped_key', 'a wrapped key (113 bytes)'),
   file: { invalid: () => new InvalidParameterError('file must be the id of an upload (POST /zk/files)') },
+  link_key_sealed: { invalid: () => new InvalidParameterError('link_key_sealed must be at most 200 base64url characters') },
 };
+
+/**
+ * The link's key sealed for the mailer by a client that holds LINK_KEY_SEALING_KEY (identity's
+ * handover): passed on to the recipient's e-mail, which this service cannot read.
+ */
+const linkKeySealed = blankable(
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/)
+    .optional()
+    .describe("The link's key sealed for the mailer (identity's credential handover): the recipient's e-mail then holds the full link. Opaque to this service."),
+);
 
 /** POST /zk/share: the envelope and verifiers, an optional file, and a share's options (ttl, recipient, notifications). */
 function zkShareSchema(bounds: TtlBounds) {
   const options = shareOptions(bounds);
-  return z.preprocess(options.preprocess, z.object({ envelope, key_verifier: keyVerifier, passphrase_verifier: passphraseVerifier, file, ...options.fields }));
+  return z.preprocess(
+    options.preprocess,
+    z.object({ envelope, key_verifier: keyVerifier, passphrase_verifier: passphraseVerifier, file, ...options.fields, link_key_sealed: linkKeySealed }),
+  );
 }
 
 export type ZkShareInput = z.output<ReturnType<typeof zkShareSchema>>;

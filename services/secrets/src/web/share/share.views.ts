@@ -72,7 +72,7 @@ ${notifyFieldset(f.values)}`
 <div class="actions"><button type="submit" name="action" value="share" id="share">Create the secret link</button>
 <button type="submit" name="action" value="generate" id="generate" class="secondary" formnovalidate>Generate a strong password instead</button></div>
 <p class="note" role="status" data-zk-status hidden></p>`,
-  html` data-zk-share="/zk/share"${fileMax !== undefined ? html` data-upload="/zk/upload" data-file-max="${fileMax}"` : ''}`,
+  html` data-zk-share="/share/zk"${fileMax !== undefined ? html` data-upload="/share/zk/file" data-file-max="${fileMax}"` : ''}`,
 )}`,
     `${COUNTER_SCRIPT}`,
     f.zk.script,

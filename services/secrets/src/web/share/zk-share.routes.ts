@@ -11,8 +11,8 @@ const CSRF_HEADER = 'x-hush-csrf';
 
 /**
  * The share page's zero-knowledge calls (docs/zero-knowledge.md §8), made by its script with the
- * form's CSRF token, as the same caller as the form: `POST /zk/share` (the envelope, verifiers
- * and the form's options: never the secret, the passphrase or the key) and `POST /zk/upload` (a
+ * form's CSRF token, as the same caller as the form: `POST /share/zk` (the envelope, verifiers
+ * and the form's options: never the secret, the passphrase or the key) and `POST /share/zk/file` (a
  * file's encrypted records, streamed; accounts only). They answer JSON for the script, through
  * the same use-cases as the API's /zk routes.
  */
@@ -26,7 +26,7 @@ export function zkShareRoutes(ctx: PageContext, sessions: PageSessions, access: 
   const origin = sameOrigin([new URL(ctx.baseUrl).origin]);
   const json = apiSecurity();
 
-  router.post('/zk/share', json, ...readForm, access.sharer, access.limit, async (req, res) => {
+  router.post('/share/zk', json, ...readForm, access.sharer, access.limit, async (req, res) => {
     try {
       access.checkCsrf(req, res);
       const principal = sessions.principalOf(res);
@@ -49,7 +49,7 @@ export function zkShareRoutes(ctx: PageContext, sessions: PageSessions, access: 
     }
   });
 
-  router.post('/zk/upload', json, origin, sessions.signedIn, access.limit, async (req: Request, res) => {
+  router.post('/share/zk/file', json, origin, sessions.signedIn, access.limit, async (req: Request, res) => {
     try {
       const csrf = req.headers[CSRF_HEADER];
       access.checkCsrf({ body: { csrf: typeof csrf === 'string' ? csrf : undefined } }, res);
