@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/knex.js';
 
 /**
@@ -28,13 +27,14 @@ export class ZkFilesRepository {
     return rows.length > 0;
   }
 
-  /** Appends pieces `first`, `first + 1`... of an upload, in one statement. */
+  /**
+   * Appends pieces `first`, `first + 1`... of an upload, in one statement. Each piece is its own
+   * parameter: the driver sends a Buffer parameter as it is, where an array of them would be
+   * written out in hex (twice the bytes, as strings, per piece).
+   */
   async append(id: string, first: number, pieces: readonly Buffer[]): Promise<void> {
-    await this.db.raw(`INSERT INTO zk_file_records (file_id, seq, data) SELECT ?, ? + n - 1, d FROM unnest(?::bytea[]) WITH ORDINALITY AS t(d, n)`, [
-      id,
-      first,
-      pieces,
-    ] as unknown as readonly Knex.RawBinding[]);
+    const rows = pieces.map(() => '(?, ?, ?)').join(', ');
+    await this.db.raw(`INSERT INTO zk_file_records (file_id, seq, data) VALUES ${rows}`, pieces.flatMap((piece, i) => [id, first + i, piece]));
   }
 
   /** The upload is whole: `bytes` long, ready to be attached by a share. */
