@@ -15,14 +15,11 @@
 // order of the two modes, so a machine that slows down during the run penalises neither; the
 // ratios are zero-knowledge over today's mode, each the mean of the rounds.
 // Environment: TEST_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), TEST_REDIS_URL.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { admin, databaseUrl, healthy, nodeFlags as flagsOf, randomPort, redisUrl } from './common.mjs';
+import { withSecretsService } from './secrets-service.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -34,31 +31,13 @@ const { values: args } = parseArgs({
   },
 });
 const root = resolve(args.root);
-const serviceDir = join(root, 'services', 'secrets');
-const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
 const zk = await import(pathToFileURL(join(root, 'packages', 'zk', 'dist', 'index.js')).href);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
 const SECRET = 'x'.repeat(64);
 
-const dbName = `bench_zk_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const port = randomPort();
-const base = `http://127.0.0.1:${port}`;
-const env = {
-  ...process.env,
-  PORT: String(port),
-  BASE_URL: base,
-  DATABASE_URL: databaseUrl(dbName),
-  REDIS_URL: redisUrl,
-  REDIS_PREFIX: `bench-zk:${randomBytes(4).toString('hex')}:`,
-  MASTER_KEY: randomBytes(32).toString('hex'),
-  MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_MAX: '1000000000',
-};
-
-function run(opts) {
+function run(base, opts) {
   return new Promise((done, fail) => {
     const instance = autocannon({ url: base, connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, result) =>
       err ? fail(err) : done(result),
@@ -68,16 +47,7 @@ function run(opts) {
 }
 const summary = (r) => ({ rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, bad: r.non2xx + r.errors + r.timeouts });
 
-await admin(`CREATE DATABASE "${dbName}"`);
-let server;
-const rounds = [];
-try {
-  if ((await runCli(['migrate', '--json'], env)).code !== 0) throw new Error('migration failed');
-  const minted = JSON.parse((await runCli(['tokens', 'create', 'bench', '--json'], env)).stdout);
-  const auth = `Basic ${Buffer.from(`bench:${minted.api_token}`).toString('base64')}`;
-  server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], { env, execArgv: flagsOf(root, 'secrets'), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await healthy(base);
-
+const rounds = await withSecretsService(root, {}, async ({ base, auth }) => {
   // The client's side, once: a fresh key, its keys, the envelope of the secret.
   const key = zk.zkRandom(32);
   const keys = await zk.zkKeys(key);
@@ -108,32 +78,28 @@ try {
   async function measure(name) {
     const mode = modes[name];
     const keysOf = [];
-    const share = await run({
+    const share = await run(base, {
       requests: [
         { method: 'POST', path: mode.share.path, headers: mode.share.headers, body: mode.share.body, onResponse: (s, b) => s === 200 && keysOf.push(JSON.parse(b).secret_key) },
       ],
     });
     let next = 0;
-    const read = await run({
+    const read = await run(base, {
       amount: keysOf.length,
       requests: [{ method: 'POST', headers: mode.read.headers, body: mode.read.body, setupRequest: (req) => ({ ...req, path: mode.read.path(keysOf[next++]) }) }],
     });
     return { share: summary(share), read: summary(read) };
   }
 
+  const measured = [];
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? ['classic', 'zk'] : ['zk', 'classic'];
     const round = {};
     for (const name of order) round[name] = await measure(name);
-    rounds.push(round);
+    measured.push(round);
   }
-} finally {
-  if (server) {
-    server.kill('SIGTERM');
-    await once(server, 'exit');
-  }
-  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-}
+  return measured;
+});
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const lines = [

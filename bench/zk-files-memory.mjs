@@ -12,14 +12,12 @@
 // peak of each phase and the growth over rest, next to what the files in flight weigh: a service
 // that held each file whole would grow by at least that much.
 // Environment: TEST_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), TEST_REDIS_URL.
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { admin, databaseUrl, healthy, nodeFlags as flagsOf, randomPort, redisUrl } from './common.mjs';
+import { withSecretsService } from './secrets-service.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -31,31 +29,12 @@ const { values: args } = parseArgs({
   },
 });
 const root = resolve(args.root);
-const serviceDir = join(root, 'services', 'secrets');
-const { runCli } = await import(pathToFileURL(join(serviceDir, 'dist', 'src', 'cli', 'cli.js')).href);
 const zk = await import(pathToFileURL(join(root, 'packages', 'zk', 'dist', 'index.js')).href);
 const CONCURRENCY = Number(args.concurrency);
 const FILES = Number(args.files);
 const CONTENT = Number(args.mib) * 1024 * 1024;
 // What the client uploads for that much content: each 64 KiB record gains its 16-byte tag.
 const UPLOAD = CONTENT + 16 * Math.ceil(CONTENT / 65536);
-
-const dbName = `bench_zk_files_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-const port = randomPort();
-const base = `http://127.0.0.1:${port}`;
-const env = {
-  ...process.env,
-  PORT: String(port),
-  BASE_URL: base,
-  DATABASE_URL: databaseUrl(dbName),
-  REDIS_URL: redisUrl,
-  REDIS_PREFIX: `bench-zk-files:${randomBytes(4).toString('hex')}:`,
-  MASTER_KEY: randomBytes(32).toString('hex'),
-  MAIL_SEALING_KEY: randomBytes(32).toString('hex'),
-  FILE_MAX_BYTES: String(CONTENT),
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_MAX: '1000000000',
-};
 
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
@@ -71,7 +50,7 @@ async function peakDuring(pid, work) {
   return Math.max(peak, rssMiB(pid));
 }
 
-async function call(method, path, { auth, json, bytes } = {}) {
+async function call(base, method, path, { auth, json, bytes } = {}) {
   const headers = {
     ...(auth ? { authorization: auth } : {}),
     ...(json ? { 'content-type': 'application/json' } : {}),
@@ -82,37 +61,30 @@ async function call(method, path, { auth, json, bytes } = {}) {
   return res;
 }
 
-await admin(`CREATE DATABASE "${dbName}"`);
-let server;
-let report;
-try {
-  if ((await runCli(['migrate', '--json'], env)).code !== 0) throw new Error('migration failed');
-  const minted = JSON.parse((await runCli(['tokens', 'create', 'bench', '--json'], env)).stdout);
-  const auth = `Basic ${Buffer.from(`bench:${minted.api_token}`).toString('base64')}`;
-  server = fork(join(serviceDir, 'dist', 'src', 'main.js'), [], { env, execArgv: flagsOf(root, 'secrets'), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await healthy(base);
+const report = await withSecretsService(root, { FILE_MAX_BYTES: String(CONTENT) }, async ({ base, auth, pid }) => {
+  const request = (method, path, options) => call(base, method, path, options);
 
   const keys = await zk.zkKeys(zk.zkRandom(32));
   const envelope = zk.zkEncode(await zk.zkSealHeader(keys, { file: { name: 'f.bin', type: 'application/octet-stream', size: CONTENT } }, zk.zkRandom(12)));
   const body = randomBytes(UPLOAD);
   // Warm-up: one small file through both directions.
   {
-    const up = await (await call('POST', '/api/v1/zk/files', { auth, bytes: randomBytes(1000) })).json();
-    const shared = await (await call('POST', '/api/v1/zk/share', { auth, json: { envelope, key_verifier: keys.keyVerifier, file: up.file } })).json();
-    const read = await (await call('POST', `/api/v1/zk/secret/${shared.secret_key}`, { json: { key_proof: zk.zkEncode(keys.keyProof) } })).json();
-    await (await call('GET', read.file.url)).arrayBuffer();
+    const up = await (await request('POST', '/api/v1/zk/files', { auth, bytes: randomBytes(1000) })).json();
+    const shared = await (await request('POST', '/api/v1/zk/share', { auth, json: { envelope, key_verifier: keys.keyVerifier, file: up.file } })).json();
+    const read = await (await request('POST', `/api/v1/zk/secret/${shared.secret_key}`, { json: { key_proof: zk.zkEncode(keys.keyProof) } })).json();
+    await (await request('GET', read.file.url)).arrayBuffer();
   }
   await new Promise((r) => setTimeout(r, 2000));
-  const rest = rssMiB(server.pid);
+  const rest = rssMiB(pid);
 
   const secretKeys = [];
   const t0 = performance.now();
-  const uploadPeak = await peakDuring(server.pid, () =>
+  const uploadPeak = await peakDuring(pid, () =>
     Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let i = 0; i < FILES; i++) {
-          const up = await (await call('POST', '/api/v1/zk/files', { auth, bytes: body })).json();
-          const shared = await (await call('POST', '/api/v1/zk/share', { auth, json: { envelope, key_verifier: keys.keyVerifier, file: up.file } })).json();
+          const up = await (await request('POST', '/api/v1/zk/files', { auth, bytes: body })).json();
+          const shared = await (await request('POST', '/api/v1/zk/share', { auth, json: { envelope, key_verifier: keys.keyVerifier, file: up.file } })).json();
           secretKeys.push(shared.secret_key);
         }
       }),
@@ -120,16 +92,16 @@ try {
   );
   const uploadSeconds = (performance.now() - t0) / 1000;
   await new Promise((r) => setTimeout(r, 2000));
-  const between = rssMiB(server.pid);
+  const between = rssMiB(pid);
 
   let downloaded = 0;
   const t1 = performance.now();
-  const downloadPeak = await peakDuring(server.pid, () =>
+  const downloadPeak = await peakDuring(pid, () =>
     Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         for (let key = secretKeys.pop(); key !== undefined; key = secretKeys.pop()) {
-          const read = await (await call('POST', `/api/v1/zk/secret/${key}`, { json: { key_proof: zk.zkEncode(keys.keyProof) } })).json();
-          const res = await call('GET', read.file.url);
+          const read = await (await request('POST', `/api/v1/zk/secret/${key}`, { json: { key_proof: zk.zkEncode(keys.keyProof) } })).json();
+          const res = await request('GET', read.file.url);
           for await (const chunk of res.body) downloaded += chunk.length;
         }
       }),
@@ -138,7 +110,7 @@ try {
   const downloadSeconds = (performance.now() - t1) / 1000;
   if (downloaded !== CONCURRENCY * FILES * UPLOAD) throw new Error(`downloaded ${downloaded} bytes, expected ${CONCURRENCY * FILES * UPLOAD}`);
   const inFlight = (CONCURRENCY * UPLOAD) / 1048576;
-  report = [
+  return [
     `zero-knowledge files through the secrets service: ${CONCURRENCY} clients at once, ${FILES} files each of ${args.mib} MiB (${UPLOAD} bytes uploaded), Node ${process.version}`,
     '',
     '| phase | service RSS MiB | over rest MiB | files in flight MiB | MiB/s through |',
@@ -148,11 +120,5 @@ try {
     `| between (2 s later) | ${between.toFixed(1)} | ${(between - rest).toFixed(1)} | | |`,
     `| reads and downloads (peak) | ${downloadPeak.toFixed(1)} | ${(downloadPeak - rest).toFixed(1)} | ${inFlight.toFixed(0)} | ${(downloaded / 1048576 / downloadSeconds).toFixed(1)} |`,
   ].join('\n');
-} finally {
-  if (server) {
-    server.kill('SIGTERM');
-    await once(server, 'exit');
-  }
-  await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-}
+});
 console.log(report);

@@ -22,6 +22,21 @@ export function notifyChoices(req: { body?: unknown }): NotifyEvent[] {
   return NOTIFY_EVENTS.filter((event) => formField(req, `notify_${event}`) !== undefined);
 }
 
+/**
+ * The share's options as the form sends them (the classic form and the zero-knowledge script
+ * alike): lifetime, recipient, notifications, whose address defaults to the account's verified one
+ * (web accounts are usernames, not addresses).
+ */
+export function shareFormOptions(req: { body?: unknown }, principal: { email?: string | undefined }) {
+  return {
+    ttl: formField(req, 'ttl'),
+    recipient: formField(req, 'recipient'),
+    recipient_only: formField(req, 'recipient_only'),
+    notify: notifyChoices(req).join(','),
+    notify_email: formField(req, 'notify_email')?.trim() || principal.email,
+  };
+}
+
 /** A recipient's and a notification address, the form's buttons, boxes and choices. */
 export const SHORT_FIELDS_CHARACTERS = 640;
 

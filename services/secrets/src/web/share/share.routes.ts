@@ -10,7 +10,7 @@ import type { PageContext, PageSessions } from '../shared/index.js';
 import { generatedPage, sharePage } from './share.views.js';
 import { ttlChoices } from './ttl-choices.js';
 import { zkShareRoutes } from './zk-share.routes.js';
-import { notifyChoices, shareAccess, SHORT_FIELDS_CHARACTERS, type ShareOptions } from './share-access.js';
+import { notifyChoices, shareAccess, shareFormOptions, SHORT_FIELDS_CHARACTERS, type ShareOptions } from './share-access.js';
 import { fetchingPage } from '../zk/index.js';
 
 /**
@@ -58,15 +58,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
 
   router.post('/', ...readForm, sharer, checkShareCsrf, shareLimit, async (req, res) => {
     const principal = sessions.principalOf(res);
-    const fields = {
-      ttl: formField(req, 'ttl'),
-      passphrase: formField(req, 'passphrase'),
-      recipient: formField(req, 'recipient'),
-      recipient_only: formField(req, 'recipient_only'),
-      notify: notifyChoices(req).join(','),
-      // The account's verified address, unless another is given (web accounts are usernames, not addresses).
-      notify_email: formField(req, 'notify_email')?.trim() || principal.email,
-    };
+    const fields = { ...shareFormOptions(req, principal), passphrase: formField(req, 'passphrase') };
     try {
       if (formField(req, 'action') === 'generate') {
         const created = await generateSecret(secrets, principal, inputs.generate.parse(fields));

@@ -4,7 +4,7 @@ import { PLANS } from '../../accounts/plans.js';
 import { envelopeLimit, presentUpload, shareZk, uploadFile, zkShareParser } from '../../zk/index.js';
 import type { PageContext, PageSessions } from '../shared/index.js';
 import { sendRefusal } from '../zk/index.js';
-import { notifyChoices, SHORT_FIELDS_CHARACTERS, type ShareAccess } from './share-access.js';
+import { shareFormOptions, SHORT_FIELDS_CHARACTERS, type ShareAccess } from './share-access.js';
 
 /** The header the script sends the share form's CSRF token in when the body is a file (a cross-site form cannot set it). */
 const CSRF_HEADER = 'x-hush-csrf';
@@ -35,12 +35,7 @@ export function zkShareRoutes(ctx: PageContext, sessions: PageSessions, access: 
         key_verifier: formField(req, 'key_verifier'),
         passphrase_verifier: formField(req, 'passphrase_verifier'),
         file: formField(req, 'file'),
-        ttl: formField(req, 'ttl'),
-        recipient: formField(req, 'recipient'),
-        recipient_only: formField(req, 'recipient_only'),
-        notify: notifyChoices(req).join(','),
-        // The account's verified address, unless another is given (web accounts are usernames, not addresses).
-        notify_email: formField(req, 'notify_email')?.trim() || principal.email,
+        ...shareFormOptions(req, principal),
       });
       const created = await shareZk(zk, principal, input);
       res.json({ metadata_key: created.metadataKey, secret_key: created.secretKey });
