@@ -34,7 +34,10 @@ export class ZkFilesRepository {
    */
   async append(id: string, first: number, pieces: readonly Buffer[]): Promise<void> {
     const rows = pieces.map(() => '(?, ?, ?)').join(', ');
-    await this.db.raw(`INSERT INTO zk_file_records (file_id, seq, data) VALUES ${rows}`, pieces.flatMap((piece, i) => [id, first + i, piece]));
+    await this.db.raw(
+      `INSERT INTO zk_file_records (file_id, seq, data) VALUES ${rows}`,
+      pieces.flatMap((piece, i) => [id, first + i, piece]),
+    );
   }
 
   /** The upload is whole: `bytes` long, ready to be attached by a share. */
