@@ -1,4 +1,4 @@
-import { bool, httpServiceKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
+import { bool, httpServiceKeys, linkKeySealingKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
 import { z } from 'zod';
 
 export const REALM_PATH = '/auth/realms/public';
@@ -112,6 +112,13 @@ export const configSchema = z.object({
   HANDOVER_CLIENT_ID: z.string().min(1).default('hush-handover'),
   HANDOVER_CLIENT_SECRET: z.string().min(32).optional(),
   HANDOVER_TTL: seconds(3 * 24 * 3600, 60),
+  /**
+   * Zero-knowledge handover (docs/zero-knowledge.md): set (the same value as the mailer's, never
+   * the secrets service's), identity encrypts the credential itself and seals the link's key for
+   * the mailer, so the secrets service never holds the credential. Unset: the secrets service
+   * encrypts it, as before.
+   */
+  ...linkKeySealingKeys(),
 
   // E-mail to people about their account (password reset, execute-actions, address confirmation):
   // through the mail queue to the mailer, as the secrets service sends its own (the same names).

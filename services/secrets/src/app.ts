@@ -5,7 +5,7 @@ import { apiSecurity, BcryptPool, databaseReadiness, managementEndpoints, textIn
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import { createContext, createSecretsDeps, type Context, type Infrastructure } from './context.js';
+import { createContext, createSecretsDeps, createZkDeps, type Context, type Infrastructure } from './context.js';
 import { compileEndpoints, type CompiledEndpoint } from './http/api-route.js';
 import { API_MOUNT, API_ROUTES } from './http/api.routes.js';
 import { parseBody } from './http/body.js';
@@ -71,6 +71,13 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     outboxWritten: () => delivery.kick(),
     events: metrics.events,
   });
+  const zk = createZkDeps(context, deps);
+  // Expired rows, then the zero-knowledge files left without a secret (uploads never shared, downloads never finished).
+  const sweep = async () => {
+    const swept = await context.secrets.sweep();
+    await context.files.sweep();
+    return swept;
+  };
   const revocations = new RevocationFeed(
     redis,
     { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
@@ -108,12 +115,12 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const security = apiSecurity();
   const endpoints = compileEndpoints(
     API_ROUTES,
-    { secrets: deps, accounts: context, dialect, openapi },
+    { secrets: deps, zk, accounts: context, dialect, openapi },
     { auth, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter },
   );
   app.use(API_MOUNT, apiRouter(endpoints, security));
   // The pages: reveal and receipt, and the creator's web app (sign-in through identity, share, My secrets, API tokens).
-  const web = createWebApp(config, deps, context, limiter, logger, revocations, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
+  const web = createWebApp(config, deps, zk, context, limiter, logger, revocations, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
   app.use(web.router);
 
   app.use(notFound);
@@ -131,11 +138,11 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       await delivery.start();
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
-      sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+      sweeper = startSweeper({ sweep }, config.SWEEP_INTERVAL, logger, metrics.expired);
       web.start();
       await revocations.start();
     },
-    sweep: () => context.secrets.sweep(),
+    sweep,
     delivery,
     web,
     async close() {

@@ -56,6 +56,16 @@ export const configSchema = z.object({
   ANONYMOUS_RATE_LIMIT_WINDOW: seconds(1200),
   /** bcrypt cost for passphrases (tests lower it; never below 10 in production). */
   PASSPHRASE_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
+  /**
+   * Largest file a zero-knowledge secret carries, in bytes of content (docs/zero-knowledge.md);
+   * its encrypted records stream into PostgreSQL, so memory does not grow with it.
+   */
+  FILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   /** Wrong passphrases a secret survives: the attempt that reaches this number burns it. */
   PASSPHRASE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   /** bcrypt worker threads; 0 = one per CPU core. */

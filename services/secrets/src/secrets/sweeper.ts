@@ -6,7 +6,7 @@ import type { SecretsRepository } from './secrets.repository.js';
  * minute of expiring). Correctness never depends on it: every read checks expires_at itself.
  * Runs never overlap in one process; across processes the DELETEs are idempotent.
  */
-export function startSweeper(secrets: SecretsRepository, intervalSeconds: number, logger: Logger, onSwept: (expiredSecrets: number) => void = () => {}) {
+export function startSweeper(secrets: Pick<SecretsRepository, 'sweep'>, intervalSeconds: number, logger: Logger, onSwept: (expiredSecrets: number) => void = () => {}) {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
