@@ -8,3 +8,4 @@ export * from './web/index.js';
 export * from './rate-limit.js';
 export * from './basic-auth.js';
 export * from './revocations.js';
+export * from './bounded-batches.js';

@@ -9,6 +9,7 @@ import { SecretCrypto } from './secrets/secret-crypto.js';
 import { RecipientCodesRepository } from './secrets/recipient-codes.repository.js';
 import { RequestsRepository } from './secrets/requests.repository.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
+import { SweepRepository } from './secrets/sweep.repository.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -27,6 +28,8 @@ export function createContext(config: Config, db: Db) {
     secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),
     requests: new RequestsRepository(db),
     codes: new RecipientCodesRepository(db),
+    /** The sweeper's statements (secrets/sweeper.ts). */
+    sweeps: new SweepRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
   };
 }
