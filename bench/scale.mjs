@@ -94,7 +94,19 @@ try {
   await s.cli('identity', 'apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
   ccClient = await s.cli('identity', 'clients', 'create', '--name', 'bench', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
   webClient = {
-    ...(await s.cli('identity', 'clients', 'create', '--name', 'bench-web', '--grants', 'authorization_code,refresh_token', '--scopes', 'openid,profile,email', '--redirect-uri', 'http://127.0.0.1:1/cb')),
+    ...(await s.cli(
+      'identity',
+      'clients',
+      'create',
+      '--name',
+      'bench-web',
+      '--grants',
+      'authorization_code,refresh_token',
+      '--scopes',
+      'openid,profile,email',
+      '--redirect-uri',
+      'http://127.0.0.1:1/cb',
+    )),
     redirect_uri: 'http://127.0.0.1:1/cb',
   };
   for (const u of loginUsers) await s.cli('identity', 'users', 'create', u, '--password', LOGIN_PASSWORD, '--email', `${u}@bench.example.com`, '--email-verified');
@@ -151,7 +163,9 @@ async function measureIdentity(tier, size) {
     const headers = { authorization: `Bearer ${token}` };
     // A user and a client of the seeded ones, far from the busiest (a tenth of the way down the skew).
     const { user, client } = await sql('identity', async (c) => ({
-      user: (await c.query(`SELECT id FROM users WHERE username ~ ('\\.' || $1 || '$')`, [Math.max(1, Math.floor(size.users / 10))])).rows[0]?.id ?? '00000000-0000-4000-8000-000000000000',
+      user:
+        (await c.query(`SELECT id FROM users WHERE username ~ ('\\.' || $1 || '$')`, [Math.max(1, Math.floor(size.users / 10))])).rows[0]?.id ??
+        '00000000-0000-4000-8000-000000000000',
       client: (await c.query(`SELECT client_id FROM clients ORDER BY created_at DESC, client_id LIMIT 1 OFFSET $1`, [Math.floor(size.clients / 10)])).rows[0]?.client_id ?? 'none',
     }));
     const queries = {
@@ -172,7 +186,11 @@ async function measureIdentity(tier, size) {
     for (const [name, path] of Object.entries(queries)) {
       record(name, tier, await gets(s.auth, [`/auth/admin/realms/public${path}`], { seconds: Math.max(2, SECONDS / 2), headers }));
     }
-    record('identity: sign-in (browser flow, 8 at a time)', tier, await logins(root, s.issuer, webClient, loginUsers, { seconds: SECONDS, concurrency: 8, password: LOGIN_PASSWORD }));
+    record(
+      'identity: sign-in (browser flow, 8 at a time)',
+      tier,
+      await logins(root, s.issuer, webClient, loginUsers, { seconds: SECONDS, concurrency: 8, password: LOGIN_PASSWORD }),
+    );
     log(`${tier}: identity measured`);
   } finally {
     await service.stop();
@@ -206,10 +224,22 @@ async function measureListing() {
       path = `/api/v1/private/recent?limit=100&before=${next}`;
     }
     latencies.sort((a, b) => a - b);
-    record('listing: every page of the big account, one after the other', 'list', { pages: latencies.length, p50: +latencies[Math.floor(latencies.length / 2)].toFixed(1), p99: +latencies[Math.floor(latencies.length * 0.99)].toFixed(1) });
+    record('listing: every page of the big account, one after the other', 'list', {
+      pages: latencies.length,
+      p50: +latencies[Math.floor(latencies.length / 2)].toFixed(1),
+      p99: +latencies[Math.floor(latencies.length * 0.99)].toFixed(1),
+    });
     const pages = cursors.map((c) => `/api/v1/private/recent?limit=100&before=${c}`);
-    record(`listing: pages of an account with ${LIST} secrets (random pages, 8 connections)`, 'list', await gets(s.base, pages, { seconds: SECONDS, headers: { authorization: big } }));
-    record('listing: the page of an account with 100 secrets (8 connections)', 'list', await gets(s.base, ['/api/v1/private/recent?limit=100'], { seconds: SECONDS, headers: { authorization: small } }));
+    record(
+      `listing: pages of an account with ${LIST} secrets (random pages, 8 connections)`,
+      'list',
+      await gets(s.base, pages, { seconds: SECONDS, headers: { authorization: big } }),
+    );
+    record(
+      'listing: the page of an account with 100 secrets (8 connections)',
+      'list',
+      await gets(s.base, ['/api/v1/private/recent?limit=100'], { seconds: SECONDS, headers: { authorization: small } }),
+    );
     log('listing measured');
   } finally {
     await service.stop();
@@ -225,7 +255,10 @@ async function measureSweep() {
   const mixed = async () => {
     const pool = [];
     await shares(s.base, auth, { seconds: 4, connections: 8, keys: pool });
-    const [share, read] = await Promise.all([shares(s.base, auth, { seconds: SECONDS, connections: CONNECTIONS / 2, keys: pool }), reads(s.base, pool, { seconds: SECONDS, connections: CONNECTIONS / 2 })]);
+    const [share, read] = await Promise.all([
+      shares(s.base, auth, { seconds: SECONDS, connections: CONNECTIONS / 2, keys: pool }),
+      reads(s.base, pool, { seconds: SECONDS, connections: CONNECTIONS / 2 }),
+    ]);
     return { share, read };
   };
   // Without the sweeper: it is due only in a day.
@@ -259,14 +292,20 @@ async function measureSweep() {
   const worst = (kind) => windows.reduce((w, x) => (x[kind].p99 > w.p99 ? x[kind] : w), windows[0][kind]);
   record('sweep: share while the sweeper runs (worst window)', 'sweep', worst('share'));
   record('sweep: read while the sweeper runs (worst window)', 'sweep', worst('read'));
-  record('sweep: time to delete the expired secrets', 'sweep', { expired: before, left, seconds: left > 0 ? null : Math.round((performance.now() - t0) / 1000), windows: windows.length });
+  record('sweep: time to delete the expired secrets', 'sweep', {
+    expired: before,
+    left,
+    seconds: left > 0 ? null : Math.round((performance.now() - t0) / 1000),
+    windows: windows.length,
+  });
 }
 
 function report() {
   const ratio = (v, base) => (base && typeof v?.rps === 'number' && base.rps ? ` (${(v.rps / base.rps).toFixed(2)}x, p99 ${(v.p99 / base.p99).toFixed(2)}x)` : '');
   const cell = (v, base) => {
     if (!v) return '–';
-    if (typeof v.rps === 'number') return `${v.rps}/s, p99 ${v.p99} ms${ratio(v, base)}${v.errors || v.non2xx || v.failures ? `, ${v.errors ?? 0} errors, ${v.non2xx ?? 0} non-2xx${v.failures ? `, ${v.failures} failed` : ''}` : ''}`;
+    if (typeof v.rps === 'number')
+      return `${v.rps}/s, p99 ${v.p99} ms${ratio(v, base)}${v.errors || v.non2xx || v.failures ? `, ${v.errors ?? 0} errors, ${v.non2xx ?? 0} non-2xx${v.failures ? `, ${v.failures} failed` : ''}` : ''}`;
     return JSON.stringify(v);
   };
   console.log(`scale benchmark of ${root}: ${os.cpus().length} cores, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per measurement`);
@@ -281,4 +320,3 @@ function report() {
   for (const [name, v] of phases) console.log(`- ${name}: ${cell(v)}`);
   console.log(JSON.stringify(results));
 }
-

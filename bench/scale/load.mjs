@@ -27,7 +27,15 @@ export function shares(base, auth, { seconds, connections = 32, keys = [] }) {
     url: base,
     connections,
     duration: seconds,
-    requests: [{ method: 'POST', path: '/api/v1/share', headers: { authorization: auth, 'content-type': FORM }, body, onResponse: (status, b) => status === 200 && keys.push(JSON.parse(b).secret_key) }],
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/share',
+        headers: { authorization: auth, 'content-type': FORM },
+        body,
+        onResponse: (status, b) => status === 200 && keys.push(JSON.parse(b).secret_key),
+      },
+    ],
   });
 }
 

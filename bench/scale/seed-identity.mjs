@@ -9,8 +9,50 @@
 // calls apart, so one database grows tier by tier.
 import { bcryptLike, bulkSession, bytes, run } from './sql.mjs';
 
-const FIRST = ['Maria', 'Jan', 'Aiko', 'Omar', 'Lena', 'Pedro', 'Sofia', 'Ivan', 'Chen', 'Amara', 'Lukas', 'Noor', 'Elena', 'Kofi', 'Hana', 'Mateo', 'Freya', 'Ravi', 'Zoe', 'Tomas'];
-const LAST = ['Garcia', 'Novak', 'Tanaka', 'Haddad', 'Muller', 'Silva', 'Rossi', 'Petrov', 'Wang', 'Okafor', 'Schmidt', 'Khan', 'Popescu', 'Mensah', 'Sato', 'Lopez', 'Berg', 'Iyer', 'Martin', 'Dvorak'];
+const FIRST = [
+  'Maria',
+  'Jan',
+  'Aiko',
+  'Omar',
+  'Lena',
+  'Pedro',
+  'Sofia',
+  'Ivan',
+  'Chen',
+  'Amara',
+  'Lukas',
+  'Noor',
+  'Elena',
+  'Kofi',
+  'Hana',
+  'Mateo',
+  'Freya',
+  'Ravi',
+  'Zoe',
+  'Tomas',
+];
+const LAST = [
+  'Garcia',
+  'Novak',
+  'Tanaka',
+  'Haddad',
+  'Muller',
+  'Silva',
+  'Rossi',
+  'Petrov',
+  'Wang',
+  'Okafor',
+  'Schmidt',
+  'Khan',
+  'Popescu',
+  'Mensah',
+  'Sato',
+  'Lopez',
+  'Berg',
+  'Iyer',
+  'Martin',
+  'Dvorak',
+];
 const DOMAINS = ['example.com', 'example.org', 'mail.example.net', 'corp.example.com'];
 const array = (words) => `ARRAY[${words.map((w) => `'${w}'`).join(',')}]`;
 const pick = (words, r) => `(${array(words)})[1 + floor(${r} * ${words.length})::int]`;
