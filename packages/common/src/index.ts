@@ -9,3 +9,4 @@ export * from './rate-limit.js';
 export * from './basic-auth.js';
 export * from './revocations.js';
 export * from './bounded-batches.js';
+export * from './periodic.js';

@@ -1,4 +1,4 @@
-import { inBoundedBatches, type Logger } from '@hush/common';
+import { inBoundedBatches, periodic, type Logger } from '@hush/common';
 import type { Config } from '../config.js';
 import type { SweepRepository } from './sweep.repository.js';
 
@@ -51,25 +51,13 @@ export async function sweep(repo: SweepRepository, settings: SweepSettings, sign
  * once that batch is done, before the caller closes the database).
  */
 export function startSweeper(repo: SweepRepository, settings: SweepSettings & { intervalSeconds: number }, logger: Logger, onSwept: (expiredSecrets: number) => void = () => {}) {
-  const stopping = new AbortController();
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= sweep(repo, settings, stopping.signal)
-      .then((swept) => {
-        onSwept(swept.secrets);
-        if (swept.secrets + swept.metadata + swept.sealedKeys > 0) logger.info({ swept }, 'expired rows swept');
-      })
-      .catch((err: unknown) => logger.error({ err }, 'sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, settings.intervalSeconds * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      stopping.abort();
-      await running;
+  return periodic(
+    settings.intervalSeconds * 1000,
+    async (signal) => {
+      const swept = await sweep(repo, settings, signal);
+      onSwept(swept.secrets);
+      if (swept.secrets + swept.metadata + swept.sealedKeys > 0) logger.info({ swept }, 'expired rows swept');
     },
-  };
+    (err) => logger.error({ err }, 'sweep failed'),
+  );
 }
