@@ -96,19 +96,14 @@ export function summary(latencies, seconds) {
 }
 
 /**
- * Sign-ins through the browser flow, `concurrency` at a time for `seconds`, each as a new browser
- * (no cookies): the authorization request with PKCE, the login page, the form with username and
- * password, the consent page and its form, up to the redirect carrying the code. `users` are
- * signed in in turn. Resolves to sign-ins/s and the latency of a whole sign-in.
+ * One sign-in through the browser flow as a new browser (no cookies): the authorization request
+ * with PKCE, the login page, the form with username and password, the consent page and its form,
+ * up to the redirect carrying the code. Resolves to a function signing `username` in.
  */
-export async function logins(root, issuer, client, users, { seconds, concurrency = 8, password }) {
+export async function browserSignIn(root, issuer, client, password) {
   const { parseForms } = await import(pathToFileURL(join(root, 'packages', 'testing', 'dist', 'html.js')).href);
   const origin = new URL(issuer).origin;
-  let n = 0;
-  let failures = 0;
-  const latencies = [];
-
-  async function one(username) {
+  return async function signIn(username) {
     const cookies = new Map();
     const send = async (url, body) => {
       const res = await fetch(new URL(url, origin), {
@@ -149,9 +144,19 @@ export async function logins(root, issuer, client, users, { seconds, concurrency
     const consent = await submit(login.html, { username, password });
     const back = consent.leftTo ? consent : await submit(consent.html, {});
     if (!back.leftTo || !new URL(back.leftTo).searchParams.get('code')) throw new Error(`no code for ${username}`);
-  }
+  };
+}
 
-  // Warm-up: one sign-in per concurrent browser.
+/**
+ * Sign-ins through the browser flow (browserSignIn), `concurrency` at a time for `seconds`, after
+ * one each to warm up; `users` are signed in in turn. Resolves to sign-ins/s and the latency of a
+ * whole sign-in.
+ */
+export async function logins(root, issuer, client, users, { seconds, concurrency = 8, password }) {
+  const one = await browserSignIn(root, issuer, client, password);
+  let n = 0;
+  let failures = 0;
+  const latencies = [];
   await Promise.all(Array.from({ length: concurrency }, () => one(users[n++ % users.length])));
   const deadline = performance.now() + seconds * 1000;
   await Promise.all(
