@@ -108,8 +108,8 @@ export class ActionTokensRepository {
     return inBoundedBatches(
       async (limit) => {
         const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
-          `DELETE FROM action_tokens WHERE id IN (
-           SELECT id FROM action_tokens WHERE expires_at < now() - interval '1 day' ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+          `DELETE FROM action_tokens WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM action_tokens WHERE expires_at < now() - interval '1 day' ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
           [limit],
         );
         return rowCount ?? 0;

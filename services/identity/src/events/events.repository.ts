@@ -203,7 +203,7 @@ export class EventsRepository {
       deleted += await inBoundedBatches(
         async (limit) => {
           const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
-            `DELETE FROM ?? WHERE id IN (SELECT id FROM ?? WHERE "time" < ? ORDER BY "time" LIMIT ? FOR UPDATE SKIP LOCKED)`,
+            `DELETE FROM ?? WHERE ctid = ANY(ARRAY(SELECT ctid FROM ?? WHERE "time" < ? ORDER BY "time" LIMIT ? FOR UPDATE SKIP LOCKED))`,
             [table, table, cutoff, limit],
           );
           return rowCount ?? 0;

@@ -168,13 +168,15 @@ type StoredRow = { m: string; i: string; p: AdapterPayload; g: string | null; u:
 /**
  * Deletes expired artifacts, `batchSize` per statement, oldest first (inBoundedBatches), leaving
  * the rows another transaction holds (a token request saving a grant); every replica may run it.
+ * The rows chosen are deleted by their physical address (a TID scan), never through a join the
+ * planner could turn into a scan of the whole table.
  */
 export function sweepExpired(db: Db, batchSize: number, signal?: AbortSignal): Promise<number> {
   return inBoundedBatches(
     async (limit) => {
       const { rowCount } = await db.raw<{ rowCount: number | null }>(
-        `DELETE FROM oidc_models WHERE (model, id) IN (
-         SELECT model, id FROM oidc_models WHERE expires_at < now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+        `DELETE FROM oidc_models WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM oidc_models WHERE expires_at < now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
         [limit],
       );
       return rowCount ?? 0;

@@ -4,7 +4,9 @@ import type { Db } from '../db/knex.js';
  * The sweeper's statements: each deletes at most `limit` rows of what has expired, oldest first,
  * in one short statement of its own, through an index on the expiry, skipping rows another
  * transaction holds (a reveal, a burn, another replica's sweep: FOR UPDATE SKIP LOCKED), so it
- * never waits on a share or a read and two replicas take disjoint rows. The sweeper
+ * never waits on a share or a read and two replicas take disjoint rows. The rows chosen are then
+ * deleted by their physical address (`ctid = ANY(ARRAY(...))`, a TID scan): as `IN (SELECT ...)`
+ * the planner may join them to the whole table, read end to end for a thousand rows. The sweeper
  * (sweeper.ts) repeats each until a batch comes back short. Reads never depend on it: every
  * statement that reads a secret or a receipt checks its expiry itself.
  */
@@ -18,8 +20,8 @@ export class SweepRepository {
   async expireSecrets(limit: number): Promise<{ secrets: number; sealedKeys: number }> {
     const { rows } = await this.db.raw<{ rows: { secrets: number; sealed_keys: number }[] }>(
       `WITH s AS (
-         DELETE FROM secrets WHERE secret_hash IN (
-           SELECT secret_hash FROM secrets WHERE expires_at <= now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)
+         DELETE FROM secrets WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM secrets WHERE expires_at <= now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))
          RETURNING metadata_hash
        ), m AS (
          UPDATE metadata SET secret_key_sealed = NULL FROM s WHERE metadata.metadata_hash = s.metadata_hash
@@ -43,8 +45,8 @@ export class SweepRepository {
   async expireOutbox(limit: number): Promise<number> {
     const { rows } = await this.db.raw<{ rows: { n: number }[] }>(
       `WITH o AS (
-         DELETE FROM outbox WHERE id IN (
-           SELECT id FROM outbox WHERE expires_at <= now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)
+         DELETE FROM outbox WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM outbox WHERE expires_at <= now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))
          RETURNING metadata_hash
        ), m AS (
          UPDATE metadata SET delivery_status = 'failed', delivery_updated_at = now(),
@@ -60,8 +62,8 @@ export class SweepRepository {
   /** Receipts past their retention: deleted (with whatever still hangs on them). */
   async deleteReceipts(limit: number): Promise<number> {
     const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
-      `DELETE FROM metadata WHERE metadata_hash IN (
-         SELECT metadata_hash FROM metadata WHERE expires_at <= now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM metadata WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM metadata WHERE expires_at <= now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
       [limit],
     );
     return rowCount ?? 0;
@@ -74,10 +76,10 @@ export class SweepRepository {
    */
   async deleteRequests(limit: number, retentionSeconds: number): Promise<number> {
     const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
-      `DELETE FROM secret_requests WHERE id IN (
-         SELECT id FROM secret_requests
+      `DELETE FROM secret_requests WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM secret_requests
          WHERE LEAST(expires_at, COALESCE(fulfilled_at, cancelled_at, expires_at)) <= now() - make_interval(secs => ?)
-         ORDER BY LEAST(expires_at, COALESCE(fulfilled_at, cancelled_at, expires_at)) LIMIT ? FOR UPDATE SKIP LOCKED)`,
+         ORDER BY LEAST(expires_at, COALESCE(fulfilled_at, cancelled_at, expires_at)) LIMIT ? FOR UPDATE SKIP LOCKED))`,
       [retentionSeconds, limit],
     );
     return rowCount ?? 0;

@@ -94,8 +94,8 @@ export class WebSessionsRepository {
    */
   async sweep(limit: number): Promise<number> {
     const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
-      `DELETE FROM web_sessions WHERE id_hash IN (
-         SELECT id_hash FROM web_sessions WHERE idle_expires_at <= now() ORDER BY idle_expires_at LIMIT ? FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM web_sessions WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM web_sessions WHERE idle_expires_at <= now() ORDER BY idle_expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
       [limit],
     );
     return rowCount ?? 0;
