@@ -173,7 +173,7 @@ async function measureIdentity(tier, size) {
       'admin: users, search one user (max 20)': `/users?search=ravi.sato.${Math.max(1, size.users - 7)}&max=20`,
       'admin: users, exact username': `/users?username=bench-login-3&exact=true`,
       'admin: users, first page (20)': `/users?first=0&max=20`,
-      'admin: users, page in the middle (20)': `/users?first=${Math.floor(size.users / 2)}&max=20`,
+      'admin: users, a jump to the middle (20, by offset)': `/users?first=${Math.floor(size.users / 2)}&max=20`,
       'admin: users, count': `/users/count`,
       'admin: clients, first page (20)': `/clients?first=0&max=20`,
       'admin: clients, search (max 20)': `/clients?clientId=99&search=true&max=20`,

@@ -62,6 +62,24 @@ export async function gets(origin, paths, { seconds, connections = 8, headers = 
   return cannon({ ...opts, duration: seconds });
 }
 
+/**
+ * One client paging through a list, page after page: `pathOf(first)` for first = `from`, `from` +
+ * `size`, ...; the latency of each page but the first (a jump, answered by offset; the others go
+ * on from where the page before ended).
+ */
+export async function walk(origin, pathOf, { from, size, pages, headers = {} }) {
+  const latencies = [];
+  const started = performance.now();
+  for (let i = 0; i < pages; i++) {
+    const t = performance.now();
+    const res = await fetch(`${origin}${pathOf(from + i * size)}`, { headers });
+    if (!res.ok) throw new Error(`${pathOf(from + i * size)}: ${res.status}`);
+    await res.arrayBuffer();
+    if (i > 0) latencies.push(performance.now() - t);
+  }
+  return summary(latencies, (performance.now() - started) / 1000);
+}
+
 /** Client-credentials tokens of one client for `seconds`, after a 2 s warm-up. */
 export async function tokens(issuer, client, { seconds, connections = 32 }) {
   const opts = {
