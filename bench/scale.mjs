@@ -31,7 +31,7 @@ import { databaseUrl } from './common.mjs';
 import { seedAccount, seedExpired, seedSecrets, settle } from './scale/seed-secrets.mjs';
 import { seedIdentity, settleIdentity } from './scale/seed-identity.mjs';
 import { LOGIN_PASSWORD, LOGIN_USERS, stack } from './scale/services.mjs';
-import { adminToken, gets, logins, reads, shares, tokens } from './scale/load.mjs';
+import { adminToken, gets, logins, reads, shares, tokens, walk } from './scale/load.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -186,6 +186,9 @@ async function measureIdentity(tier, size) {
     for (const [name, path] of Object.entries(queries)) {
       record(name, tier, await gets(s.auth, [`/auth/admin/realms/public${path}`], { seconds: Math.max(2, SECONDS / 2), headers }));
     }
+    const pages = (path, from, size) => walk(s.auth, (first) => `/auth/admin/realms/public${path}first=${first}&max=${size}`, { from, size, pages: 51, headers });
+    record('admin: users, paging on from the middle (one client, 50 pages of 20)', tier, await pages('/users?', Math.floor(size.users / 2), 20));
+    record('admin: events, paging on from the newest (one client, 50 pages of 100)', tier, await pages('/events?', 0, 100));
     record(
       'identity: sign-in (browser flow, 8 at a time)',
       tier,
