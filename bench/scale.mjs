@@ -30,7 +30,7 @@ import pg from 'pg';
 import { databaseUrl } from './common.mjs';
 import { seedAccount, seedExpired, seedSecrets, settle } from './scale/seed-secrets.mjs';
 import { seedIdentity, settleIdentity } from './scale/seed-identity.mjs';
-import { LOGIN_PASSWORD, LOGIN_USERS, stack } from './scale/services.mjs';
+import { LOGIN_PASSWORD, prepare, stack } from './scale/services.mjs';
 import { adminToken, gets, logins, reads, shares, tokens, walk } from './scale/load.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,39 +77,15 @@ const sql = async (service, fn) => {
 };
 const results = {};
 const basic = (custid, token) => `Basic ${Buffer.from(`${custid}:${token}`).toString('base64')}`;
-const loginUsers = Array.from({ length: LOGIN_USERS }, (_, i) => `bench-login-${i}`);
-// Set up below: the bench's own API token, clients and counts of what the databases hold.
-let apiToken;
-let ccClient;
-let webClient;
+// Set up below: the bench's own API token, clients and sign-in users (prepare()), and the counts of what the databases hold.
+let bench;
 let have = { secrets: { secrets: 0, receipts: 0, requests: 0, accounts: 0 }, identity: { users: 0, clients: 0, events: 0, organizations: 0 } };
 const record = (name, tier, value) => ((results[name] ??= {})[tier] = value);
 
 await s.create();
 try {
   // ---- set-up: what the bench itself uses, the same on every tier ------------------------------
-  await s.cli('secrets', 'migrate');
-  apiToken = (await s.cli('secrets', 'tokens', 'create', 'bench')).api_token;
-  await s.cli('identity', 'bootstrap');
-  await s.cli('identity', 'apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
-  ccClient = await s.cli('identity', 'clients', 'create', '--name', 'bench', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
-  webClient = {
-    ...(await s.cli(
-      'identity',
-      'clients',
-      'create',
-      '--name',
-      'bench-web',
-      '--grants',
-      'authorization_code,refresh_token',
-      '--scopes',
-      'openid,profile,email',
-      '--redirect-uri',
-      'http://127.0.0.1:1/cb',
-    )),
-    redirect_uri: 'http://127.0.0.1:1/cb',
-  };
-  for (const u of loginUsers) await s.cli('identity', 'users', 'create', u, '--password', LOGIN_PASSWORD, '--email', `${u}@bench.example.com`, '--email-verified');
+  bench = await prepare(s, 'bench');
 
   for (const tier of tiers) {
     const size = TIERS[tier];
@@ -144,7 +120,7 @@ async function databaseSizes() {
 async function measureSecrets(tier) {
   const service = await s.start('secrets');
   try {
-    const auth = basic('bench', apiToken);
+    const { auth } = bench;
     await shares(s.base, auth, { seconds: 2, connections: 8 }); // warm-up
     const keys = [];
     record('secrets: share', tier, await shares(s.base, auth, { seconds: SECONDS, connections: CONNECTIONS, keys }));
@@ -158,7 +134,7 @@ async function measureSecrets(tier) {
 async function measureIdentity(tier, size) {
   const service = await s.start('identity');
   try {
-    record('identity: token (client credentials)', tier, await tokens(s.issuer, ccClient, { seconds: SECONDS, connections: CONNECTIONS }));
+    record('identity: token (client credentials)', tier, await tokens(s.issuer, bench.ccClient, { seconds: SECONDS, connections: CONNECTIONS }));
     const token = await adminToken(s.issuer, s.env.identity.ADMIN_CLIENT_SECRET);
     const headers = { authorization: `Bearer ${token}` };
     // A user and a client of the seeded ones, far from the busiest (a tenth of the way down the skew).
@@ -192,7 +168,7 @@ async function measureIdentity(tier, size) {
     record(
       'identity: sign-in (browser flow, 8 at a time)',
       tier,
-      await logins(root, s.issuer, webClient, loginUsers, { seconds: SECONDS, concurrency: 8, password: LOGIN_PASSWORD }),
+      await logins(root, s.issuer, bench.webClient, bench.users, { seconds: SECONDS, concurrency: 8, password: LOGIN_PASSWORD }),
     );
     log(`${tier}: identity measured`);
   } finally {
@@ -250,7 +226,7 @@ async function measureListing() {
 }
 
 async function measureSweep() {
-  const auth = basic('bench', apiToken);
+  const { auth } = bench;
   const expired = () => sql('secrets', async (c) => Number((await c.query(`SELECT count(*) AS n FROM secrets WHERE expires_at <= now()`)).rows[0].n));
   await sql('secrets', (c) => seedExpired(c, { n: SWEEP, accounts: Math.max(100, Math.floor(have.secrets.secrets / 100)), tag: `${tag}sweep`, log }));
   await sql('secrets', settle);

@@ -24,7 +24,7 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { databaseUrl } from './common.mjs';
 import { browserSignIn, cannon, form } from './scale/load.mjs';
-import { LOGIN_PASSWORD, LOGIN_USERS, stack } from './scale/services.mjs';
+import { LOGIN_PASSWORD, prepare, stack } from './scale/services.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -67,32 +67,9 @@ const procs = {};
 const samples = [];
 await s.create();
 try {
-  await s.cli('secrets', 'migrate');
-  const apiToken = (await s.cli('secrets', 'tokens', 'create', 'soak')).api_token;
-  await s.cli('identity', 'bootstrap');
-  await s.cli('identity', 'apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
-  const cc = await s.cli('identity', 'clients', 'create', '--name', 'soak', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
-  const web = {
-    ...(await s.cli(
-      'identity',
-      'clients',
-      'create',
-      '--name',
-      'soak-web',
-      '--grants',
-      'authorization_code,refresh_token',
-      '--scopes',
-      'openid,profile,email',
-      '--redirect-uri',
-      'http://127.0.0.1:1/cb',
-    )),
-    redirect_uri: 'http://127.0.0.1:1/cb',
-  };
-  const users = Array.from({ length: LOGIN_USERS }, (_, i) => `bench-login-${i}`);
-  for (const u of users) await s.cli('identity', 'users', 'create', u, '--password', LOGIN_PASSWORD, '--email', `${u}@bench.example.com`, '--email-verified');
+  const { auth, ccClient: cc, webClient: web, users } = await prepare(s, 'soak');
   for (const service of ['identity', 'secrets', 'mailer']) procs[service] = await s.start(service);
 
-  const auth = `Basic ${Buffer.from(`soak:${apiToken}`).toString('base64')}`;
   const FORM = 'application/x-www-form-urlencoded';
   const keys = [];
   const steady = (rate, opts) => cannon({ connections: Math.max(1, Math.ceil(rate / 20)), overallRate: rate * RATE, duration: SECONDS, ...opts });

@@ -106,6 +106,29 @@ export function stack(root, tag, overrides = {}) {
   };
 }
 
+/**
+ * What a benchmark itself uses, on freshly created databases: the secrets schema and an API token
+ * of account `custid`; identity bootstrapped (its admin client's secret is ADMIN_CLIENT_SECRET), an
+ * API with the scope `bench:read`, a client-credentials client of it, a web client redirecting to
+ * http://127.0.0.1:1/cb, and LOGIN_USERS sign-in users (`bench-login-<n>`, LOGIN_PASSWORD).
+ */
+export async function prepare(s, custid) {
+  await s.cli('secrets', 'migrate');
+  const apiToken = (await s.cli('secrets', 'tokens', 'create', custid)).api_token;
+  await s.cli('identity', 'bootstrap');
+  await s.cli('identity', 'apis', 'create', 'https://api.bench.example.com', '--scopes', 'bench:read');
+  const client = (name, ...args) => s.cli('identity', 'clients', 'create', '--name', `${custid}-${name}`, ...args);
+  const ccClient = await client('cc', '--grants', 'client_credentials,refresh_token', '--scopes', 'bench:read');
+  const redirect = 'http://127.0.0.1:1/cb';
+  const webClient = {
+    ...(await client('web', '--grants', 'authorization_code,refresh_token', '--scopes', 'openid,profile,email', '--redirect-uri', redirect)),
+    redirect_uri: redirect,
+  };
+  const users = Array.from({ length: LOGIN_USERS }, (_, i) => `bench-login-${i}`);
+  for (const u of users) await s.cli('identity', 'users', 'create', u, '--password', LOGIN_PASSWORD, '--email', `${u}@bench.example.com`, '--email-verified');
+  return { auth: `Basic ${Buffer.from(`${custid}:${apiToken}`).toString('base64')}`, ccClient, webClient, users };
+}
+
 async function answers(url, child) {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${url}: the service exited (${child.exitCode})`);
