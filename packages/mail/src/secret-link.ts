@@ -1,5 +1,5 @@
 import type { SecretLinkJob } from '@hush/queue';
-import { html } from '@hush/common/web';
+import { html } from '@hush/common/html';
 import { emailDocument } from './document.js';
 import { displayName } from './escape.js';
 
@@ -11,14 +11,14 @@ export interface RenderedEmail {
 
 type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt' | 'recipientOnly' | 'keyApart'>;
 
-const expiryFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC',
-  dateStyle: 'full',
-  timeStyle: 'short',
-});
+// Built with the first e-mail, not with the module: a formatter loads the locale's ICU data, ~5 MB
+// of the node binary's pages (more where the kernel maps them as huge pages) in every process that
+// imports this package, sending or not.
+let expiryFormat: Intl.DateTimeFormat | undefined;
 
 /** "Tuesday 14 January 2025 at 12:00 UTC": absolute, as the mail may be read much later than sent. */
 export function formatExpiry(expiresAt: number): string {
+  expiryFormat ??= new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' });
   return `${expiryFormat.format(new Date(expiresAt * 1000))} UTC`;
 }
 

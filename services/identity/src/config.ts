@@ -35,6 +35,12 @@ export const configSchema = z.object({
   /** How often (seconds) each process reloads signing keys from the database. */
   KEY_RELOAD_INTERVAL: seconds(30),
   /**
+   * Rows per statement of the minute's sweeps (expired protocol artifacts, events past
+   * EVENTS_EXPIRATION, spent account-action links): a backlog is worked off in short statements
+   * of this many rows, with a pause as long as the last one between two, never one long transaction.
+   */
+  SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /**
    * The realm's token signature algorithm (Keycloak's realm "default signature algorithm"): for
    * clients without their own (`clients create --signing-alg`). RS256, as Keycloak: its adapters
    * (keycloak-connect) verify RS256 only. ES256 signs ~20 times faster (ADR 4).

@@ -17,7 +17,7 @@ import { requestLog } from './http/request-log.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { apiDialect } from './secrets/dialect.js';
-import { startSweeper } from './secrets/sweeper.js';
+import { startSweeper, sweep, sweepSettings } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
@@ -72,12 +72,6 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     events: metrics.events,
   });
   const zk = createZkDeps(context, deps);
-  // Expired rows, then the zero-knowledge files left without a secret (uploads never shared, downloads never finished).
-  const sweep = async () => {
-    const swept = await context.secrets.sweep();
-    await context.files.sweep();
-    return swept;
-  };
   const revocations = new RevocationFeed(
     redis,
     { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
@@ -127,7 +121,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const errors = errorHandler(logger, dialect);
   app.use(errors);
 
-  let sweeper: { stop(): void } | undefined;
+  let sweeper: { stop(): Promise<void> } | undefined;
   return {
     handler: fastApi({ app, mount: API_MOUNT, everyRequest, api: [security], parseBody, endpoints, errorHandler: errors, notFound }),
     serverOptions: expressServerOptions(app),
@@ -138,18 +132,18 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       await delivery.start();
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
-      sweeper = startSweeper({ sweep }, config.SWEEP_INTERVAL, logger, metrics.expired);
+      sweeper = startSweeper(context.sweeps, sweepSettings(config), logger, metrics.expired);
       web.start();
       await revocations.start();
     },
-    sweep,
+    sweep: () => sweep(context.sweeps, sweepSettings(config)),
     delivery,
     web,
     async close() {
-      sweeper?.stop();
+      const swept = sweeper?.stop();
       web.close();
       revocations.close();
-      await Promise.all([pool.close(), delivery.close()]);
+      await Promise.all([pool.close(), delivery.close(), swept]);
     },
   };
 }

@@ -10,6 +10,7 @@ import { RecipientCodesRepository } from './secrets/recipient-codes.repository.j
 import { RequestsRepository } from './secrets/requests.repository.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
 import { ZK_DEFAULTS, ZkFilesRepository, type ZkDeps } from './zk/index.js';
+import { SweepRepository } from './secrets/sweep.repository.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -28,6 +29,8 @@ export function createContext(config: Config, db: Db) {
     secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),
     requests: new RequestsRepository(db),
     codes: new RecipientCodesRepository(db),
+    /** The sweeper's statements (secrets/sweeper.ts). */
+    sweeps: new SweepRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
     /** Zero-knowledge files' encrypted records. */
     files: new ZkFilesRepository(db),

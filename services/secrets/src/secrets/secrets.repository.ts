@@ -595,38 +595,4 @@ export class SecretsRepository {
     );
     return rows.map(toRecord);
   }
-
-  /**
-   * Physical deletion of what has expired (a secret's content at the end of its ttl, its receipt
-   * later); idempotent, safe to run from every instance at once.
-   * Reads never depend on it (they check expires_at themselves).
-   */
-  async sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }> {
-    return this.db.transaction(async (trx) => {
-      // A secret still here at its expiry was never read: its creator's `expired` notification is
-      // written by the statement that deletes it.
-      const { rows: swept } = await trx.raw<{ rows: { n: number }[] }>(
-        `WITH s AS (DELETE FROM secrets WHERE expires_at <= now() RETURNING metadata_hash),
-         m AS (SELECT ${NOTIFY_COLUMNS} FROM metadata JOIN s ON metadata.metadata_hash = s.metadata_hash WHERE metadata.notify_sealed IS NOT NULL),
-         n AS (${NOTIFY('m', 'expired')})
-         SELECT count(*)::int AS n FROM s`,
-      );
-      const secrets = swept[0]?.n ?? 0;
-      const sealedKeys = await trx('metadata').whereNotNull('secret_key_sealed').andWhereRaw('secret_expires_at <= now()').update({ secret_key_sealed: null });
-      // A delivery still pending when its secret expires will never happen: say so on the metadata
-      // (which outlives the secret) rather than leave it `queued`.
-      await trx.raw(
-        `UPDATE metadata m SET delivery_status = 'failed', delivery_updated_at = now(),
-           delivery_reason = 'the secret expired before the e-mail was delivered'
-         FROM outbox o WHERE o.metadata_hash = m.metadata_hash AND o.expires_at <= now() AND m.delivery_status = 'queued'`,
-      );
-      await trx('outbox').whereRaw('expires_at <= now()').delete();
-      const metadata = await trx('metadata').whereRaw('expires_at <= now()').delete();
-      // A request is listed to its owner, like a receipt, until RECEIPT_RETENTION after its link closed.
-      await trx.raw(`DELETE FROM secret_requests WHERE LEAST(expires_at, COALESCE(fulfilled_at, cancelled_at, expires_at)) + make_interval(secs => ?) <= now()`, [
-        this.settings.receiptRetention,
-      ]);
-      return { secrets, metadata, sealedKeys };
-    });
-  }
 }

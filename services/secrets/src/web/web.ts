@@ -69,7 +69,7 @@ export function createWebApp(
       if (!signedIn) return;
       const { sessions } = signedIn;
       timer = setInterval(() => {
-        sessions.sweep().catch((err: unknown) => logger.warn({ err }, 'web session sweep failed'));
+        sessions.sweep(config.SWEEP_BATCH_SIZE).catch((err: unknown) => logger.warn({ err }, 'web session sweep failed'));
       }, config.SWEEP_INTERVAL * 1000);
       timer.unref();
     },

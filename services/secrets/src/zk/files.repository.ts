@@ -71,10 +71,4 @@ export class ZkFilesRepository {
     const { rows } = await this.db.raw<{ rows: { data: Buffer }[] }>(`SELECT data FROM zk_file_records WHERE file_id = ? AND seq >= ? ORDER BY seq LIMIT ?`, [id, from, limit]);
     return rows.map((r) => r.data);
   }
-
-  /** Files no longer wanted: uploads never attached, downloads never completed, once expired (attached ones go with their secret). */
-  async sweep(): Promise<number> {
-    const { rowCount } = await this.db.raw<{ rowCount: number }>(`DELETE FROM zk_files WHERE secret_hash IS NULL AND expires_at <= now()`);
-    return rowCount;
-  }
 }
