@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
-import { cspViolations, launchChromium } from './chromium.js';
-import { hushUser, loginThroughBrowser, type Hush } from './hush.js';
-import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
+import { cspViolations } from './chromium.js';
+import { hushUser, loginThroughBrowser, type Hush, PASSWORD, startHushSystem, type HushSystem } from './hush.js';
+import type { IdentitySystem } from './identity-system.js';
 
 /**
  * `hush login` through identity's device authorization flow, approved in Chromium as a person
@@ -12,22 +12,14 @@ import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
  * whose answer only this machine opens. Its tokens are kept 0600, refreshed when expired, and a
  * login ended at identity is told as such (exit 7); `hush logout` forgets it.
  */
-const PASSWORD = 'correct horse battery staple';
-
+let hushSystem: HushSystem;
 let system: IdentitySystem;
 let browser: Browser;
-let urls: { secretsUrl: string; authUrl: string };
+let urls: HushSystem['urls'];
 beforeAll(async () => {
-  const webSecret = randomBytes(32).toString('hex');
-  system = await startIdentitySystem({ SECRETS_WEB_CLIENT_SECRET: webSecret }, { secretsEnv: { WEB_CLIENT_SECRET: webSecret } });
-  urls = { secretsUrl: system.secrets.url, authUrl: system.identity.url };
-  for (const name of ['alice', 'bob', 'carol']) await system.identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`, '--email-verified');
-  browser = await launchChromium();
+  ({ system, browser, urls } = hushSystem = await startHushSystem(['alice', 'bob', 'carol']));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await system?.close();
-});
+afterAll(() => hushSystem?.close());
 
 /** A person with hush, signed in through the browser. */
 async function signedIn(username: string): Promise<Hush> {

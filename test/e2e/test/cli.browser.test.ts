@@ -5,9 +5,9 @@ import QRCode from 'qrcode';
 import { type Browser, type Page } from 'playwright-core';
 import { freePort } from '@hush/testing';
 import { hashKey } from '../../../services/secrets/src/secrets/keys.js';
-import { cspViolations, launchChromium } from './chromium.js';
-import { hushUser, type Hush } from './hush.js';
-import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
+import { cspViolations } from './chromium.js';
+import { hushUser, type Hush, PASSWORD, startHushSystem, type HushSystem } from './hush.js';
+import type { IdentitySystem } from './identity-system.js';
 
 /**
  * The `hush` command line against the whole system (identity, the secrets service with its web
@@ -15,22 +15,14 @@ import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
  * makes opens in hush, once; a link without its key, or with another, consumes nothing; wrong
  * passphrases are counted and told; every failure has its exit code (docs/cli.md).
  */
-const PASSWORD = 'correct horse battery staple';
-
+let hushSystem: HushSystem;
 let system: IdentitySystem;
 let browser: Browser;
-let urls: { secretsUrl: string; authUrl: string };
+let urls: HushSystem['urls'];
 beforeAll(async () => {
-  const webSecret = randomBytes(32).toString('hex');
-  system = await startIdentitySystem({ SECRETS_WEB_CLIENT_SECRET: webSecret }, { secretsEnv: { WEB_CLIENT_SECRET: webSecret } });
-  urls = { secretsUrl: system.secrets.url, authUrl: system.identity.url };
-  await system.identity.cli('users', 'create', 'alice', '--password', PASSWORD, '--email', 'alice@example.com', '--email-verified');
-  browser = await launchChromium();
+  ({ system, browser, urls } = hushSystem = await startHushSystem(['alice']));
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await system?.close();
-});
+afterAll(() => hushSystem?.close());
 
 /** A person with hush and an API token of a fresh account (HUSH_API_TOKEN, as a script would have). */
 async function withApiToken(): Promise<{ hush: Hush; env: Record<string, string> }> {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { cspViolations } from './chromium.js';
+import { cspViolations, launchChromium } from './chromium.js';
+import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
 
 /**
  * The `hush` command line as people run it: its bin (packages/cli/bin/hush.mjs) started as a real
@@ -141,4 +142,35 @@ export async function loginThroughBrowser(hush: Hush, browser: Browser, username
   expect(violations).toEqual([]);
   await context.close();
   return login.done;
+}
+
+/** The password of every person the hush tests make. */
+export const PASSWORD = 'correct horse battery staple';
+
+export interface HushSystem {
+  system: IdentitySystem;
+  browser: Browser;
+  urls: { secretsUrl: string; authUrl: string };
+  close(): Promise<void>;
+}
+
+/**
+ * The whole system (startIdentitySystem) with the secrets web app on, its client secret given to
+ * both services as the launcher does; `people` made in identity with PASSWORD and a verified
+ * address `<name>@example.com`; and Chromium.
+ */
+export async function startHushSystem(people: string[]): Promise<HushSystem> {
+  const webSecret = randomBytes(32).toString('hex');
+  const system = await startIdentitySystem({ SECRETS_WEB_CLIENT_SECRET: webSecret }, { secretsEnv: { WEB_CLIENT_SECRET: webSecret } });
+  for (const name of people) await system.identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`, '--email-verified');
+  const browser = await launchChromium();
+  return {
+    system,
+    browser,
+    urls: { secretsUrl: system.secrets.url, authUrl: system.identity.url },
+    async close() {
+      await browser.close();
+      await system.close();
+    },
+  };
 }
