@@ -59,9 +59,13 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   let settings: Settings | undefined;
   try {
     const [name, ...args] = argv;
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
+      note(`${USAGE}\n`);
+      return EXIT.usage;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') {
       out(`${USAGE}\n`);
-      return name === undefined ? EXIT.usage : EXIT.ok;
+      return EXIT.ok;
     }
     if (name === '--version' || name === '-v') {
       out(`${pkg.version}\n`);
