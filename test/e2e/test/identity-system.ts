@@ -59,6 +59,10 @@ export async function startIdentitySystem(identityEnv: Record<string, string> | 
   const adminSecret = boot.admin_client.client_secret;
   return {
     ...system,
+    // The mailer running now: startMailer() replaces the one a spread would have copied.
+    get mailer() {
+      return system.mailer;
+    },
     identity,
     adminSecret,
     handoverSecret,

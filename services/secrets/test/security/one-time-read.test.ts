@@ -112,7 +112,7 @@ describe('a secret anyone with the link may read', () => {
     const revealAll = () =>
       shared.flatMap((s, i) => {
         const value = values[i] as string;
-        const body = i % 2 ? { passphrase: PASSPHRASE } : {};
+        const body: Record<string, string> = i % 2 ? { passphrase: PASSPHRASE } : {};
         return [...Array.from({ length: 10 }, (_, n) => apiReveal(h, s.secret_key, value, `api ${n}`, { body })), pages[i]!.post(body).then(pageAnswer('page', value))];
       });
     await eventually(async () => ((await Promise.all(shared.map((s) => receipt(s.metadata_key)))).every((r) => r.state === 'expired') ? true : undefined), 15_000, 20);
