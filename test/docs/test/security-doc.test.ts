@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { inCodeBlock } from './markdown.js';
 
 // docs/security.md names, for each promise, the tests that attack it; this keeps it from drifting
-// from them. Every test file it names exists; every test name it quotes is in the file it is quoted
-// for; every attack test in a service's test/security/ folder is named. A quote is a test name when
+// from them. Every promise names a test; every test file named exists; every test name quoted is in
+// the file it is quoted for; every attack test in a service's test/security/ folder is named. A quote is a test name when
 // its paragraph or list item names a test file (`….test.ts`) before it, or says it is from the same
 // file as the one before ("Same file: …"); other quotes ("Forgot password?") are the prose's own. A
 // quote may leave parts of a name out with "…" and join a describe block's name to its test's with
@@ -73,13 +73,23 @@ function testSource(file: string): string {
 }
 
 const refs = references(markdown);
+/** Each numbered promise (`### N. ...`) and its section. */
+const promises = markdown
+  .split(/^(?=### \d+\. )/m)
+  .slice(1)
+  .map((section) => [section.split('\n')[0]?.replace(/^### /, '') ?? '', section] as const);
 const files = [...new Set(refs.map((r) => r.file))];
 const quotes = refs.filter((r): r is Required<Reference> => r.quote !== undefined);
 
 describe('docs/security.md and the tests it names', () => {
   it('finds the files and test names it checks', () => {
+    expect(promises.length).toBeGreaterThanOrEqual(11);
     expect(files.length).toBeGreaterThanOrEqual(20);
     expect(quotes.length).toBeGreaterThanOrEqual(50);
+  });
+
+  it.each(promises)('%s: names a test that attacks it', (_heading, section) => {
+    expect(references(section).length).toBeGreaterThan(0);
   });
 
   it.each(files)('%s exists', (file) => {
