@@ -11,6 +11,7 @@ export default {
   moduleNameMapper: {
     '^@hush/common/base$': '<rootDir>/packages/common/src/base.ts',
     '^@hush/common/web$': '<rootDir>/packages/common/src/web/index.ts',
+    '^@hush/common/html$': '<rootDir>/packages/common/src/web/html.ts',
     '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -117,7 +117,9 @@ async function embeddedPostgres(name, port) {
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const dir = join(root, '.data', 'pglite', name);
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  // pg_trgm: identity's search indexes (its migration creates the extension).
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 1 });
   await server.start();
   closers.push(async () => {

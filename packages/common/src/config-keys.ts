@@ -88,6 +88,17 @@ export const httpServiceKeys = (defaults: HttpServiceDefaults) => ({
 /** The parsed values of `httpServiceKeys`. */
 export type HttpServiceConfig = z.infer<z.ZodObject<ReturnType<typeof httpServiceKeys>>>;
 
+/**
+ * The key that seals a zero-knowledge link's key for the mailer (identity's credential handover,
+ * docs/zero-knowledge.md): identity seals it, the secrets service passes it on without being able
+ * to open it, the mailer opens it and puts it in the e-mail's link. Identity's and the mailer's
+ * must be equal; the secrets service must not have it. Unset: handovers are encrypted by the
+ * secrets service, as before.
+ */
+export const linkKeySealingKeys = () => ({
+  LINK_KEY_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in identity and the mailer, never in the secrets service').optional(),
+});
+
 /** The BullMQ queues between the secrets service (producer) and the mailer (consumer). */
 export const queueKeys = () => ({
   /** BullMQ key prefix; the producer's and the consumer's must be equal. Tests use a unique one. */

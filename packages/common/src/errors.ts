@@ -171,6 +171,13 @@ export function domainErrorMiddleware(
   },
 ): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
+    // A handler that streams its answer (a file download) failed half-way: the status is sent, so
+    // the only honest end is a cut connection, which the client sees as an incomplete body.
+    if (res.headersSent) {
+      requestLogger(logger, res).error({ err }, 'answer failed after it started');
+      res.destroy();
+      return;
+    }
     const known = toDomainError(err, options.bodyLimit);
     if (!known) {
       requestLogger(logger, res).error({ err }, 'unhandled error');

@@ -10,3 +10,5 @@ export * from './rate-limit.js';
 export * from './basic-auth.js';
 export * from './revocations.js';
 export * from './bcrypt-pool.js';
+export * from './bounded-batches.js';
+export * from './periodic.js';

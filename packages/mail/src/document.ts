@@ -1,4 +1,4 @@
-import { html, type Html } from '@hush/common/web';
+import { html, type Html } from '@hush/common/html';
 
 /**
  * The HTML document every e-mail of ours is sent in: inline styles only (mail clients drop

@@ -1,5 +1,5 @@
 import type { NotificationJob } from '@hush/queue';
-import { html } from '@hush/common/web';
+import { html } from '@hush/common/html';
 import { emailDocument } from './document.js';
 import type { RenderedEmail } from './secret-link.js';
 import { formatExpiry } from './secret-link.js';

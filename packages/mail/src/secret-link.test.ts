@@ -33,6 +33,13 @@ describe('the secret-link e-mail', () => {
     expect(withPassphrase.html).toContain('You need a passphrase to read it.');
   });
 
+  test('a zero-knowledge link without its key says the sender gives the key apart', () => {
+    expect(renderSecretLinkEmail(view).text).not.toContain('its key is not in this e-mail');
+    const apart = renderSecretLinkEmail({ ...view, keyApart: true });
+    expect(apart.text).toContain('its key is not in this e-mail (nor did our server ever have it): alice will give you the full link, or its key, separately.');
+    expect(apart.html).toContain('its key is not in this e-mail');
+  });
+
   test('escapes the sender and the link in HTML', () => {
     const email = renderSecretLinkEmail({
       ...view,

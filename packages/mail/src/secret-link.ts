@@ -1,5 +1,5 @@
 import type { SecretLinkJob } from '@hush/queue';
-import { html } from '@hush/common/web';
+import { html } from '@hush/common/html';
 import { emailDocument } from './document.js';
 import { displayName } from './escape.js';
 
@@ -9,16 +9,16 @@ export interface RenderedEmail {
   html: string;
 }
 
-type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt' | 'recipientOnly'>;
+type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt' | 'recipientOnly' | 'keyApart'>;
 
-const expiryFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'UTC',
-  dateStyle: 'full',
-  timeStyle: 'short',
-});
+// Built with the first e-mail, not with the module: a formatter loads the locale's ICU data, ~5 MB
+// of the node binary's pages (more where the kernel maps them as huge pages) in every process that
+// imports this package, sending or not.
+let expiryFormat: Intl.DateTimeFormat | undefined;
 
 /** "Tuesday 14 January 2025 at 12:00 UTC": absolute, as the mail may be read much later than sent. */
 export function formatExpiry(expiresAt: number): string {
+  expiryFormat ??= new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' });
   return `${expiryFormat.format(new Date(expiresAt * 1000))} UTC`;
 }
 
@@ -37,6 +37,9 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
   const recipientOnlyText = view.recipientOnly
     ? 'It is for this address only: to read it, sign in to Hush with an account of this address, or ask the page for a one-time code sent here.'
     : '';
+  const keyApartText = view.keyApart
+    ? `${sender} encrypted it before sending it, and its key is not in this e-mail (nor did our server ever have it): ${sender} will give you the full link, or its key, separately.`
+    : '';
 
   const subject = `${sender} sent you a secret`;
 
@@ -49,6 +52,7 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
     `The link works only once: after you read the secret, it is deleted. It expires on ${expires}.`,
     passphraseText,
     ...(recipientOnlyText ? [recipientOnlyText] : []),
+    ...(keyApartText ? [keyApartText] : []),
     'Opening the link does not reveal the secret yet; you will press a button to see it.',
     '',
     'If you did not expect this e-mail, you can ignore it.',
@@ -61,6 +65,7 @@ export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
 <p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${expires}.</p>
 <p>${passphraseText}</p>
 ${recipientOnlyText && html`<p>${recipientOnlyText}</p>`}
+${keyApartText && html`<p>${keyApartText}</p>`}
 <p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
 <p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
 `;

@@ -1,5 +1,5 @@
 import type { SecretRequestJob } from '@hush/queue';
-import { html } from '@hush/common/web';
+import { html } from '@hush/common/html';
 import { emailDocument } from './document.js';
 import { displayName } from './escape.js';
 import { formatExpiry, type RenderedEmail } from './secret-link.js';

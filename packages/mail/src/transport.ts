@@ -1,6 +1,10 @@
-import nodemailer from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 
-export type MailTransport = ReturnType<typeof createMailTransport>;
+/** What sending needs of a transport: a message out, the pool closed. */
+export interface MailTransport {
+  sendMail(message: SendMailOptions): Promise<{ messageId: string }>;
+  close(): void;
+}
 
 export interface TransportOptions {
   /** nodemailer URL: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
@@ -15,9 +19,21 @@ export interface TransportOptions {
  * A pooled SMTP transport: up to `maxConnections` connections, reused between messages. Retrying
  * belongs to the caller (BullMQ in the mailer, the outbox in the secrets service's inline mode),
  * so the pool never requeues a message itself, and nodemailer never reads files or URLs named in
- * a message.
+ * a message. nodemailer is loaded with the first message: a process that has sent nothing yet
+ * (an idle mailer, a service whose e-mail goes through the queue) holds none of its code.
  */
-export function createMailTransport(o: TransportOptions) {
+export function createMailTransport(o: TransportOptions): MailTransport {
+  let transporter: Promise<Transporter> | undefined;
+  const open = () => (transporter ??= import('nodemailer').then((m) => pooled(m.default, o)));
+  return {
+    sendMail: async (message) => (await open()).sendMail(message),
+    close() {
+      void transporter?.then((t) => t.close());
+    },
+  };
+}
+
+function pooled(nodemailer: (typeof import('nodemailer'))['default'], o: TransportOptions): Transporter {
   return nodemailer.createTransport(
     {
       pool: true,

@@ -1,3 +1,4 @@
+import { open, seal } from '@hush/common/base';
 import { z } from 'zod';
 
 /** Queue the secrets relay adds e-mail requests to; the mailer's worker consumes it. */
@@ -20,6 +21,19 @@ export const secretLinkJob = z.object({
   passphraseRequired: z.boolean(),
   /** A recipient-only secret: only the addressee, signed in or with a code sent here, can read it. */
   recipientOnly: z.boolean().optional(),
+  /**
+   * A zero-knowledge secret (docs/zero-knowledge.md): the link lacks its key (the fragment), which
+   * the secrets service never had; the sender hands it over apart.
+   */
+  keyApart: z.boolean().optional(),
+  /**
+   * The link's key (its fragment) sealed by identity for the mailer (sealLinkKey): the secrets
+   * service, which queues the job, cannot open it; the mailer appends it to `link`.
+   */
+  keySealed: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,200}$/)
+    .optional(),
   /** Unix seconds after which the link no longer works. */
   expiresAt: z.number().int(),
 });
@@ -41,4 +55,16 @@ export interface SecretLinkJobOptions {
 
 export function secretLinkJobOptions(deliveryId: string, retry: { attempts: number; backoffMs: number }): SecretLinkJobOptions {
   return { jobId: deliveryId, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs }, removeOnComplete: true, removeOnFail: true };
+}
+
+const LINK_KEY_AAD = 'hush:link-key:v1';
+
+/** Seals a zero-knowledge link's key (its fragment) under LINK_KEY_SEALING_KEY, for the mailer only (base64url). */
+export function sealLinkKey(key: Buffer, fragment: string): string {
+  return seal(key, fragment, LINK_KEY_AAD).toString('base64url');
+}
+
+/** The link's key sealed by `sealLinkKey`; throws when `key` is not the one it was sealed under. */
+export function openLinkKey(key: Buffer, sealed: string): string {
+  return open(key, Buffer.from(sealed, 'base64url'), LINK_KEY_AAD).toString('utf8');
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, textInput, trustFunction, type ServiceApp } from '@hush/common';
+import { databaseReadiness, deriveKey, managementEndpoints, periodic, textInput, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
 import { adminTransactions, createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
@@ -112,9 +112,19 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     { unwritten: metrics.eventsUnwritten },
   );
   /** Retention: events older than the realm's eventsExpiration go. */
-  const sweepEvents = async () => {
+  const sweepEvents = async (signal?: AbortSignal) => {
     const expiration = events.settings().eventsExpiration;
-    return expiration ? context.eventsRepository.deleteOlderThan(expiration) : 0;
+    return expiration ? context.eventsRepository.deleteOlderThan(expiration, config.SWEEP_BATCH_SIZE, signal) : 0;
+  };
+  /** Expired protocol artifacts, events past their retention, spent account-action links: each in bounded batches. */
+  const sweepAll = async (signal: AbortSignal) => {
+    for (const [what, sweepOne] of [
+      ['sweep', () => sweepExpired(db, config.SWEEP_BATCH_SIZE, signal)],
+      ['events retention sweep', () => sweepEvents(signal)],
+      ['action token sweep', () => context.actionTokens.sweep(config.SWEEP_BATCH_SIZE, signal)],
+    ] as const) {
+      await sweepOne().catch((err: unknown) => logger.error({ err }, `${what} failed`));
+    }
   };
   const adminDeps = { ...context, clients: invalidatingLocally(context.clients, cache), events, accountActions };
   const admin = createAdminApi({
@@ -300,6 +310,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   app.use(errorHandler(logger));
 
   let timers: NodeJS.Timeout[] = [];
+  let sweeping: { stop(): Promise<void> } | undefined;
   return {
     handler: directDispatch({ express: app, before: everyRequest, provider: () => handler }),
     management,
@@ -314,26 +325,23 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       await events.start();
       if (mailReady) await mail.start();
       else logger.warn('MAIL_SEALING_KEY is not set: account e-mails (password reset, execute-actions, address confirmation) wait in the outbox until it is');
-      timers = [
-        setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000),
-        setInterval(() => void sweepExpired(db).catch((err) => logger.error({ err }, 'sweep failed')), 60_000),
-        setInterval(() => void sweepEvents().catch((err) => logger.error({ err }, 'events retention sweep failed')), 60_000),
-        setInterval(() => void context.actionTokens.sweep().catch((err) => logger.error({ err }, 'action token sweep failed')), 60_000),
-      ];
+      timers = [setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000)];
       timers.forEach((t) => t.unref());
+      sweeping = periodic(60_000, sweepAll, () => undefined);
     },
     async close() {
       timers.forEach(clearInterval);
       timers = [];
+      const swept = sweeping?.stop();
       cache?.stop();
       // Before the caller closes the database: buffered events are written, none lost; the relay's
       // statuses in flight are recorded.
-      await Promise.all([events.close(), mail.close()]);
+      await Promise.all([events.close(), mail.close(), swept]);
       // The service's Redis connection stays the caller's to close; this ends the revocation retries.
       await Promise.all([context.revocations.close(), context.passwords.close()]);
     },
     reloadKeys,
-    sweep: async () => (await sweepExpired(db)) + (await sweepEvents()),
+    sweep: async () => (await sweepExpired(db, config.SWEEP_BATCH_SIZE)) + (await sweepEvents()),
   };
 }
 

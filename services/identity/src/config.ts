@@ -1,4 +1,4 @@
-import { bool, httpServiceKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
+import { bool, httpServiceKeys, linkKeySealingKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
 import { z } from 'zod';
 
 export const REALM_PATH = '/auth/realms/public';
@@ -34,6 +34,12 @@ export const configSchema = z.object({
   CLIENT_CACHE: bool(true),
   /** How often (seconds) each process reloads signing keys from the database. */
   KEY_RELOAD_INTERVAL: seconds(30),
+  /**
+   * Rows per statement of the minute's sweeps (expired protocol artifacts, events past
+   * EVENTS_EXPIRATION, spent account-action links): a backlog is worked off in short statements
+   * of this many rows, with a pause as long as the last one between two, never one long transaction.
+   */
+  SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /**
    * The realm's token signature algorithm (Keycloak's realm "default signature algorithm"): for
    * clients without their own (`clients create --signing-alg`). RS256, as Keycloak: its adapters
@@ -112,6 +118,13 @@ export const configSchema = z.object({
   HANDOVER_CLIENT_ID: z.string().min(1).default('hush-handover'),
   HANDOVER_CLIENT_SECRET: z.string().min(32).optional(),
   HANDOVER_TTL: seconds(3 * 24 * 3600, 60),
+  /**
+   * Zero-knowledge handover (docs/zero-knowledge.md): set (the same value as the mailer's, never
+   * the secrets service's), identity encrypts the credential itself and seals the link's key for
+   * the mailer, so the secrets service never holds the credential. Unset: the secrets service
+   * encrypts it, as before.
+   */
+  ...linkKeySealingKeys(),
 
   // E-mail to people about their account (password reset, execute-actions, address confirmation):
   // through the mail queue to the mailer, as the secrets service sends its own (the same names).

@@ -77,6 +77,7 @@ function handoverApi(config: Config): SecretsApi | undefined {
     tokenUrl: `${config.internalUrl}${REALM_PATH}/protocol/openid-connect/token`,
     clientId: config.HANDOVER_CLIENT_ID,
     clientSecret: config.HANDOVER_CLIENT_SECRET,
+    linkKeySealingKey: config.LINK_KEY_SEALING_KEY,
   });
 }
 

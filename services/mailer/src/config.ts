@@ -1,10 +1,12 @@
-import { loadConfig, managementKeys, processKeys, requireSealingKey, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
+import { linkKeySealingKeys, loadConfig, managementKeys, processKeys, requireSealingKey, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
 import { z } from 'zod';
 
 export const configSchema = z.object({
   ...redisKeys(),
   ...queueKeys(),
   ...smtpKeys(),
+  /** Opens the key of a zero-knowledge link identity hands over (docs/zero-knowledge.md): identity's value. */
+  ...linkKeySealingKeys(),
   /** Jobs (and pooled SMTP connections) handled at once by this process. */
   CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   ...managementKeys(9002),

@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, mailJobName, obfuscateEmail, producerOf, type JobSeal, type MailJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
@@ -40,10 +40,27 @@ function isConnectionFailure(err: Error): boolean {
 const isWebLink = (link: string) => /^https?:$/.test(new URL(link).protocol);
 
 /** The job inside a sealed payload; throws UnsealableJobError (permanent) when there is none to send. */
-function openJob(seal: JobSeal, data: unknown): MailJob {
+function openJob(seal: JobSeal, data: unknown, linkKeySealingKey: Buffer | undefined): MailJob {
   const job = seal.open(data);
   if ('link' in job && !isWebLink(job.link)) throw new UnsealableJobError('invalid job payload');
-  return job;
+  return isSecretLink(job) && job.keySealed !== undefined ? withLinkKey(job, linkKeySealingKey) : job;
+}
+
+/**
+ * A zero-knowledge link handed over by identity: its key, sealed by identity for the mailer alone
+ * (the secrets service that queued the job cannot open it), becomes the link's fragment.
+ */
+function withLinkKey(job: MailJob & { keySealed?: string }, key: Buffer | undefined): MailJob {
+  if (key === undefined) throw new UnsealableJobError('the link key is sealed, and LINK_KEY_SEALING_KEY is not set');
+  let fragment: string;
+  try {
+    fragment = openLinkKey(key, job.keySealed ?? '');
+  } catch {
+    throw new UnsealableJobError('the link key does not open with LINK_KEY_SEALING_KEY');
+  }
+  if (!/^[A-Za-z0-9_-]{43}$/.test(fragment) || !('link' in job)) throw new UnsealableJobError('invalid link key');
+  const { keySealed: _sealed, ...rest } = job;
+  return { ...rest, link: `${job.link}#${fragment}` };
 }
 
 /**
@@ -63,10 +80,10 @@ export function createProcessor(deps: WorkerDeps) {
   };
 }
 
-async function processSecretLink({ logger, transport, status, metrics, seal }: WorkerDeps, job: Job): Promise<'sent'> {
+async function processSecretLink({ config, logger, transport, status, metrics, seal }: WorkerDeps, job: Job): Promise<'sent'> {
   let data: MailJob;
   try {
-    data = openJob(seal, job.data);
+    data = openJob(seal, job.data, config.LINK_KEY_SEALING_KEY);
   } catch (err) {
     if (!(err instanceof UnsealableJobError)) throw err;
     // Retrying cannot make a seal open: fail for good, with the reason, reported to the producer.

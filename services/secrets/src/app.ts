@@ -5,7 +5,7 @@ import { apiSecurity, BcryptPool, databaseReadiness, managementEndpoints, textIn
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
-import { createContext, createSecretsDeps, type Context, type Infrastructure } from './context.js';
+import { createContext, createSecretsDeps, createZkDeps, type Context, type Infrastructure } from './context.js';
 import { compileEndpoints, type CompiledEndpoint } from './http/api-route.js';
 import { API_MOUNT, API_ROUTES } from './http/api.routes.js';
 import { parseBody } from './http/body.js';
@@ -17,7 +17,7 @@ import { requestLog } from './http/request-log.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
 import { apiDialect } from './secrets/dialect.js';
-import { startSweeper } from './secrets/sweeper.js';
+import { startSweeper, sweep, sweepSettings } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
 import { OutboxRepository } from './delivery/outbox.repository.js';
@@ -71,6 +71,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
     outboxWritten: () => delivery.kick(),
     events: metrics.events,
   });
+  const zk = createZkDeps(context, deps);
   const revocations = new RevocationFeed(
     redis,
     { redisUrl: config.REDIS_URL, channel: config.REVOCATIONS_CHANNEL, maxLagMs: config.REVOCATIONS_MAX_LAG_MS, timeoutMs: config.REDIS_TIMEOUT_MS },
@@ -108,19 +109,19 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const security = apiSecurity();
   const endpoints = compileEndpoints(
     API_ROUTES,
-    { secrets: deps, accounts: context, dialect, openapi },
+    { secrets: deps, zk, accounts: context, dialect, openapi },
     { auth, limiter, anonymousShares: config.anonymousShares.enabled, anonymousLimiter },
   );
   app.use(API_MOUNT, apiRouter(endpoints, security));
   // The pages: reveal and receipt, and the creator's web app (sign-in through identity, share, My secrets, API tokens).
-  const web = createWebApp(config, deps, context, limiter, logger, revocations, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
+  const web = createWebApp(config, deps, zk, context, limiter, logger, revocations, config.anonymousShares.enabled ? { anonymous: { limiter: anonymousLimiter } } : {});
   app.use(web.router);
 
   app.use(notFound);
   const errors = errorHandler(logger, dialect);
   app.use(errors);
 
-  let sweeper: { stop(): void } | undefined;
+  let sweeper: { stop(): Promise<void> } | undefined;
   return {
     handler: fastApi({ app, mount: API_MOUNT, everyRequest, api: [security], parseBody, endpoints, errorHandler: errors, notFound }),
     serverOptions: expressServerOptions(app),
@@ -131,18 +132,18 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
       await delivery.start();
       if (config.DELIVERY_MODE === 'queue')
         warnIfRedisVolatile(redis, logger, "queued e-mail jobs (re-queued from the outbox after MAIL_REQUEUE_AFTER) and the mailer's sent markers (duplicate e-mails possible)");
-      sweeper = startSweeper(context.secrets, config.SWEEP_INTERVAL, logger, metrics.expired);
+      sweeper = startSweeper(context.sweeps, sweepSettings(config), logger, metrics.expired);
       web.start();
       await revocations.start();
     },
-    sweep: () => context.secrets.sweep(),
+    sweep: () => sweep(context.sweeps, sweepSettings(config)),
     delivery,
     web,
     async close() {
-      sweeper?.stop();
+      const swept = sweeper?.stop();
       web.close();
       revocations.close();
-      await Promise.all([pool.close(), delivery.close()]);
+      await Promise.all([pool.close(), delivery.close(), swept]);
     },
   };
 }

@@ -56,6 +56,16 @@ export const configSchema = z.object({
   ANONYMOUS_RATE_LIMIT_WINDOW: seconds(1200),
   /** bcrypt cost for passphrases (tests lower it; never below 10 in production). */
   PASSPHRASE_HASH_COST: z.coerce.number().int().min(4).max(15).default(12),
+  /**
+   * Largest file a zero-knowledge secret carries, in bytes of content (docs/zero-knowledge.md);
+   * its encrypted records stream into PostgreSQL, so memory does not grow with it.
+   */
+  FILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   /** Wrong passphrases a secret survives: the attempt that reaches this number burns it. */
   PASSPHRASE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   /** bcrypt worker threads; 0 = one per CPU core. */
@@ -73,6 +83,12 @@ export const configSchema = z.object({
   API_TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
   /** Seconds between two runs of the sweeper that deletes expired rows. */
   SWEEP_INTERVAL: seconds(30),
+  /**
+   * Rows the sweeper deletes per statement. A backlog (millions of secrets expired while the
+   * service was down) is worked off in statements of this many rows, each short, each leaving the
+   * rows a share or a read holds, with a pause as long as the last statement between two.
+   */
+  SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Requests per caller (account, or IP address for reads) per window; 0 disables the limit. */
   RATE_LIMIT_MAX: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_WINDOW: seconds(60),

@@ -9,6 +9,8 @@ import { SecretCrypto } from './secrets/secret-crypto.js';
 import { RecipientCodesRepository } from './secrets/recipient-codes.repository.js';
 import { RequestsRepository } from './secrets/requests.repository.js';
 import { SecretsRepository } from './secrets/secrets.repository.js';
+import { ZK_DEFAULTS, ZkFilesRepository, type ZkDeps } from './zk/index.js';
+import { SweepRepository } from './secrets/sweep.repository.js';
 
 /**
  * The repositories and settings, wired once; shared by the HTTP app and the admin CLI. It is the
@@ -27,7 +29,11 @@ export function createContext(config: Config, db: Db) {
     secrets: new SecretsRepository(db, { receiptRetention: config.RECEIPT_RETENTION }),
     requests: new RequestsRepository(db),
     codes: new RecipientCodesRepository(db),
+    /** The sweeper's statements (secrets/sweeper.ts). */
+    sweeps: new SweepRepository(db),
     crypto: new SecretCrypto(config.MASTER_KEY),
+    /** Zero-knowledge files' encrypted records. */
+    files: new ZkFilesRepository(db),
   };
 }
 
@@ -52,4 +58,10 @@ export function createSecretsDeps(context: Context, extras: Pick<SecretsDeps, 'p
     },
     ...extras,
   };
+}
+
+/** The deps of the zero-knowledge use-cases (zk/): the secrets' deps, the files and their bounds. */
+export function createZkDeps(context: Context, secrets: SecretsDeps): ZkDeps {
+  const { config } = context;
+  return { ...secrets, files: context.files, zk: { ...ZK_DEFAULTS, fileMaxBytes: config.FILE_MAX_BYTES, mailerOpensLinkKeys: config.DELIVERY_MODE === 'queue' } };
 }

@@ -38,6 +38,26 @@ export class InvalidCodeError extends DomainError {
 }
 export class CodeUnavailableError extends fixedError(429, 'code_unavailable', 'No new code can be sent for this secret right now; use the last one, or try again in a minute') {}
 export class InvalidShareDomainError extends fixedError(400, 'invalid_share_domain', 'share_domain must be a host name') {}
+export class KeyProofRequiredError extends fixedError(
+  400,
+  'key_proof_required',
+  'This secret was encrypted by its sender with the key in its link, which this service never had: read it with POST /zk/secret/{secret_key} and the proof of that key',
+) {}
+export class NotZeroKnowledgeError extends fixedError(400, 'not_zero_knowledge', 'This secret was encrypted by this service: read it with POST /secret/{secret_key}') {}
+export class ZeroKnowledgeRequestError extends fixedError(
+  400,
+  'zero_knowledge_request',
+  "This request takes only a secret encrypted by the sender's client for the requester: POST /zk/request/{request_key}",
+) {}
+export class PlainRequestError extends fixedError(400, 'not_zero_knowledge', 'This request has no public key: send the secret with POST /request/{request_key}') {}
+export class AccountRequiredForFileError extends fixedError(400, 'account_required', 'An account is required to share a file.') {}
+export class RecipientRequiredForLinkKeyError extends fixedError(400, 'recipient_required', 'link_key_sealed is for the e-mail to a recipient: give recipient') {}
+export class LinkKeyNeedsMailerError extends fixedError(
+  400,
+  'link_key_needs_mailer',
+  'A sealed link key is opened by the mailer only, and this service sends its e-mails itself (DELIVERY_MODE=inline)',
+) {}
+export class FileRequiredError extends fixedError(400, 'file_required', 'The upload is empty: send the encrypted records as the body') {}
 export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {
     super(400, 'invalid_length', `length must be a whole number from ${min} to ${max}`);
@@ -91,9 +111,17 @@ export class SecretForRecipientError extends fixedError(
   'This secret can be read only by its recipient: a token of an account with that verified e-mail address, or the one-time code sent to it',
 ) {}
 
+/**
+ * The proof sent is not that of the secret's key (a link without its fragment, or with another):
+ * the secret stays, readable with the right link, and nothing is counted.
+ */
+export class WrongKeyError extends fixedError(403, 'wrong_key', 'The key in this link is not the key of this secret: nothing was read or changed') {}
+
 // 404: unknown, already read, burned and expired are deliberately indistinguishable.
 export class UnknownSecretError extends fixedError(404, 'unknown_secret', 'Unknown secret') {}
 export class UnknownTokenError extends fixedError(404, 'unknown_token', 'Unknown API token') {}
+/** An upload that is not the caller's, not complete, already attached or expired; a download token unknown, used or expired. */
+export class UnknownFileError extends fixedError(404, 'unknown_file', 'Unknown file: the upload or download is not there (expired, used, or not yours)') {}
 /** Unknown, answered, cancelled and expired requests alike. */
 export class UnknownRequestError extends fixedError(404, 'unknown_request', 'This request is not open: it was answered, cancelled or has expired') {}
 
@@ -104,7 +132,21 @@ export class SecretTooLongError extends DomainError {
   }
 }
 
+export class EnvelopeTooLongError extends DomainError {
+  constructor(bytes: number, limit: number, plan: string) {
+    super(413, 'secret_too_long', `The envelope is ${bytes} bytes; the ${plan} plan allows at most ${limit} bytes (6 per character of the plan, and 1,024)`);
+  }
+}
+export class FileTooLargeError extends DomainError {
+  constructor(limit: number) {
+    super(413, 'file_too_large', `The file is larger than this service takes: at most ${limit} bytes encrypted (FILE_MAX_BYTES of content)`);
+  }
+}
+
 // 429
+export class TooManyUploadsError extends fixedError(429, 'too_many_uploads', 'Too many files uploaded and not yet shared by this account: share or let them expire first', {
+  'Retry-After': '60',
+}) {}
 export class RateLimitedError extends DomainError {
   constructor(retryAfter: number) {
     super(429, 'rate_limited', `Rate limit exceeded; retry in ${retryAfter} seconds`, { 'Retry-After': String(retryAfter) });

@@ -1,5 +1,6 @@
 import ajv2020 from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { zkEncode, zkKeys, zkRandom, zkRequestKeyPair, zkSealHeader, zkWrapKey } from '@hush/zk';
 import { startSecrets, type Harness } from './harness.js';
 
 /**
@@ -144,6 +145,44 @@ describe.each([
     expect(read.status).toBe(200);
     expectConforms('/secret/{secret_key}', 'post', read);
     expectConforms('/private/{metadata_key}', 'get', await h.http.get(`/api/v1/private/${item?.metadata_key}`).set('Authorization', auth));
+  });
+
+  it('real responses of the zero-knowledge routes match their schemas', async () => {
+    const auth = alice.auth;
+    const key = zkRandom(32);
+    const keys = await zkKeys(key);
+    const envelope = zkEncode(await zkSealHeader(keys, { text: 'x', file: { name: 'a', type: '', size: 3 } }, zkRandom(12)));
+    const upload = await h.http.post('/api/v1/zk/files').set('Authorization', auth).type('application/octet-stream').send(Buffer.alloc(19));
+    expect(upload.status).toBe(201);
+    expectConforms('/zk/files', 'post', upload);
+    expectConforms('/zk/files', 'post', await h.http.post('/api/v1/zk/files').set('Authorization', auth).type('application/octet-stream').send(Buffer.alloc(0)));
+    const shared = await h.http.post('/api/v1/zk/share').set('Authorization', auth).send({ envelope, key_verifier: keys.keyVerifier, file: upload.body.file });
+    expect(shared.status).toBe(200);
+    expectConforms('/zk/share', 'post', shared);
+    expectConforms('/zk/share', 'post', await h.http.post('/api/v1/zk/share').set('Authorization', auth).send({ envelope }));
+    const secretKey = String(shared.body.secret_key);
+    expectConforms('/zk/secret/{secret_key}', 'get', await h.http.get(`/api/v1/zk/secret/${secretKey}`));
+    expectConforms('/zk/secret/{secret_key}', 'post', await h.http.post(`/api/v1/zk/secret/${secretKey}`).send({ key_proof: zkEncode(zkRandom(32)) }));
+    const read = await h.http.post(`/api/v1/zk/secret/${secretKey}`).send({ key_proof: zkEncode(keys.keyProof) });
+    expect(read.status).toBe(200);
+    expectConforms('/zk/secret/{secret_key}', 'post', read);
+    expectConforms('/zk/secret/{secret_key}', 'get', await h.http.get(`/api/v1/zk/secret/${secretKey}`));
+    expect((await h.http.get(String(read.body.file.url))).status).toBe(200);
+    expectConforms('/zk/files/{download_token}', 'get', await h.http.get(String(read.body.file.url)));
+    const metadata = await h.http.get(`/api/v1/private/${shared.body.metadata_key}`).set('Authorization', auth);
+    expect(metadata.body).toMatchObject(dialect === 'spec' ? { zero_knowledge: true, file_size: 19 } : { state: 'received' });
+    expectConforms('/private/{metadata_key}', 'get', metadata);
+
+    const pair = await zkRequestKeyPair();
+    const request = await h.http.post('/api/v1/requests').set('Authorization', auth).send({ label: 'zk', public_key: pair.publicKey });
+    expectConforms('/requests', 'post', request);
+    const requestKey = String(request.body.link).split('/request/')[1];
+    expectConforms('/request/{request_key}', 'get', await h.http.get(`/api/v1/request/${requestKey}`));
+    const answer = { envelope, key_verifier: keys.keyVerifier, wrapped_key: zkEncode(await zkWrapKey(pair.publicKey, key)) };
+    expectConforms('/zk/request/{request_key}', 'post', await h.http.post(`/api/v1/zk/request/${requestKey}`).send({ envelope }));
+    expectConforms('/zk/request/{request_key}', 'post', await h.http.post(`/api/v1/zk/request/${requestKey}`).send(answer));
+    expectConforms('/zk/request/{request_key}', 'post', await h.http.post(`/api/v1/zk/request/${requestKey}`).send(answer));
+    expectConforms('/request/{request_key}', 'get', await h.http.get(`/api/v1/request/${requestKey}`));
   });
 
   it('the schemas are strict: an extra or mistyped field fails', () => {

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import request from 'supertest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { freePort, postForm, type Received } from '@hush/testing';
+import { zkParseLink, zkRead } from '@hush/zk';
 import { authorize, clientConfig } from '../../../services/identity/test/flows.js';
 import { startIdentity, type Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
@@ -205,5 +208,46 @@ describe('when the secrets service cannot be reached', () => {
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBeDefined();
     expect((await postForm(tokenUrl, { grant_type: 'client_credentials', client_id: made.client_id, client_secret: made.client_secret })).status).toBe(200);
+  });
+});
+
+describe('zero-knowledge, with LINK_KEY_SEALING_KEY in identity and the mailer', () => {
+  let zk: IdentitySystem;
+  let token: string;
+  beforeAll(async () => {
+    const linkKey = randomBytes(32).toString('hex');
+    zk = await startIdentitySystem({ LINK_KEY_SEALING_KEY: linkKey }, { mailerEnv: { LINK_KEY_SEALING_KEY: linkKey } });
+    token = await zk.adminToken();
+  }, 60_000);
+  afterAll(() => zk?.close());
+
+  it('identity encrypts the credential before sharing it: the secrets service holds only ciphertext and never the key; the owner’s e-mailed link opens it once', async () => {
+    const owner = `zk-owner-${suffix}@example.com`;
+    const created = await request(zk.identity.url)
+      .post(`${ADMIN}/clients`)
+      .query({ handoverTo: owner })
+      .auth(token, { type: 'bearer' })
+      .send({ clientId: `zk-svc-${suffix}`, serviceAccountsEnabled: true, standardFlowEnabled: false });
+    expect(created.status).toBe(201);
+    const [mail] = await zk.smtp.waitFor(owner, 1, 30_000);
+    const link = /https?:\/\/\S+\/secret\/[0-9a-z]{31}#[A-Za-z0-9_-]{43}/.exec(mail?.mail.text ?? '')?.[0] as string;
+    expect(zkParseLink(link)).toBeDefined();
+    const key = zkParseLink(link)?.key as Uint8Array;
+
+    // The secrets service has the ciphertext: its classic read refuses it, and its rows, outbox and logs hold neither the key nor the credential.
+    const secretKey = /\/secret\/([0-9a-z]{31})/.exec(link)?.[1] as string;
+    expect((await zk.secrets.http.post(`/api/v1/secret/${secretKey}`)).body.code).toBe('key_proof_required');
+    const opened = await zkRead({}, link);
+    const credential = opened.text as string;
+    expect((await postForm(zk.tokenUrl, { grant_type: 'client_credentials', client_id: `zk-svc-${suffix}`, client_secret: credential })).status).toBe(200);
+    const { stdout } = await promisify(execFile)('pg_dump', ['--data-only', zk.secrets.config.DATABASE_URL], { maxBuffer: 64 * 1024 * 1024 });
+    for (const text of [stdout, zk.secrets.logs.join('\n')]) {
+      for (const needle of [credential, Buffer.from(key).toString('base64url'), Buffer.from(key).toString('hex')]) expect(text).not.toContain(needle);
+    }
+    await expect(zkRead({}, link)).rejects.toThrow();
+    const handover = await request(zk.identity.url)
+      .get(`${ADMIN}/handovers/${String(created.headers['hush-handover'])}`)
+      .auth(token, { type: 'bearer' });
+    expect(handover.body).toMatchObject({ state: 'received', deliveryStatus: 'sent' });
   });
 });

@@ -25,7 +25,10 @@ export interface IdentitySystem extends System {
   identityDump(): Promise<string>;
 }
 
-export async function startIdentitySystem(identityEnv: Record<string, string> | ((url: string) => Record<string, string>) = {}): Promise<IdentitySystem> {
+export async function startIdentitySystem(
+  identityEnv: Record<string, string> | ((url: string) => Record<string, string>) = {},
+  opts: { mailerEnv?: Record<string, string> } = {},
+): Promise<IdentitySystem> {
   const secretsPort = await freePort();
   const handoverSecret = randomBytes(32).toString('hex');
   const identity = await startIdentity((url) => ({
@@ -43,6 +46,7 @@ export async function startIdentitySystem(identityEnv: Record<string, string> | 
         IDENTITY_JWKS_URL: `${realm}/protocol/openid-connect/certs`,
         REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL,
       },
+      ...(opts.mailerEnv ? { mailerEnv: opts.mailerEnv } : {}),
     });
   } catch (err) {
     await identity.close();

@@ -25,7 +25,9 @@ export interface System {
 }
 
 /** The secrets service and the mailer, in-process, sharing a queue prefix, with a real SMTP server. */
-export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOptions; startMailer?: boolean; secretsEnv?: Record<string, string> } = {}): Promise<System> {
+export async function startSystem(
+  opts: { redisUrl?: string; smtp?: TestSmtpOptions; startMailer?: boolean; secretsEnv?: Record<string, string>; mailerEnv?: Record<string, string> } = {},
+): Promise<System> {
   const prefix = `e2e-${randomBytes(5).toString('hex')}`;
   const redisUrl = opts.redisUrl ?? testRedisUrl;
   const smtp = await startSmtp(opts.smtp ?? {});
@@ -46,6 +48,7 @@ export async function startSystem(opts: { redisUrl?: string; smtp?: TestSmtpOpti
     MANAGEMENT_PORT: '0',
     MAIL_SEALING_KEY: secrets.env['MAIL_SEALING_KEY'],
     LOG_LEVEL: 'debug',
+    ...opts.mailerEnv,
   });
   const system: System = {
     secrets,

@@ -9,8 +9,9 @@ import { startWebWithIdentity } from '../../../services/secrets/test/identity.js
 
 /**
  * Issue 13's journey in Chromium (Debian's, driven by playwright-core): a person signs in through
- * identity's login page, shares with a passphrase and a recipient, copies the link, which a
- * signed-out second browser reveals; the receipt then says received; a second secret is burned
+ * identity's login page, shares with a passphrase and a recipient (encrypted in the browser, the
+ * default when JavaScript runs: docs/zero-knowledge.md), copies the full link, which a signed-out
+ * second browser reveals; the receipt then says received; a second secret is burned
  * from My secrets; an API token is made, used with HTTP Basic, revoked and refused; sign-out
  * ends at identity and a protected page asks to sign in again. Every page: no CSP violation, no
  * serious or critical axe-core violation, and screenshots at 1280 px and 360 px in
@@ -62,29 +63,32 @@ it('signs in, shares, reveals, burns, manages API tokens and signs out', async (
   await expect(h1(page)).resolves.toBe('Share a secret');
   await inspect(page, violations, 'web-02-share');
 
-  // Share with a passphrase and a recipient; the counter follows the text.
+  // Share with a passphrase and a recipient; the counter follows the text; the page says the browser encrypts.
+  await expect(page.locator('#mode').getAttribute('data-mode')).resolves.toBe('zero-knowledge');
   await page.fill('#secret', SECRET);
   await expect(page.locator('#count').textContent()).resolves.toBe(`${[...SECRET].length} of 1000 characters`);
   await page.fill('#passphrase', 'blue tulip');
   await page.selectOption('#ttl', '3600');
   await page.fill('#recipient', 'erin@example.com');
   await page.click('#share');
+  await page.waitForURL(/\/private\//);
   await expect(h1(page)).resolves.toBe('Your secret link is ready');
   await expect(page.locator('#state').getAttribute('data-state')).resolves.toBe('new');
-  await expect(page.locator('figure.qr svg').count()).resolves.toBe(1);
+  await expect(page.locator('#encryption').getAttribute('data-mode')).resolves.toBe('zero-knowledge');
   const link = await page.locator('#link').inputValue();
-  expect(link).toMatch(new RegExp(`^${secrets.url}/secret/[0-9a-z]{31}$`));
+  expect(link).toMatch(new RegExp(`^${secrets.url}/secret/[0-9a-z]{31}#[A-Za-z0-9_-]{43}$`));
   await page.click('button[data-copy=link]');
   await page.locator('#link-copied').waitFor({ state: 'visible' });
   await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(link);
   await inspect(page, violations, 'web-03-result');
   const receiptUrl = page.url();
 
-  // A second, signed-out browser reveals it with the passphrase.
+  // A second, signed-out browser reveals it with the passphrase (decrypted there).
   const other = await newPage();
   await other.page.goto(link);
   await other.page.fill('#passphrase', 'blue tulip');
   await other.page.click('#reveal');
+  await other.page.locator('#result').waitFor({ state: 'visible' });
   await expect(other.page.locator('#value').inputValue()).resolves.toBe(SECRET);
 
   // The creator's receipt now says received, and no longer shows the link.
@@ -103,16 +107,18 @@ it('signs in, shares, reveals, burns, manages API tokens and signs out', async (
   await page.goto(`${secrets.url}/`);
   await page.fill('#secret', 'to be burned');
   await page.click('#share');
+  await page.waitForURL(/\/private\//);
   const second = await page.locator('#link').inputValue();
   await page.goto(`${secrets.url}/secrets`);
   await expect(h1(page)).resolves.toBe('My secrets');
   await expect(page.locator('ul.items > li').count()).resolves.toBe(3);
   await inspect(page, violations, 'web-06-my-secrets');
-  // Each item leads to its receipt, which shows the link of an unread secret to its creator.
+  // Each item leads to its receipt, which shows the link of an unread secret to its creator (without
+  // its key, which was made in the browser and is kept nowhere).
   const receipt = await page.locator('ul.items > li').first().locator('a:has-text("receipt")').getAttribute('href');
   expect(receipt).toMatch(/^\/private\/[0-9a-z]{31}$/);
   await page.goto(`${secrets.url}${receipt}`);
-  await expect(page.locator('#link').inputValue()).resolves.toBe(second);
+  await expect(page.locator('#link').inputValue()).resolves.toBe(second.slice(0, second.indexOf('#')));
   await page.goto(`${secrets.url}/secrets`);
   await page.locator('ul.items > li').first().locator('button:has-text("Burn")').click();
   await expect(h1(page)).resolves.toMatch(/^Burn secret [0-9a-z]{6}\?$/);
@@ -177,8 +183,9 @@ describe('with ANONYMOUS_SHARES=true', () => {
     await inspect(page, violations, 'web-11-anonymous-share');
     await page.fill('#secret', 'anonymous, from the home page');
     await page.click('#share');
+    await page.waitForURL(/\/private\//);
     await expect(h1(page)).resolves.toBe('Your secret link is ready');
-    await expect(page.locator('#link').inputValue()).resolves.toMatch(new RegExp(`^${url}/secret/[0-9a-z]{31}$`));
+    await expect(page.locator('#link').inputValue()).resolves.toMatch(new RegExp(`^${url}/secret/[0-9a-z]{31}#[A-Za-z0-9_-]{43}$`));
     await context.close();
   }, 60_000);
 });

@@ -10,6 +10,8 @@ export interface PageOptions {
   body: Html;
   /** A script we wrote (never user input), run under the nonce. Pages work without it. */
   script?: string;
+  /** A script file of our own origin, run (before `script`) under the nonce and checked by Subresource Integrity. */
+  external?: { src: string; integrity: string } | undefined;
 }
 
 const stylesheet = raw(STYLESHEET);
@@ -20,5 +22,7 @@ export function layout(page: PageOptions): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><meta name="color-scheme" content="light dark"><title>${page.title} · Hush</title>
 <style nonce="${page.nonce}">${stylesheet}</style></head>
-<body><main>${page.body}</main>${page.script && html`<script nonce="${page.nonce}">${raw(page.script)}</script>`}</body></html>`);
+<body><main>${page.body}</main>${page.external && html`<script src="${page.external.src}" integrity="${page.external.integrity}" nonce="${page.nonce}"></script>`}${
+    page.script && html`<script nonce="${page.nonce}">${raw(page.script)}</script>`
+  }</body></html>`);
 }

@@ -1,4 +1,5 @@
 import type { AccountAction } from '@hush/queue';
+import { inBoundedBatches } from '@hush/common';
 import type { Db } from '../db/knex.js';
 
 export type ActionTokenKind = 'reset-password' | 'execute-actions' | 'verify-email';
@@ -113,9 +114,19 @@ export class ActionTokensRepository {
     return rows[0] ? { status: rows[0].delivery_status, reason: rows[0].delivery_reason } : undefined;
   }
 
-  /** Tokens expired for a day (their outbox rows go with them); how many went. */
-  async sweep(): Promise<number> {
-    const { rowCount } = await this.db.raw<{ rowCount: number }>(`DELETE FROM action_tokens WHERE expires_at < now() - interval '1 day'`);
-    return rowCount ?? 0;
+  /** Tokens expired for a day (their outbox rows go with them), `batchSize` per statement; how many went. */
+  sweep(batchSize: number, signal?: AbortSignal): Promise<number> {
+    return inBoundedBatches(
+      async (limit) => {
+        const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
+          `DELETE FROM action_tokens WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM action_tokens WHERE expires_at < now() - interval '1 day' ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
+          [limit],
+        );
+        return rowCount ?? 0;
+      },
+      batchSize,
+      signal,
+    );
   }
 }

@@ -1,4 +1,6 @@
 import type { Db } from '../db/knex.js';
+import { likePattern } from '../db/like.js';
+import { PageBoundaries, pageOf } from '../db/page-boundaries.js';
 import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { sameAddress } from './addresses.js';
@@ -120,6 +122,9 @@ const columnsOf = (u: Partial<NewUser>) =>
   );
 
 export class UsersRepository {
+  /** Where recent pages of the admin API's user lists ended (keyset paging behind first/max). */
+  private readonly pages = new PageBoundaries<string>();
+
   constructor(private readonly db: Db) {}
 
   private select() {
@@ -172,11 +177,23 @@ export class UsersRepository {
     return ((await this.select().whereNull('u.service_account_client_id').orderBy('u.username')) as Row[]).map(toUser);
   }
 
+  /** By username; a page that follows the one before it starts after that page's last username (db/page-boundaries.ts). */
   async search(filter: UserFilter): Promise<User[]> {
-    const q = this.filtered(this.select(), filter).orderBy('u.username');
-    if (filter.first) q.offset(filter.first);
-    if (filter.max !== undefined && filter.max >= 0) q.limit(filter.max);
-    return ((await q) as Row[]).map(toUser);
+    const { first, max, ...list } = filter;
+    const rows = await pageOf(
+      this.pages,
+      JSON.stringify(list),
+      { first, max },
+      (r: Row) => r.username,
+      async (after, offset, limit) => {
+        const q = this.filtered(this.select(), list).orderBy('u.username');
+        if (after !== undefined) q.where('u.username', '>', after);
+        if (offset) q.offset(offset);
+        if (limit !== undefined) q.limit(limit);
+        return (await q) as Row[];
+      },
+    );
+    return rows.map(toUser);
   }
 
   async count(filter: UserFilter): Promise<number> {
@@ -184,21 +201,25 @@ export class UsersRepository {
     return Number(row?.count ?? 0);
   }
 
-  private filtered<Q extends ReturnType<Db>>(q: Q, f: UserFilter): Q {
+  /**
+   * The filters as conditions the trigram indexes on each lowered column answer (migration
+   * 20270210000000_scale_indexes): a substring as `LIKE '%...%'`, an exact value as `=`; an empty
+   * substring matches every user.
+   */
+  private filtered<Q extends ReturnType<Db>>(q: Q, f: Omit<UserFilter, 'first' | 'max'>): Q {
     q.whereNull('u.service_account_client_id');
-    const like = (column: string, value: string) =>
-      f.exact ? q.whereRaw(`lower(${column}) = lower(?)`, [value]) : q.whereRaw(`strpos(lower(coalesce(${column}, '')), lower(?)) > 0`, [value]);
+    const like = (column: string, value: string) => {
+      if (f.exact) q.whereRaw(`lower(${column}) = lower(?)`, [value]);
+      else if (value !== '') q.whereRaw(`lower(${column}) LIKE lower(?)`, [likePattern(value)]);
+    };
     if (f.username !== undefined) like('u.username', f.username);
     if (f.email !== undefined) like('u.email', f.email);
     if (f.firstName !== undefined) like('u.first_name', f.firstName);
     if (f.lastName !== undefined) like('u.last_name', f.lastName);
-    if (f.search !== undefined && f.search !== '*') {
-      const s = f.search.replace(/^\*|\*$/g, '');
-      q.whereRaw(
-        `(strpos(lower(u.username), lower(?)) > 0 OR strpos(lower(coalesce(u.email, '')), lower(?)) > 0
-          OR strpos(lower(coalesce(u.first_name, '')), lower(?)) > 0 OR strpos(lower(coalesce(u.last_name, '')), lower(?)) > 0)`,
-        [s, s, s, s],
-      );
+    const s = f.search?.replace(/^\*|\*$/g, '');
+    if (s) {
+      const p = likePattern(s);
+      q.whereRaw(`(lower(u.username) LIKE lower(?) OR lower(u.email) LIKE lower(?) OR lower(u.first_name) LIKE lower(?) OR lower(u.last_name) LIKE lower(?))`, [p, p, p, p]);
     }
     if (f.enabled !== undefined) q.where('u.enabled', f.enabled);
     if (f.organizationId !== undefined) q.where('u.organization_id', f.organizationId);

@@ -1,4 +1,6 @@
 import type { Db } from '../db/knex.js';
+import { likePattern } from '../db/like.js';
+import { PageBoundaries, pageOf } from '../db/page-boundaries.js';
 import { batched, isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { resolveWebOrigins } from './web-origins.js';
@@ -123,6 +125,9 @@ const columnsOf = (c: Partial<NewClient>) =>
   );
 
 export class ClientsRepository {
+  /** Where recent pages of the admin API's client lists ended (keyset paging behind first/max). */
+  private readonly pages = new PageBoundaries<string>();
+
   constructor(private readonly db: Db) {}
 
   private select() {
@@ -165,14 +170,29 @@ export class ClientsRepository {
     return row ? toClient(row) : undefined;
   }
 
+  /**
+   * By client id; `search` as a substring through the trigram index on the lowered id. A page that
+   * follows the one before it starts after that page's last client id (db/page-boundaries.ts).
+   */
   async search(filter: ClientFilter): Promise<Client[]> {
-    const q = this.select().orderBy('c.client_id');
-    if (filter.clientId !== undefined) q.where('c.client_id', filter.clientId);
-    if (filter.search !== undefined) q.whereRaw(`strpos(lower(c.client_id), lower(?)) > 0`, [filter.search]);
-    if (filter.organizationId !== undefined) q.where('c.organization_id', filter.organizationId);
-    if (filter.first) q.offset(filter.first);
-    if (filter.max !== undefined && filter.max >= 0) q.limit(filter.max);
-    return ((await q) as Row[]).map(toClient);
+    const { first, max, ...list } = filter;
+    const rows = await pageOf(
+      this.pages,
+      JSON.stringify(list),
+      { first, max },
+      (r: Row) => r.client_id,
+      async (after, offset, limit) => {
+        const q = this.select().orderBy('c.client_id');
+        if (list.clientId !== undefined) q.where('c.client_id', list.clientId);
+        if (list.search) q.whereRaw(`lower(c.client_id) LIKE lower(?)`, [likePattern(list.search)]);
+        if (list.organizationId !== undefined) q.where('c.organization_id', list.organizationId);
+        if (after !== undefined) q.where('c.client_id', '>', after);
+        if (offset) q.offset(offset);
+        if (limit !== undefined) q.limit(limit);
+        return (await q) as Row[];
+      },
+    );
+    return rows.map(toClient);
   }
 
   async update(clientId: string, changes: Partial<ClientChanges>): Promise<boolean> {

@@ -11,6 +11,7 @@ import * as consoleClients from '../../migrations/20261220000000_console_clients
 import * as handovers from '../../migrations/20261220010000_handovers.js';
 import * as secondFactor from '../../migrations/20261221000000_second_factor.js';
 import * as accountActions from '../../migrations/20261226040000_account_actions.js';
+import * as scaleIndexes from '../../migrations/20270210000000_scale_indexes.js';
 import * as actionTokensSentTo from '../../migrations/20261227000000_action_tokens_sent_to.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
@@ -27,5 +28,6 @@ export const migrationSource = staticMigrations({
   '20261220010000_handovers': handovers,
   '20261221000000_second_factor': secondFactor,
   '20261226040000_account_actions': accountActions,
+  '20270210000000_scale_indexes': scaleIndexes,
   '20261227000000_action_tokens_sent_to': actionTokensSentTo,
 });

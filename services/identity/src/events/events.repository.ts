@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import { inBoundedBatches } from '@hush/common';
 import type { Db } from '../db/knex.js';
+import { PageBoundaries, pageOf } from '../db/page-boundaries.js';
 import type { AdminEvent, EventsConfig, UserEvent } from './events.types.js';
 
 /** What both event queries take: a time window and Keycloak's `first`/`max` paging. */
@@ -26,17 +28,36 @@ export interface AdminEventFilter extends EventWindow {
   authIpAddress?: string | undefined;
 }
 
-/** Newest first, within the window, one page. */
-function windowed<Q extends Knex.QueryBuilder>(q: Q, f: EventWindow): Q {
-  q.orderBy('time', 'desc').orderBy('id', 'desc');
+/** Where a page of events ended: its last event's time (as PostgreSQL wrote it, to the microsecond) and id. */
+type EventKey = { time: string; id: string };
+
+/**
+ * Newest first, within the window, one page, in the order of the indexes on `(time DESC, id DESC)`
+ * (alone, or after the user, client or type filtered on). A page that follows the one before it
+ * starts after that page's last event (db/page-boundaries.ts); `list` names the query's filters.
+ */
+function windowed<R extends { time_key: string; id: string }>(q: Knex.QueryBuilder, f: EventWindow, pages: PageBoundaries<EventKey>, list: string): Promise<R[]> {
+  q.select(q.client.raw(`"time"::text AS time_key`)).orderBy('time', 'desc').orderBy('id', 'desc');
   if (f.dateFrom) q.where('time', '>=', f.dateFrom);
   if (f.dateTo) q.where('time', '<', f.dateTo);
-  if (f.first) q.offset(f.first);
-  if (f.max !== undefined && f.max >= 0) q.limit(f.max);
-  return q;
+  return pageOf(
+    pages,
+    list,
+    f,
+    (r: R) => ({ time: r.time_key, id: r.id }),
+    async (after, offset, limit) => {
+      const page = q.clone();
+      if (after) page.whereRaw(`("time", id) < (?::timestamptz, ?::bigint)`, [after.time, after.id]);
+      if (offset) page.offset(offset);
+      if (limit !== undefined) page.limit(limit);
+      return (await page) as R[];
+    },
+  );
 }
 
 type UserRow = {
+  id: string;
+  time_key: string;
   time: Date;
   type: string;
   client_id: string | null;
@@ -47,6 +68,8 @@ type UserRow = {
   details: Record<string, string> | null;
 };
 type AdminRow = {
+  id: string;
+  time_key: string;
   time: Date;
   operation_type: string;
   resource_type: string;
@@ -70,6 +93,9 @@ const undefinedIfNull = <T>(v: T | null): T | undefined => (v === null ? undefin
 
 /** Events' storage: batched inserts (one statement per batch), Keycloak's queries, retention. */
 export class EventsRepository {
+  /** Where recent pages of the event lists ended (keyset paging behind first/max). */
+  private readonly pages = { events: new PageBoundaries<EventKey>(), adminEvents: new PageBoundaries<EventKey>() };
+
   constructor(private readonly db: Db) {}
 
   /** One INSERT for the whole batch: the rows travel as one JSON document. */
@@ -121,12 +147,13 @@ export class EventsRepository {
   }
 
   async userEvents(f: UserEventFilter): Promise<UserEvent[]> {
-    const q = this.db<UserRow>('events');
+    const q = this.db('events').select('*');
     if (f.types?.length) q.whereIn('type', f.types);
     if (f.client !== undefined) q.where('client_id', f.client);
     if (f.user !== undefined) q.where('user_id', f.user);
     if (f.ipAddress !== undefined) q.where('ip_address', f.ipAddress);
-    return (await windowed(q, f)).map((r) => ({
+    const { first: _first, max: _max, ...list } = f;
+    return (await windowed<UserRow>(q, f, this.pages.events, JSON.stringify(list))).map((r) => ({
       time: r.time.getTime(),
       type: r.type as UserEvent['type'],
       clientId: undefinedIfNull(r.client_id),
@@ -139,7 +166,7 @@ export class EventsRepository {
   }
 
   async adminEvents(f: AdminEventFilter): Promise<AdminEvent[]> {
-    const q = this.db<AdminRow>('admin_events');
+    const q = this.db('admin_events').select('*');
     if (f.operationTypes?.length) q.whereIn('operation_type', f.operationTypes);
     if (f.resourceTypes?.length) q.whereIn('resource_type', f.resourceTypes);
     // Keycloak's resourcePath filter takes `*` as a wildcard.
@@ -147,7 +174,8 @@ export class EventsRepository {
     if (f.authClient !== undefined) q.where('auth_client_id', f.authClient);
     if (f.authUser !== undefined) q.where('auth_user_id', f.authUser);
     if (f.authIpAddress !== undefined) q.where('auth_ip_address', f.authIpAddress);
-    return (await windowed(q, f)).map((r) => ({
+    const { first: _first, max: _max, ...list } = f;
+    return (await windowed<AdminRow>(q, f, this.pages.adminEvents, JSON.stringify(list))).map((r) => ({
       time: r.time.getTime(),
       operationType: r.operation_type as AdminEvent['operationType'],
       resourceType: r.resource_type,
@@ -158,16 +186,33 @@ export class EventsRepository {
     }));
   }
 
+  /** Every event of the table: at once, however many (a DELETE of millions of rows would outlast the statement timeout). */
   async clear(table: 'events' | 'admin_events'): Promise<void> {
-    await this.db(table).delete();
+    await this.db.raw('TRUNCATE ??', [table]);
   }
 
-  /** Retention: removes what is older than `seconds`. */
-  async deleteOlderThan(seconds: number): Promise<number> {
+  /**
+   * Retention: removes what is older than `seconds`, oldest first, `batchSize` per statement
+   * (inBoundedBatches), so a backlog (a retention shortened, a service down for a week) goes in
+   * short statements instead of one that would outlast the statement timeout and fail every time.
+   */
+  async deleteOlderThan(seconds: number, batchSize: number, signal?: AbortSignal): Promise<number> {
     const cutoff = new Date(Date.now() - seconds * 1000);
-    const a = await this.db('events').where('time', '<', cutoff).delete();
-    const b = await this.db('admin_events').where('time', '<', cutoff).delete();
-    return a + b;
+    let deleted = 0;
+    for (const table of ['events', 'admin_events']) {
+      deleted += await inBoundedBatches(
+        async (limit) => {
+          const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
+            `DELETE FROM ?? WHERE ctid = ANY(ARRAY(SELECT ctid FROM ?? WHERE "time" < ? ORDER BY "time" LIMIT ? FOR UPDATE SKIP LOCKED))`,
+            [table, table, cutoff, limit],
+          );
+          return rowCount ?? 0;
+        },
+        batchSize,
+        signal,
+      );
+    }
+    return deleted;
   }
 
   async readConfig(): Promise<EventsConfig | undefined> {

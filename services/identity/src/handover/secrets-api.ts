@@ -1,4 +1,6 @@
 import { DependencyUnavailableError, InvalidInputError } from '@hush/common';
+import { sealLinkKey } from '@hush/queue';
+import { zkEncode, zkKeys, zkRandom, zkSealHeader } from '@hush/zk';
 
 /** The fields of the secrets service's metadata (its docs/api.md) a handover receipt shows. */
 export interface SecretMetadata {
@@ -18,6 +20,12 @@ export interface SecretsApiOptions {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
+  /**
+   * LINK_KEY_SEALING_KEY: share zero-knowledge (docs/zero-knowledge.md). The credential is
+   * encrypted here with a fresh key, the secrets service gets the envelope and the key sealed for
+   * the mailer, which alone completes the recipient's link. Undefined: the secrets service encrypts.
+   */
+  linkKeySealingKey?: Buffer | undefined;
 }
 
 const TIMEOUT_MS = 5000;
@@ -35,7 +43,19 @@ export class SecretsApi {
 
   /** Shares `value` with `recipient` (the secrets service mails the one-time link); the new secret's metadata. */
   async share(value: string, recipient: string, ttl: number): Promise<SecretMetadata> {
-    return this.call('/share', { secret: value, recipient, ttl: String(ttl) });
+    const linkKey = this.options.linkKeySealingKey;
+    if (linkKey === undefined) return this.call('/share', { secret: value, recipient, ttl: String(ttl) });
+    // Zero-knowledge: the key exists here only, and leaves sealed for the mailer.
+    const key = zkRandom(32);
+    const keys = await zkKeys(key);
+    const envelope = await zkSealHeader(keys, { text: value }, zkRandom(12));
+    return this.call('/zk/share', {
+      envelope: zkEncode(envelope),
+      key_verifier: keys.keyVerifier,
+      recipient,
+      ttl: String(ttl),
+      link_key_sealed: sealLinkKey(linkKey, zkEncode(key)),
+    });
   }
 
   /** Undefined once the secrets service no longer keeps the receipt (long after the secret's end). */
@@ -54,11 +74,11 @@ export class SecretsApi {
     const res = await this.post(`${this.options.secretsUrl}/api/v1${path}`, form, { authorization: `Bearer ${await this.accessToken()}` });
     if (res.status === 401) this.token = undefined;
     // The recipient refused (malformed address): the administrator's input, not an outage.
-    if (res.status === 400 && path === '/share') {
+    if (res.status === 400 && (path === '/share' || path === '/zk/share')) {
       const reason = res.body['message'] ?? res.body['error'];
       throw new InvalidInputError(`the secrets service refused the handover: ${typeof reason === 'string' ? reason : 'bad request'}`);
     }
-    if (res.status === 404 && path !== '/share') throw new GoneError();
+    if (res.status === 404 && path !== '/share' && path !== '/zk/share') throw new GoneError();
     if (res.status !== 200) throw unavailable(`secrets answered ${res.status} to ${path.split('/')[1]}`);
     return res.body as unknown as SecretMetadata;
   }

@@ -1,7 +1,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { Db } from '../db/knex.js';
-import { batched, open, seal } from '@hush/common';
+import { batched, inBoundedBatches, open, seal } from '@hush/common';
 import { artifactKey, storablePayload } from './artifact-key.js';
 import { replacesEarlierRefreshTokens } from './keycloak/client-credentials-refresh.js';
 
@@ -165,8 +165,23 @@ async function upsertMany(db: Db, rows: UpsertRow[]): Promise<void[]> {
 
 type StoredRow = { m: string; i: string; p: AdapterPayload; g: string | null; u: string | null; c: string | null; e: number | null };
 
-/** Deletes expired artifacts; every replica may run it (the DELETE is idempotent). */
-export async function sweepExpired(db: Db): Promise<number> {
-  const { rowCount } = await db.raw<{ rowCount: number | null }>(`DELETE FROM oidc_models WHERE expires_at < now()`);
-  return rowCount ?? 0;
+/**
+ * Deletes expired artifacts, `batchSize` per statement, oldest first (inBoundedBatches), leaving
+ * the rows another transaction holds (a token request saving a grant); every replica may run it.
+ * The rows chosen are deleted by their physical address (a TID scan), never through a join the
+ * planner could turn into a scan of the whole table.
+ */
+export function sweepExpired(db: Db, batchSize: number, signal?: AbortSignal): Promise<number> {
+  return inBoundedBatches(
+    async (limit) => {
+      const { rowCount } = await db.raw<{ rowCount: number | null }>(
+        `DELETE FROM oidc_models WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM oidc_models WHERE expires_at < now() ORDER BY expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
+        [limit],
+      );
+      return rowCount ?? 0;
+    },
+    batchSize,
+    signal,
+  );
 }

@@ -5,6 +5,7 @@ import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { UnknownTokenError } from '../errors.js';
+import { sweep, sweepSettings } from '../secrets/sweeper.js';
 
 export const USAGE = `Usage: hush-secrets <command> [options] [--json]
 
@@ -44,7 +45,7 @@ const commands: Record<string, CliCommand<Context>> = {
     if (!(await revokeApiToken(ctx, id))) throw new UnknownTokenError();
     return { id, revoked: true };
   },
-  sweep: async (ctx) => ctx.secrets.sweep(),
+  sweep: (ctx) => sweep(ctx.sweeps, sweepSettings(ctx.config)),
 };
 
 /** Runs one command; never exits the process, so tests drive the CLI exactly as a shell does. */

@@ -7,6 +7,8 @@ import * as secretRequestsAndReceipts from '../../migrations/20270105000000_secr
 import * as notifications from '../../migrations/20270110000000_notifications.js';
 import * as recipientOnly from '../../migrations/20270115000000_recipient_only.js';
 import * as keyFingerprints from '../../migrations/20270201000000_key_fingerprints.js';
+import * as sweepIndexes from '../../migrations/20270210000000_sweep_indexes.js';
+import * as zeroKnowledge from '../../migrations/20270301000000_zero_knowledge.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -18,4 +20,6 @@ export const migrationSource = staticMigrations({
   '20270110000000_notifications': notifications,
   '20270115000000_recipient_only': recipientOnly,
   '20270201000000_key_fingerprints': keyFingerprints,
+  '20270210000000_sweep_indexes': sweepIndexes,
+  '20270301000000_zero_knowledge': zeroKnowledge,
 });

@@ -5,7 +5,7 @@ import { RateLimiter } from './rate-limit.js';
 import { matcher, segmentsOf } from './route-match.js';
 
 const dialect = apiDialect('spec', { min: 60, max: 3600, fallback: 600 });
-const ctx = { secrets: {} as never, accounts: {} as never, dialect, openapi: {} };
+const ctx = { secrets: { settings: { ttl: { min: 60, max: 3600, fallback: 600 } } } as never, zk: {} as never, accounts: {} as never, dialect, openapi: {} };
 // Limits of 0 are off: no Redis is reached.
 const limiter = new RateLimiter({} as never, 'test:', 0, 60);
 const wiring: Wiring = { auth: { middleware: () => [] }, limiter, anonymousShares: false, anonymousLimiter: limiter };

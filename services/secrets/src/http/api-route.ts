@@ -5,7 +5,10 @@ import { principalOf, type Authenticator, type Credentials } from '../auth/authe
 import { isAnonymous } from '../auth/principal.js';
 import type { SecretsDeps } from '../secrets/deps.js';
 import { setSubjectKey, type ApiDialect } from '../secrets/dialect.js';
-import type { SecretsInputs } from '../secrets/params.js';
+import type { SecretsInputs, TtlBounds } from '../secrets/params.js';
+import type { Reader } from '../secrets/reveal.js';
+import type { ZkDeps } from '../zk/index.js';
+import type { Principal } from '../auth/principal.js';
 import { collectParams, type ParamsParser } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
 import { segmentsOf } from './route-match.js';
@@ -27,12 +30,15 @@ export type Method = 'get' | 'post' | 'delete';
 export type RateLimitKind = 'account' | 'accountOrIp' | 'ip' | 'none';
 
 /** Response schemas by component name (openapi.ts holds each dialect's). */
-export type SchemaName = 'Status' | 'Secret' | 'GeneratedSecret' | 'RevealResult' | 'Metadata' | 'BurnResult' | 'RecentItem' | 'MintedToken' | 'TokenInfo' | 'SecretRequest';
+export type SchemaName =
+  'Status' | 'Secret' | 'GeneratedSecret' | 'RevealResult' | 'Metadata' | 'BurnResult' | 'RecentItem' | 'MintedToken' | 'TokenInfo' | 'SecretRequest' | 'ZkSecret';
 export type ResponseSchema = SchemaName | { listOf: SchemaName } | { inline: z.ZodType };
 
 /** What the handlers reach. */
 export interface ApiContext {
   secrets: SecretsDeps;
+  /** The zero-knowledge use-cases' deps (the secrets' and the files). */
+  zk: ZkDeps;
   accounts: AccountsDeps;
   dialect: ApiDialect;
   /** The OpenAPI document of this deployment (built from the same table). */
@@ -53,16 +59,21 @@ export interface ApiRoute<I = unknown> {
   /** Who may call: required for every route (a route without one is refused when the app is built). */
   credentials: Credentials;
   rateLimit: RateLimitKind;
-  /** false: the body is not read (nor refused when malformed). */
+  /** false: the body is not read (nor refused when malformed); the handler may stream it itself (`rawBody`). */
   readsBody?: false;
-  /** The parameters' parser (query and body merged), per dialect; undefined when it reads none. */
-  input?: (inputs: SecretsInputs, dialect: ApiDialect) => ParamsParser<z.ZodType<I>> | undefined;
-  /** The success answer; `status` 200 unless said. */
-  ok: { status?: 200 | 201; schema: ResponseSchema; description: string; headers?: Readonly<Record<string, string>> };
+  /** The body is raw bytes of this type, which the handler reads as a stream (for the document). */
+  rawBody?: { contentType: string; description: string };
+  /** The parameters' parser (query and body merged), per dialect and the configured ttl bounds; undefined when it reads none. */
+  input?: (inputs: SecretsInputs, dialect: ApiDialect, ttl: TtlBounds) => ParamsParser<z.ZodType<I>> | undefined;
+  /**
+   * The success answer; `status` 200 unless said. `stream`: the handler writes the answer itself
+   * (bytes of that content type) instead of returning a JSON body.
+   */
+  ok: { status?: 200 | 201; schema: ResponseSchema; description: string; headers?: Readonly<Record<string, string>>; stream?: string };
   /** The refusals of the `spec` dialect besides the credentials' and the rate limit's (Onetime Secret's are one 404). */
   errors?: Readonly<Record<string, string>>;
-  /** The answer's body, from the parsed input. */
-  handle(ctx: ApiContext, input: I, req: Request, res: Response): Promise<object> | object;
+  /** The answer's body, from the parsed input (nothing for a route that streams its answer). */
+  handle(ctx: ApiContext, input: I, req: Request, res: Response): Promise<object | void> | object | void;
 }
 
 /** Keeps each declaration's input and handler types together; the table holds them unparameterised. */
@@ -152,14 +163,18 @@ function rateLimit(route: ApiRoute, { limiter, anonymousLimiter, anonymousShares
   }
 }
 
+/** The account reading a secret and its verified address, when the caller sent credentials (an `optional` route has no principal without them). */
+export const readerOf = (p: Principal | undefined): Reader => (p === undefined || isAnonymous(p) ? {} : { custid: p.custid, email: p.email });
+
 function handler(route: ApiRoute, ctx: ApiContext): RequestHandler {
-  const parser = route.input?.(ctx.dialect.inputs, ctx.dialect);
+  const parser = route.input?.(ctx.dialect.inputs, ctx.dialect, ctx.secrets.settings.ttl);
   const subject = Object.entries(route.params ?? {}).find(([, p]) => p.subject)?.[0];
   const status = route.ok.status ?? 200;
   return async function endpoint(req: Request, res: Response) {
     if (subject !== undefined) setSubjectKey(res, String(req.params[subject]));
     const input = parser ? parser.parse(collectParams(req)) : undefined;
     const body = await route.handle(ctx, input, req, res);
+    if (route.ok.stream !== undefined) return;
     if (status !== 200) res.status(status);
     res.json(body);
   };

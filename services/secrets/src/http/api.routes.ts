@@ -3,23 +3,24 @@ import { listApiTokens, mintApiToken, revokeApiToken } from '../accounts/account
 import { mintTokenInput, revokedTokenResponse } from '../accounts/api-tokens.schemas.js';
 import { PLANS } from '../accounts/plans.js';
 import { principalOf } from '../auth/authenticate.js';
-import { isAnonymous, SCOPES, type Principal } from '../auth/principal.js';
+import { SCOPES } from '../auth/principal.js';
 import { UnknownTokenError } from '../errors.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from '../secrets/generate-value.js';
 import { burnSecret, recentMetadata, showMetadata } from '../secrets/metadata.js';
 import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from '../secrets/params.js';
 import { presentReveal } from '../secrets/presenter.js';
-import { revealSecret, type Reader } from '../secrets/reveal.js';
+import { revealSecret } from '../secrets/reveal.js';
 import { generateSecret, shareSecret } from '../secrets/share.js';
 import { answerRequest, cancelRequest, createRequest, listRequests } from '../secrets/requests.js';
-import { presentRequest } from '../secrets/requests.presenter.js';
-import { capabilityTemplates, defineRoute, type ApiRoute } from './api-route.js';
+import { answeredRequestResponse, presentRequest } from '../secrets/requests.presenter.js';
+import { capabilityTemplates, defineRoute, readerOf, type ApiRoute } from './api-route.js';
+import { ZK_ROUTES } from './zk.routes.js';
 
 /**
  * The secrets API, every route declared once (see api-route.ts for what each field means). The
  * Express registration, the fast path's matching (fast-api.ts), the OpenAPI document (openapi.ts)
  * and the log's path templates (request-log.ts) are all derived from this table; no other source
- * file names an API path.
+ * file names an API path but zk.routes.ts, the zero-knowledge routes (docs/zero-knowledge.md), which it includes.
  *
  * The six operations of docs/api.md, plus Onetime Secret v1's aliases (`/create`, `/metadata/...`,
  * the current `/receipt/...`, POST for recent) and its `/status` and `/authcheck`, so its existing
@@ -31,9 +32,6 @@ import { capabilityTemplates, defineRoute, type ApiRoute } from './api-route.js'
 export const API_MOUNT = '/api/v1';
 
 const NOMINAL = Object.freeze({ status: 'nominal', locale: 'en' });
-const answeredRequestResponse = z.strictObject({ status: z.literal('sent'), requester: z.string(), label: z.string() });
-/** The account reading a secret and its verified address, when the caller sent credentials (an `optional` route has no principal without them). */
-const readerOf = (p: Principal | undefined): Reader => (p === undefined || isAnonymous(p) ? {} : { custid: p.custid, email: p.email });
 const METADATA_KEY = { key: { name: 'metadata_key', description: 'The metadata key returned at creation', subject: true } } as const;
 const METADATA_ALIASES = (suffix: string) => [`/metadata${suffix}`, `/receipt${suffix}`];
 const planLimits = Object.values(PLANS)
@@ -312,6 +310,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   listRequestsRoute,
   cancelRequestRoute,
   answerRequestRoute,
+  ...ZK_ROUTES,
 ];
 
 /** The full path of an operation (its first path), for links to the API outside it (the tokens page's curl example). */

@@ -6,6 +6,7 @@ import type { Credentials } from '../auth/authenticate.js';
 import { apiDialect } from '../secrets/dialect.js';
 import { burnResponse, generatedSecretResponse, metadataResponse, recentItem, revealResponse, secretResponse } from '../secrets/presenter.js';
 import { otsBurnResponse, otsErrorResponse, otsGeneratedSecretResponse, otsMetadataResponse, otsRecentItem, otsSecretResponse } from '../secrets/presenter.onetimesecret.js';
+import { zkCreatedFields } from '../zk/index.js';
 import { endpointsOf, type ApiRoute, type ResponseSchema, type SchemaName } from './api-route.js';
 import { API_MOUNT, API_ROUTES } from './api.routes.js';
 
@@ -60,6 +61,8 @@ const formBody = (schema: JsonSchema) => ({
 });
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** Bytes, as a stream (a zero-knowledge file's records). */
+const BINARY = { type: 'string', contentMediaType: 'application/octet-stream' };
 const json = (schema: object, description: string, headers?: object) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } });
 const headers = (described: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(described).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
@@ -82,6 +85,7 @@ const DIALECT_SCHEMAS = {
     Metadata: metadataResponse,
     BurnResult: burnResponse,
     RecentItem: recentItem,
+    ZkSecret: secretResponse.extend(zkCreatedFields),
   },
   onetimesecret: {
     Error: otsErrorResponse,
@@ -90,6 +94,7 @@ const DIALECT_SCHEMAS = {
     Metadata: otsMetadataResponse,
     BurnResult: otsBurnResponse,
     RecentItem: otsRecentItem,
+    ZkSecret: otsSecretResponse.extend(zkCreatedFields),
   },
 } as const;
 
@@ -99,7 +104,8 @@ export function openApiDocument(
 ) {
   const ots = config.API_DIALECT === 'onetimesecret';
   const dialectSchemas = DIALECT_SCHEMAS[config.API_DIALECT];
-  const dialect = apiDialect(config.API_DIALECT, { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT });
+  const ttl = { min: config.TTL_MIN, max: config.TTL_MAX, fallback: config.TTL_DEFAULT };
+  const dialect = apiDialect(config.API_DIALECT, ttl);
   const named: Record<SchemaName, z.ZodType> = {
     ...dialectSchemas,
     Status: statusResponse,
@@ -111,7 +117,7 @@ export function openApiDocument(
   // Lists and one-off shapes are generated with the components, as inline schemas named `~<operation>`.
   const inlines: Record<string, z.ZodType> = {};
   for (const route of routes) {
-    const schema = inlineOf(route.ok.schema, named);
+    const schema = route.ok.stream ? undefined : inlineOf(route.ok.schema, named);
     if (schema) inlines[`~${route.operationId}`] = schema;
   }
   const schemas = responseSchemas({ ...named, ...inlines });
@@ -125,9 +131,12 @@ export function openApiDocument(
     const item = (paths[documented] ??= {});
     if (Object.keys(params).length > 0)
       item['parameters'] = Object.values(params).map(({ name, description }) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
-    const parser = route.input?.(dialect.inputs, dialect);
+    const parser = route.input?.(dialect.inputs, dialect, ttl);
     const request = parser ? requestSchema(parser.schema) : undefined;
-    const ok = { [String(route.ok.status ?? 200)]: json(responseSchema(route), route.ok.description, route.ok.headers && headers(route.ok.headers)) };
+    const answer = route.ok.stream
+      ? { description: route.ok.description, content: { [route.ok.stream]: { schema: BINARY } } }
+      : json(responseSchema(route), route.ok.description, route.ok.headers && headers(route.ok.headers));
+    const ok = { [String(route.ok.status ?? 200)]: answer };
     const refusals = ots ? OTS_REFUSAL : Object.fromEntries(Object.entries({ ...refusalsOf(route), ...route.errors }).map(([status, text]) => [status, error(text)]));
     item[method] = {
       operationId,
@@ -135,6 +144,7 @@ export function openApiDocument(
       security: securityOf(route.credentials, config.anonymousShares.enabled),
       ...(request && method === 'get' ? { parameters: queryParameters(request) } : {}),
       ...(request && method !== 'get' ? { requestBody: formBody(request) } : {}),
+      ...(route.rawBody ? { requestBody: { required: true, description: route.rawBody.description, content: { [route.rawBody.contentType]: { schema: BINARY } } } } : {}),
       responses: { ...ok, ...refusals },
     };
   }

@@ -239,8 +239,22 @@ function createRequestSchema(bounds: TtlBounds) {
         .meta({ format: 'email', description: 'The address of the person asked: it gets the request link by e-mail (stored sealed).' }),
       { trim: true },
     ),
+    public_key: blankable(
+      z
+        .string()
+        .regex(PUBLIC_KEY_PATTERN)
+        .transform((v) => Buffer.from(v, 'base64url'))
+        .refine((b) => b.length === 65 && b[0] === 4)
+        .optional()
+        .describe(
+          "A zero-knowledge request (docs/zero-knowledge.md): the requester's ECDH P-256 public key, an uncompressed point in base64url. The answer is then encrypted by the sender's client and its key wrapped for this key.",
+        ),
+    ),
   });
 }
+
+/** An uncompressed P-256 point (65 bytes) in base64url. */
+const PUBLIC_KEY_PATTERN = /^[A-Za-z0-9_-]{87}$/;
 
 const answerRequestSchema = z.object({ secret: text(z.string().min(1)), passphrase });
 
@@ -279,12 +293,7 @@ export const recentInput = paramsParser(recentSchema, {
  * `onetimesecret` normalises as Onetime Secret does (clamped ttl, first valid recipient).
  */
 export function secretsInputs(bounds: TtlBounds, dialect: ApiDialectInputs = 'spec'): SecretsInputs {
-  const ttlErrors: FieldErrors = { invalid: () => new InvalidTtlError(bounds.min, bounds.max) };
-  const common: Record<string, FieldErrors> = {
-    ...optionErrors,
-    ttl: ttlErrors,
-    share_domain: { invalid: () => new InvalidShareDomainError(), multiple: () => new InvalidShareDomainError() },
-  };
+  const common = shareOptionErrors(bounds);
   const length = { invalid: () => new InvalidLengthError(GENERATE_MIN_LENGTH, GENERATE_MAX_LENGTH) };
   const secret = { invalid: () => new SecretRequiredError() };
   const ots = dialect === 'onetimesecret';
@@ -299,6 +308,28 @@ export function secretsInputs(bounds: TtlBounds, dialect: ApiDialectInputs = 'sp
   };
 }
 
+/** The errors of the share options (ttl, recipient, share_domain), as share and generate report them. */
+function shareOptionErrors(bounds: TtlBounds): Record<string, FieldErrors> {
+  return {
+    ...optionErrors,
+    ttl: { invalid: () => new InvalidTtlError(bounds.min, bounds.max) },
+    share_domain: { invalid: () => new InvalidShareDomainError(), multiple: () => new InvalidShareDomainError() },
+  };
+}
+
+/**
+ * The options of a share besides the secret itself (lifetime, recipient, recipient_only,
+ * share_domain, notifications) as the spec dialect reads them, with their errors: for the
+ * zero-knowledge share (src/zk), which sends its client's envelope instead of a secret.
+ */
+export function shareOptions(bounds: TtlBounds) {
+  return {
+    fields: { ttl: ttl(bounds), recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions },
+    errors: shareOptionErrors(bounds),
+    preprocess: withRecipientAlias,
+  };
+}
+
 /** Request creation carries the configured TTL bounds (the web form's as the API's). */
 export function createRequestParser(bounds: TtlBounds): ParamsParser<z.ZodType<CreateRequestInput>> {
   return paramsParser(createRequestSchema(bounds), {
@@ -307,6 +338,7 @@ export function createRequestParser(bounds: TtlBounds): ParamsParser<z.ZodType<C
     secret_ttl: { invalid: () => new InvalidParameterError(`secret_ttl must be a whole number of seconds from ${bounds.min} to ${bounds.max}`) },
     label: { invalid: () => new InvalidParameterError(`label must be 1 to ${REQUEST_LABEL_MAX_LENGTH} characters`) },
     passphrase_policy: { invalid: () => new InvalidParameterError(`passphrase_policy must be one of ${PASSPHRASE_POLICIES.join(', ')}`) },
+    public_key: { invalid: () => new InvalidParameterError('public_key must be an uncompressed P-256 point (65 bytes) in base64url') },
   });
 }
 

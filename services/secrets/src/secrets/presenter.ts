@@ -77,6 +77,11 @@ export const metadataResponse = z.strictObject({
     .partialRecord(z.enum(NOTIFICATION_EVENTS), z.enum(['sent', 'failed']))
     .optional()
     .describe('What became of each notification e-mail that has an outcome, by event'),
+  zero_knowledge: z
+    .literal(true)
+    .optional()
+    .describe("Encrypted by its creator's client; its link needs the key this service never had (docs/zero-knowledge.md). Absent: encrypted here"),
+  file_size: z.int().min(0).optional().describe('A zero-knowledge secret with a file: the bytes stored (encrypted records)'),
 });
 
 export const burnResponse = metadataResponse.extend({ status: z.literal('burned'), state: z.literal('burned'), secret_key: z.null() });
@@ -163,6 +168,8 @@ export function presentMetadata({ record: m, metadataKey, secretKey }: MetadataV
       : {}),
     ...(m.notifyOn.length ? { notify: m.notifyOn } : {}),
     ...(Object.keys(m.notifyStatus).length ? { notify_status: m.notifyStatus } : {}),
+    ...(m.zeroKnowledge ? { zero_knowledge: true as const } : {}),
+    ...(m.fileBytes !== null ? { file_size: m.fileBytes } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ const view = (over: Partial<RequestView['record']> = {}, requestKey: string | nu
     expiresAt: new Date(2_000_000),
     fulfilledAt: null,
     cancelledAt: null,
+    publicKey: null,
     ...over,
   },
 });

@@ -19,7 +19,11 @@ export const secretRequestResponse = z.strictObject({
   expires: unixTime.describe('When the link closes unanswered'),
   fulfilled: unixTime.optional(),
   cancelled: unixTime.optional(),
+  public_key: z.string().optional().describe('A zero-knowledge request: its public key (docs/zero-knowledge.md)'),
 });
+
+/** The answer to sending a request's secret: who will read it, and for what. */
+export const answeredRequestResponse = z.strictObject({ status: z.literal('sent'), requester: z.string(), label: z.string() });
 
 export type SecretRequestResponse = z.output<typeof secretRequestResponse>;
 export type RequestState = SecretRequestResponse['state'];
@@ -45,5 +49,6 @@ export function presentRequest(view: RequestView, baseUrl: string, now = Date.no
     expires: unix(r.expiresAt),
     ...(r.fulfilledAt ? { fulfilled: unix(r.fulfilledAt) } : {}),
     ...(r.cancelledAt ? { cancelled: unix(r.cancelledAt) } : {}),
+    ...(r.publicKey ? { public_key: r.publicKey.toString('base64url') } : {}),
   };
 }

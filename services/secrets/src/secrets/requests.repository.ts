@@ -16,6 +16,8 @@ export interface RequestRecord {
   expiresAt: Date;
   fulfilledAt: Date | null;
   cancelledAt: Date | null;
+  /** A zero-knowledge request's public key (ECDH P-256, uncompressed); null: answers are encrypted here. */
+  publicKey: Buffer | null;
 }
 
 export interface NewRequest {
@@ -31,6 +33,7 @@ export interface NewRequest {
   recipientSealed: Buffer | null;
   /** The e-mail to the person asked, written in the same statement (transactional outbox). */
   outbox?: { id: string; payloadSealed: Buffer } | null;
+  publicKey?: Buffer | null;
 }
 
 type Row = {
@@ -47,6 +50,7 @@ type Row = {
   expires_at: Date;
   fulfilled_at: Date | null;
   cancelled_at: Date | null;
+  public_key: Buffer | null;
 };
 
 const COLUMNS = [
@@ -63,6 +67,7 @@ const COLUMNS = [
   'expires_at',
   'fulfilled_at',
   'cancelled_at',
+  'public_key',
 ];
 
 const toRecord = (r: Row): RequestRecord => ({
@@ -79,6 +84,7 @@ const toRecord = (r: Row): RequestRecord => ({
   expiresAt: r.expires_at,
   fulfilledAt: r.fulfilled_at,
   cancelledAt: r.cancelled_at,
+  publicKey: r.public_key,
 });
 
 /**
@@ -92,8 +98,8 @@ export class RequestsRepository {
   async insert(r: NewRequest): Promise<RequestRecord> {
     const { rows } = await this.db.raw<{ rows: Row[] }>(
       `WITH r AS (
-         INSERT INTO secret_requests (id, request_hash, custid, label, passphrase_policy, secret_ttl, request_key_sealed, recipient_obfuscated, recipient_sealed, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
+         INSERT INTO secret_requests (id, request_hash, custid, label, passphrase_policy, secret_ttl, request_key_sealed, recipient_obfuscated, recipient_sealed, public_key, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now() + make_interval(secs => ?))
          RETURNING ${COLUMNS.join(', ')}
        ), o AS (
          INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at)
@@ -110,6 +116,7 @@ export class RequestsRepository {
         r.requestKeySealed,
         r.recipientObfuscated,
         r.recipientSealed,
+        r.publicKey ?? null,
         r.ttl,
         r.outbox?.id ?? null,
         r.outbox?.payloadSealed ?? null,

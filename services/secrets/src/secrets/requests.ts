@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretRequestJob } from '@hush/queue';
 import { planOf } from '../accounts/plans.js';
 import type { Principal } from '../auth/principal.js';
-import { InvalidParameterError, SecretTooLongError, UnknownRequestError } from '../errors.js';
+import { InvalidParameterError, SecretTooLongError, UnknownRequestError, ZeroKnowledgeRequestError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey, newKey } from './keys.js';
 import { characterCount, type AnswerRequestInput, type CreateRequestInput, type PassphrasePolicy } from './params.js';
@@ -31,6 +31,8 @@ export interface OpenRequest {
   passphrasePolicy: PassphrasePolicy;
   maxSecretLength: number;
   expiresAt: Date;
+  /** A zero-knowledge request: the key the answer's key is wrapped for (base64url); null otherwise. */
+  publicKey: string | null;
 }
 
 const LIST_LIMIT = 200;
@@ -56,6 +58,7 @@ export async function createRequest(
     recipientObfuscated: input.recipient === undefined ? null : obfuscateEmail(input.recipient),
     recipientSealed: input.recipient === undefined ? null : deps.crypto.sealRequestRecipient(id, input.recipient),
     outbox,
+    publicKey: input.public_key ?? null,
   });
   if (outbox) deps.outboxWritten();
   return { record, requestKey };
@@ -89,13 +92,13 @@ export async function cancelRequest(deps: Pick<SecretsDeps, 'requests'>, princip
   return { record, requestKey: null };
 }
 
-async function loadOpen(deps: Pick<SecretsDeps, 'requests'>, requestKey: string): Promise<RequestRecord> {
+export async function loadOpen(deps: Pick<SecretsDeps, 'requests'>, requestKey: string): Promise<RequestRecord> {
   const record = isKey(requestKey) ? await deps.requests.findOpen(hashKey(requestKey)) : undefined;
   if (!record) throw new UnknownRequestError();
   return record;
 }
 
-async function planOfOwner(deps: Pick<SecretsDeps, 'accounts' | 'settings'>, custid: string) {
+export async function planOfOwner(deps: Pick<SecretsDeps, 'accounts' | 'settings'>, custid: string) {
   return planOf(await deps.accounts.planOf(custid), deps.settings.defaultPlan);
 }
 
@@ -108,6 +111,7 @@ export async function openRequest(deps: Pick<SecretsDeps, 'requests' | 'accounts
     passphrasePolicy: r.passphrasePolicy,
     maxSecretLength: (await planOfOwner(deps, r.custid)).maxSecretLength,
     expiresAt: r.expiresAt,
+    publicKey: r.publicKey?.toString('base64url') ?? null,
   };
 }
 
@@ -122,6 +126,8 @@ export async function answerRequest(
   input: AnswerRequestInput,
 ): Promise<{ requester: string; label: string }> {
   const r = await loadOpen(deps, requestKey);
+  // The requester holds a key pair: only their sender's client may encrypt the answer (zk/).
+  if (r.publicKey !== null) throw new ZeroKnowledgeRequestError();
   const { secret, passphrase } = input;
   if (r.passphrasePolicy === 'required' && passphrase === undefined) throw new InvalidParameterError('This request asks for a passphrase');
   if (r.passphrasePolicy === 'none' && passphrase !== undefined) throw new InvalidParameterError('This request takes no passphrase');

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, SecretForRecipientError, UnknownSecretError } from '../errors.js';
+import { KeyProofRequiredError, PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, SecretForRecipientError, UnknownSecretError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
 import type { RevealInput } from './params.js';
@@ -55,6 +55,8 @@ export async function revealSecret(
 
   const live = await deps.secrets.peek(secretHash);
   if (!live) throw new UnknownSecretError();
+  // Encrypted by its creator's client: only the proof of the link's key reads it (src/zk); it stays.
+  if (live.zeroKnowledge) throw new KeyProofRequiredError();
   if (live.recipientSealed !== null) return revealForRecipient(deps, secretKey, secretHash, live.recipientSealed, live, passphrase, who);
   const reader = who.custid;
   // A secret for one account: anyone else learns only that, and it stays (its reader never changes,
@@ -93,17 +95,7 @@ async function revealForRecipient(
   passphrase: string | undefined,
   who: Reader,
 ): Promise<RevealedSecret> {
-  const address = deps.crypto.openRecipient(secretKey, secretHash, sealed);
-  let receivedBy: string;
-  if (who.email !== undefined && sameAddress(who.email, address)) {
-    receivedBy = who.custid ?? VERIFIED_ADDRESS;
-  } else if (who.code !== undefined) {
-    await checkRecipientCode(deps, secretHash, who.code);
-    receivedBy = VERIFIED_ADDRESS;
-  } else {
-    await deps.secrets.refused(secretHash, REFUSED_NOTICE_INTERVAL_SECONDS);
-    throw new SecretForRecipientError();
-  }
+  const receivedBy = await establishRecipient(deps, secretKey, secretHash, sealed, who);
   if (live.passphraseRequired) {
     if (passphrase === undefined) throw new PassphraseRequiredError();
     await checkPassphrase(deps, secretHash, passphrase);
@@ -112,6 +104,28 @@ async function revealForRecipient(
   if (!ciphertext) throw new UnknownSecretError();
   deps.events.read();
   return { secretKey, value: deps.crypto.openValue(secretKey, secretHash, live.passphraseRequired ? passphrase : undefined, ciphertext) };
+}
+
+/**
+ * Who reads a recipient-only secret, once shown to be its recipient: the account whose verified
+ * address is the secret's, or `verified address` after a correct one-time code. Anyone else is a
+ * refused opening (counted on the receipt, told to the creator) and gets SecretForRecipientError.
+ */
+export async function establishRecipient(
+  deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto'>,
+  secretKey: string,
+  secretHash: Buffer,
+  sealed: Buffer,
+  who: Reader,
+): Promise<string> {
+  const address = deps.crypto.openRecipient(secretKey, secretHash, sealed);
+  if (who.email !== undefined && sameAddress(who.email, address)) return who.custid ?? VERIFIED_ADDRESS;
+  if (who.code !== undefined) {
+    await checkRecipientCode(deps, secretHash, who.code);
+    return VERIFIED_ADDRESS;
+  }
+  await deps.secrets.refused(secretHash, REFUSED_NOTICE_INTERVAL_SECONDS);
+  throw new SecretForRecipientError();
 }
 
 /** Addresses compare without regard to case (as mail providers do), in constant time. */

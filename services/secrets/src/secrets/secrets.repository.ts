@@ -37,6 +37,10 @@ export interface MetadataRecord {
   secretExpiresAt: Date;
   expiresAt: Date;
   delivery: { status: 'queued' | 'sent' | 'failed'; updatedAt: Date; reason: string | null } | null;
+  /** Encrypted by its creator's client, the key in the link's fragment (docs/zero-knowledge.md). */
+  zeroKnowledge: boolean;
+  /** The size of its attached file as stored (encrypted); null: none. */
+  fileBytes: number | null;
 }
 
 export interface NewSecret {
@@ -63,6 +67,20 @@ export interface NewSecret {
   recipientSealed?: Buffer | null;
   /** The events its creator is told about, and where to (sealed, see SecretCrypto.sealNotify); null: none. */
   notify?: { on: readonly NotifyEvent[]; sealed: Buffer } | null;
+  /** A zero-knowledge secret (its ciphertext is the client's envelope): what a read must prove; null: encrypted here. */
+  zk?: NewZkSecret | null;
+}
+
+/** What a zero-knowledge secret stores besides its envelope (docs/zero-knowledge.md). */
+export interface NewZkSecret {
+  /** SHA-256 of the key proof. */
+  keyVerifier: Buffer;
+  /** SHA-256 of the passphrase proof; null: no passphrase. */
+  passphraseVerifier: Buffer | null;
+  /** The key wrapped for a requester's public key (an answer to a zero-knowledge request); null otherwise. */
+  wrappedKey: Buffer | null;
+  /** The size of the attached file as stored; null: none. */
+  fileBytes: number | null;
 }
 
 type MetadataRow = {
@@ -93,10 +111,12 @@ type MetadataRow = {
   delivery_status: 'queued' | 'sent' | 'failed' | null;
   delivery_updated_at: Date | null;
   delivery_reason: string | null;
+  zero_knowledge: boolean;
+  file_bytes: string | null;
 };
 
 const METADATA_COLUMNS = `id, metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
-  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, recipient_only, refused_attempts, burned_at, request_label, notify_on, notify_status, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason`;
+  metadata_key_sealed, anonymous, share_domain, created_at, updated_at, received_at, received_by, recipient_only, refused_attempts, burned_at, request_label, notify_on, notify_status, secret_expires_at, expires_at, delivery_status, delivery_updated_at, delivery_reason, zero_knowledge, file_bytes`;
 
 const toRecord = (r: MetadataRow): MetadataRecord => ({
   id: r.id,
@@ -124,6 +144,8 @@ const toRecord = (r: MetadataRow): MetadataRecord => ({
   secretExpiresAt: r.secret_expires_at,
   expiresAt: r.expires_at,
   delivery: r.delivery_status ? { status: r.delivery_status, updatedAt: r.delivery_updated_at as Date, reason: r.delivery_reason } : null,
+  zeroKnowledge: r.zero_knowledge,
+  fileBytes: r.file_bytes === null ? null : Number(r.file_bytes),
 });
 
 /**
@@ -146,7 +168,7 @@ const NOTIFY_COLUMNS = 'metadata.metadata_hash, metadata.notify_on, metadata.not
  * also marks the metadata received. A row is deleted (and returned) by one statement only, so a
  * key is revealed at most once whatever the concurrency; an expired row is never returned.
  */
-const CLAIM = (condition: string, receivedBy = 'NULL') => `
+const CLAIM = (condition: string, receivedBy = 'NULL', then = { ctes: '', columns: '' }) => `
   WITH s AS (
     DELETE FROM secrets WHERE ${condition} AND expires_at > now()
     RETURNING secret_hash, metadata_hash, ciphertext
@@ -154,17 +176,34 @@ const CLAIM = (condition: string, receivedBy = 'NULL') => `
     UPDATE metadata SET state = 'received', received_at = now(), received_by = ${receivedBy}, updated_at = now(), secret_key_sealed = NULL
     FROM s WHERE metadata.metadata_hash = s.metadata_hash
     RETURNING ${NOTIFY_COLUMNS}
-  ), n AS (${NOTIFY('m', 'revealed')})
-  SELECT s.secret_hash, s.ciphertext FROM s`;
+  ), n AS (${NOTIFY('m', 'revealed')})${then.ctes}
+  SELECT s.secret_hash, s.ciphertext${then.columns} FROM s`;
 // A secret bound to one reader (an account, or a recipient's address) is never claimed by the batched, anonymous path.
-const CLAIM_PLAIN = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND recipient_sealed IS NULL AND passphrase_hash IS NULL');
-const CLAIM_ANY = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND recipient_sealed IS NULL');
+// A zero-knowledge secret (key_verifier) is claimed only by its own statement, with the proof of its key (CLAIM_ZK).
+const CLAIM_PLAIN = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND recipient_sealed IS NULL AND passphrase_hash IS NULL AND key_verifier IS NULL');
+const CLAIM_ANY = CLAIM('secret_hash = ANY(?::bytea[]) AND reader_custid IS NULL AND recipient_sealed IS NULL AND key_verifier IS NULL');
 // ...but by its reader alone, who is recorded on the metadata (bindings: hash, reader, reader).
-const CLAIM_AS_READER_PLAIN = CLAIM('secret_hash = ? AND reader_custid = ? AND passphrase_hash IS NULL', '?::text');
-const CLAIM_AS_READER_ANY = CLAIM('secret_hash = ? AND reader_custid = ?', '?::text');
+const CLAIM_AS_READER_PLAIN = CLAIM('secret_hash = ? AND reader_custid = ? AND passphrase_hash IS NULL AND key_verifier IS NULL', '?::text');
+const CLAIM_AS_READER_ANY = CLAIM('secret_hash = ? AND reader_custid = ? AND key_verifier IS NULL', '?::text');
 // ...and a recipient-only secret by its recipient, once checked (bindings: hash, who read it).
-const CLAIM_AS_RECIPIENT_PLAIN = CLAIM('secret_hash = ? AND recipient_sealed IS NOT NULL AND passphrase_hash IS NULL', '?::text');
-const CLAIM_AS_RECIPIENT_ANY = CLAIM('secret_hash = ? AND recipient_sealed IS NOT NULL', '?::text');
+const CLAIM_AS_RECIPIENT_PLAIN = CLAIM('secret_hash = ? AND recipient_sealed IS NOT NULL AND passphrase_hash IS NULL AND key_verifier IS NULL', '?::text');
+const CLAIM_AS_RECIPIENT_ANY = CLAIM('secret_hash = ? AND recipient_sealed IS NOT NULL AND key_verifier IS NULL', '?::text');
+/**
+ * The one-time read of a zero-knowledge secret, once its key proof (and passphrase proof, unless
+ * it has none) checked out: as CLAIM, bound to the verifier that was checked, and in the same
+ * statement its file (if any) is handed over to a download token (bindings: hash, key verifier,
+ * who read it, download token hash, seconds the download stays possible).
+ */
+const CLAIM_ZK = (withoutPassphrase: boolean) =>
+  CLAIM(`secret_hash = ? AND key_verifier = ?${withoutPassphrase ? ' AND passphrase_verifier IS NULL' : ''}`, '?::text', {
+    ctes: `, f AS (
+    UPDATE zk_files SET secret_hash = NULL, download_hash = ?, expires_at = now() + make_interval(secs => ?)
+    FROM s WHERE zk_files.secret_hash = s.secret_hash RETURNING zk_files.bytes
+  )`,
+    columns: ', (SELECT bytes FROM f) AS file_bytes',
+  });
+const CLAIM_ZK_PLAIN = CLAIM_ZK(true);
+const CLAIM_ZK_ANY = CLAIM_ZK(false);
 
 /**
  * Metadata, secret and (with a recipient) outbox row of every share of one event-loop turn, in
@@ -174,17 +213,21 @@ const CLAIM_AS_RECIPIENT_ANY = CLAIM('secret_hash = ? AND recipient_sealed IS NO
 const INSERT = (gate?: string) => `
   WITH ${gate ? `gate AS (${gate}), ` : ''}input AS (
     SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
-                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bytea[])
+                         ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bytea[],
+                         ?::bytea[], ?::bytea[], ?::bytea[], ?::bigint[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
            outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain,
-           reader_custid, request_label, notify_on, notify_sealed, recipient_sealed)
+           reader_custid, request_label, notify_on, notify_sealed, recipient_sealed,
+           key_verifier, passphrase_verifier, wrapped_key, file_bytes)
     ${gate ? 'WHERE EXISTS (SELECT 1 FROM gate)' : ''}
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
                           metadata_key_sealed, state, anonymous, share_domain, request_label, notify_on, notify_sealed, recipient_only,
+                          zero_knowledge, file_bytes,
                           delivery_id, delivery_status, delivery_updated_at, secret_expires_at, expires_at)
     SELECT metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
            metadata_key_sealed, state, anonymous, share_domain, request_label, string_to_array(notify_on, ','), notify_sealed, recipient_sealed IS NOT NULL,
+           key_verifier IS NOT NULL, file_bytes,
            outbox_id, CASE WHEN outbox_id IS NULL THEN NULL ELSE 'queued' END, CASE WHEN outbox_id IS NULL THEN NULL ELSE now() END,
            -- The receipt outlives the secret by its ttl (Onetime Secret's 2 x ttl) or RECEIPT_RETENTION, whichever is longer.
            now() + make_interval(secs => ttl), now() + make_interval(secs => ttl + GREATEST(ttl, ?::int))
@@ -195,8 +238,9 @@ const INSERT = (gate?: string) => `
     SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at
     FROM input JOIN m ON m.metadata_hash = input.metadata_hash WHERE input.outbox_id IS NOT NULL
   )
-  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, recipient_sealed, expires_at)
-  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, input.reader_custid, input.recipient_sealed, m.secret_expires_at
+  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, recipient_sealed, key_verifier, passphrase_verifier, wrapped_key, expires_at)
+  SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, input.reader_custid, input.recipient_sealed,
+         input.key_verifier, input.passphrase_verifier, input.wrapped_key, m.secret_expires_at
   FROM input JOIN m ON m.metadata_hash = input.metadata_hash
   RETURNING secret_hash, created_at`;
 
@@ -215,7 +259,7 @@ function insertBindings(items: readonly NewSecret[], receiptRetention: number): 
     items.map((s) => s.metadataShortkey),
     items.map((s) => s.custid),
     items.map((s) => s.ttl),
-    items.map((s) => s.passphraseHash !== null),
+    items.map((s) => s.passphraseHash !== null || (s.zk?.passphraseVerifier ?? null) !== null),
     items.map((s) => s.recipientObfuscated),
     items.map((s) => s.secretKeySealed),
     items.map((s) => s.outbox?.id ?? null),
@@ -233,6 +277,10 @@ function insertBindings(items: readonly NewSecret[], receiptRetention: number): 
     items.map((s) => (s.notify ? s.notify.on.join(',') : null)),
     items.map((s) => s.notify?.sealed ?? null),
     items.map((s) => s.recipientSealed ?? null),
+    items.map((s) => s.zk?.keyVerifier ?? null),
+    items.map((s) => s.zk?.passphraseVerifier ?? null),
+    items.map((s) => s.zk?.wrappedKey ?? null),
+    items.map((s) => s.zk?.fileBytes ?? null),
     receiptRetention,
   ] as unknown as readonly Knex.RawBinding[];
 }
@@ -246,6 +294,18 @@ export interface LiveSecret {
   recipientSealed: Buffer | null;
   /** The creator's custid. */
   sender: string;
+  /** Encrypted by its creator's client: read only with the proof of its key (claimZk). */
+  zeroKnowledge: boolean;
+}
+
+/** What the read of a zero-knowledge secret checks before it claims it. */
+export interface LiveZkSecret extends LiveSecret {
+  keyVerifier: Buffer;
+  passphraseVerifier: Buffer | null;
+  wrappedKey: Buffer | null;
+  /** Its attached file's size as stored; null: none. */
+  fileBytes: number | null;
+  expiresAt: Date;
 }
 
 export interface SecretsStorageSettings {
@@ -328,14 +388,106 @@ export class SecretsRepository {
    * creator's custid (for the pages that name the sender).
    */
   async peek(secretHash: Buffer): Promise<LiveSecret | undefined> {
-    const { rows } = await this.db.raw<{ rows: { locked: boolean; reader_custid: string | null; recipient_sealed: Buffer | null; custid: string }[] }>(
-      `SELECT s.passphrase_hash IS NOT NULL AS locked, s.reader_custid, s.recipient_sealed, m.custid
+    const { rows } = await this.db.raw<{ rows: { locked: boolean; reader_custid: string | null; recipient_sealed: Buffer | null; custid: string; zk: boolean }[] }>(
+      `SELECT s.passphrase_hash IS NOT NULL OR s.passphrase_verifier IS NOT NULL AS locked, s.reader_custid, s.recipient_sealed, m.custid, s.key_verifier IS NOT NULL AS zk
        FROM secrets s JOIN metadata m ON m.metadata_hash = s.metadata_hash
        WHERE s.secret_hash = ? AND s.expires_at > now()`,
       [secretHash],
     );
     const row = rows[0];
-    return row ? { passphraseRequired: Boolean(row.locked), reader: row.reader_custid, recipientSealed: row.recipient_sealed, sender: row.custid } : undefined;
+    return row
+      ? { passphraseRequired: Boolean(row.locked), reader: row.reader_custid, recipientSealed: row.recipient_sealed, sender: row.custid, zeroKnowledge: row.zk }
+      : undefined;
+  }
+
+  /** A live zero-knowledge secret with this hash, with its verifiers, wrapped key and file size; undefined for any other. */
+  async peekZk(secretHash: Buffer): Promise<LiveZkSecret | undefined> {
+    const { rows } = await this.db.raw<{
+      rows: {
+        reader_custid: string | null;
+        recipient_sealed: Buffer | null;
+        custid: string;
+        key_verifier: Buffer;
+        passphrase_verifier: Buffer | null;
+        wrapped_key: Buffer | null;
+        file_bytes: string | null;
+        expires_at: Date;
+      }[];
+    }>(
+      `SELECT s.reader_custid, s.recipient_sealed, m.custid, s.key_verifier, s.passphrase_verifier, s.wrapped_key, f.bytes AS file_bytes, s.expires_at
+       FROM secrets s JOIN metadata m ON m.metadata_hash = s.metadata_hash LEFT JOIN zk_files f ON f.secret_hash = s.secret_hash
+       WHERE s.secret_hash = ? AND s.expires_at > now() AND s.key_verifier IS NOT NULL`,
+      [secretHash],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      passphraseRequired: row.passphrase_verifier !== null,
+      reader: row.reader_custid,
+      recipientSealed: row.recipient_sealed,
+      sender: row.custid,
+      zeroKnowledge: true,
+      keyVerifier: row.key_verifier,
+      passphraseVerifier: row.passphrase_verifier,
+      wrappedKey: row.wrapped_key,
+      fileBytes: row.file_bytes === null ? null : Number(row.file_bytes),
+      expiresAt: row.expires_at,
+    };
+  }
+
+  /**
+   * THE one-time read of a zero-knowledge secret whose proofs checked out, as `claim` (one
+   * DELETE ... RETURNING), bound to the key verifier that was checked, recording `receivedBy`
+   * (null: whoever held the link); its file, if any, goes to the download token `downloadHash`
+   * for `downloadSeconds`, in the same statement. Undefined: someone else read it first.
+   */
+  async claimZk(
+    secretHash: Buffer,
+    keyVerifier: Buffer,
+    o: { withoutPassphrase: boolean; receivedBy: string | null; downloadHash: Buffer; downloadSeconds: number },
+  ): Promise<{ ciphertext: Buffer; fileBytes: number | null } | undefined> {
+    const { rows } = await this.db.raw<{ rows: { ciphertext: Buffer; file_bytes: string | null }[] }>(o.withoutPassphrase ? CLAIM_ZK_PLAIN : CLAIM_ZK_ANY, [
+      secretHash,
+      keyVerifier,
+      o.receivedBy,
+      o.downloadHash,
+      o.downloadSeconds,
+    ]);
+    const row = rows[0];
+    return row ? { ciphertext: row.ciphertext, fileBytes: row.file_bytes === null ? null : Number(row.file_bytes) } : undefined;
+  }
+
+  /**
+   * Counts a passphrase-proof attempt of a zero-knowledge secret before the proof is compared, as
+   * reserveAttempt does for passphrases: once `max` attempts are reserved, no further one is.
+   */
+  async reserveZkAttempt(secretHash: Buffer, max: number): Promise<{ passphraseVerifier: Buffer; attempts: number } | undefined> {
+    const { rows } = await this.db.raw<{ rows: { passphrase_verifier: Buffer; passphrase_attempts: number }[] }>(
+      `UPDATE secrets SET passphrase_attempts = passphrase_attempts + 1
+       WHERE secret_hash = ? AND expires_at > now() AND passphrase_verifier IS NOT NULL AND passphrase_attempts < ?
+       RETURNING passphrase_verifier, passphrase_attempts`,
+      [secretHash, max],
+    );
+    const row = rows[0];
+    return row ? { passphraseVerifier: row.passphrase_verifier, attempts: row.passphrase_attempts } : undefined;
+  }
+
+  /**
+   * A zero-knowledge share with a file: the upload `file` of `custid` (complete, not yet
+   * attached) is attached to the new secret by the same statement that inserts it, for as long
+   * as the secret lives; undefined (nothing stored) when there is no such upload.
+   */
+  async insertWithFile(file: { id: string; custid: string }, s: NewSecret): Promise<{ createdAt: Date } | undefined> {
+    const gate = `UPDATE zk_files SET secret_hash = ?, expires_at = now() + make_interval(secs => ?)
+      WHERE id = ? AND custid = ? AND complete AND secret_hash IS NULL AND download_hash IS NULL AND expires_at > now() RETURNING id`;
+    const { rows } = await this.db.raw<{ rows: { created_at: Date }[] }>(INSERT(gate), [
+      s.secretHash,
+      s.ttl,
+      file.id,
+      file.custid,
+      ...insertBindings([s], this.settings.receiptRetention),
+    ] as unknown as readonly Knex.RawBinding[]);
+    return rows[0] ? { createdAt: rows[0].created_at } : undefined;
   }
 
   /**
@@ -442,39 +594,5 @@ export class SecretsRepository {
       [custid, beforeId ?? Number.MAX_SAFE_INTEGER, limit],
     );
     return rows.map(toRecord);
-  }
-
-  /**
-   * Physical deletion of what has expired (a secret's content at the end of its ttl, its receipt
-   * later); idempotent, safe to run from every instance at once.
-   * Reads never depend on it (they check expires_at themselves).
-   */
-  async sweep(): Promise<{ secrets: number; metadata: number; sealedKeys: number }> {
-    return this.db.transaction(async (trx) => {
-      // A secret still here at its expiry was never read: its creator's `expired` notification is
-      // written by the statement that deletes it.
-      const { rows: swept } = await trx.raw<{ rows: { n: number }[] }>(
-        `WITH s AS (DELETE FROM secrets WHERE expires_at <= now() RETURNING metadata_hash),
-         m AS (SELECT ${NOTIFY_COLUMNS} FROM metadata JOIN s ON metadata.metadata_hash = s.metadata_hash WHERE metadata.notify_sealed IS NOT NULL),
-         n AS (${NOTIFY('m', 'expired')})
-         SELECT count(*)::int AS n FROM s`,
-      );
-      const secrets = swept[0]?.n ?? 0;
-      const sealedKeys = await trx('metadata').whereNotNull('secret_key_sealed').andWhereRaw('secret_expires_at <= now()').update({ secret_key_sealed: null });
-      // A delivery still pending when its secret expires will never happen: say so on the metadata
-      // (which outlives the secret) rather than leave it `queued`.
-      await trx.raw(
-        `UPDATE metadata m SET delivery_status = 'failed', delivery_updated_at = now(),
-           delivery_reason = 'the secret expired before the e-mail was delivered'
-         FROM outbox o WHERE o.metadata_hash = m.metadata_hash AND o.expires_at <= now() AND m.delivery_status = 'queued'`,
-      );
-      await trx('outbox').whereRaw('expires_at <= now()').delete();
-      const metadata = await trx('metadata').whereRaw('expires_at <= now()').delete();
-      // A request is listed to its owner, like a receipt, until RECEIPT_RETENTION after its link closed.
-      await trx.raw(`DELETE FROM secret_requests WHERE LEAST(expires_at, COALESCE(fulfilled_at, cancelled_at, expires_at)) + make_interval(secs => ?) <= now()`, [
-        this.settings.receiptRetention,
-      ]);
-      return { secrets, metadata, sealedKeys };
-    });
   }
 }

@@ -1,6 +1,6 @@
 import { planOf, type Plan } from '../accounts/plans.js';
 import { isAnonymous, type Principal } from '../auth/principal.js';
-import { AnonymousRecipientError, NotifyAddressRequiredError, RecipientOnlyWithoutRecipientError, SecretTooLongError } from '../errors.js';
+import { AnonymousRecipientError, NotifyAddressRequiredError, RecipientOnlyWithoutRecipientError, SecretTooLongError, UnknownFileError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
@@ -8,7 +8,7 @@ import { characterCount, type GenerateInput, type ShareInput } from './params.js
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
 import { isValidAddress } from './recipient.js';
-import type { NewSecret } from './secrets.repository.js';
+import type { NewSecret, NewZkSecret } from './secrets.repository.js';
 
 /** What share and generate created, for the dialect's presenter (secrets/dialect.ts). */
 export interface CreatedSecret {
@@ -47,7 +47,7 @@ export async function shareSecret(
   const plan = await planFor(deps, principal);
   const length = characterCount(value);
   if (length > plan.maxSecretLength) throw new SecretTooLongError(length, plan.maxSecretLength, plan.name);
-  const created = await store(deps, principal, value, options, 'new');
+  const created = await storeSecret(deps, principal, value, options, 'new');
   deps.events.created('share');
   return created;
 }
@@ -61,7 +61,7 @@ export async function generateSecret(
 ): Promise<CreatedSecret> {
   const { length, ...options } = input;
   const value = generateValue(length);
-  const created = await store(deps, principal, value, options, markViewed ? 'viewed' : 'new');
+  const created = await storeSecret(deps, principal, value, options, markViewed ? 'viewed' : 'new');
   deps.events.created('generate');
   return { ...created, value };
 }
@@ -74,27 +74,38 @@ export async function planFor(deps: Pick<SecretsDeps, 'accounts' | 'settings'>, 
 
 type Options = Omit<ShareInput, 'secret'>;
 
-async function store(
+/**
+ * Checks the options against the caller, prepares the rows and inserts them. A zero-knowledge
+ * share (src/zk) brings its verifiers, and the upload it attaches in the same statement
+ * (404 `unknown_file` when that upload is not the caller's, complete and free).
+ */
+export async function storeSecret(
   deps: Pick<SecretsDeps, 'secrets' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten'>,
   principal: Principal,
   value: string,
   options: Options,
   state: 'new' | 'viewed',
+  zk?: { secret: NewZkSecret; file: string | undefined; keySealed?: string | undefined },
 ): Promise<CreatedSecret> {
   const anonymous = isAnonymous(principal);
   // Without an account nobody answers for the e-mail: an open relay otherwise.
   if (anonymous && (options.recipient !== undefined || options.notify !== undefined)) throw new AnonymousRecipientError();
   if (options.recipient_only === true && options.recipient === undefined) throw new RecipientOnlyWithoutRecipientError();
-  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state);
-  const { createdAt } = await deps.secrets.insert(row);
+  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state, zk?.secret ?? null, zk?.keySealed);
+  const file = zk?.file;
+  const stored = file === undefined ? await deps.secrets.insert(row) : await deps.secrets.insertWithFile({ id: file, custid: principal.custid }, row);
+  if (!stored) throw new UnknownFileError();
   if (row.outbox) deps.outboxWritten();
-  return { ...created, createdAt };
+  return { ...created, createdAt: stored.createdAt };
 }
 
 /**
  * The rows of a new secret (keys, hashes, ciphertext, the owner's sealed metadata key, the outbox
  * entry for a recipient) and what its creation answers, before anything is written: share and
  * generate insert them as they are, an answer to a request with the request's closing.
+ * A zero-knowledge secret (`zk`, src/zk) gives its client's envelope as `value` (sealed here too,
+ * as any value) and its verifiers instead of a passphrase; its recipient is sent the link without
+ * its key, which this service never has.
  */
 export async function prepareSecret(
   deps: Pick<SecretsDeps, 'crypto' | 'passphrases' | 'settings'>,
@@ -102,6 +113,8 @@ export async function prepareSecret(
   value: string,
   options: Options,
   state: 'new' | 'viewed',
+  zk: NewZkSecret | null = null,
+  keySealed?: string,
 ): Promise<{ row: NewSecret; created: Omit<CreatedSecret, 'createdAt'> }> {
   const { ttl, passphrase, recipient } = options;
   const recipientOnly = options.recipient_only === true && recipient !== undefined;
@@ -117,8 +130,10 @@ export async function prepareSecret(
   const secretHash = hashKey(secretKey);
   const metadataHash = hashKey(metadataKey);
   const passphraseHash = passphrase === undefined ? null : await deps.passphrases.hash(passphrase);
+  const passphraseRequired = passphraseHash !== null || (zk?.passphraseVerifier ?? null) !== null;
   const recipientObfuscated = recipient === undefined ? null : obfuscateEmail(recipient);
-  const outbox = recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, passphraseHash !== null, recipientOnly);
+  const outbox =
+    recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, { passphraseRequired, recipientOnly, zeroKnowledge: zk !== null, keySealed });
   const row: NewSecret = {
     metadataHash,
     metadataShortkey: metadataKey.slice(0, 6),
@@ -139,23 +154,28 @@ export async function prepareSecret(
       notifyTo === undefined
         ? null
         : { on: options.notify ?? [], sealed: deps.crypto.sealNotify(metadataHash, JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6) })) },
+    zk,
   };
   return {
     row,
-    created: { custid: owner.custid, metadataKey, secretKey, ttl, recipient: recipientObfuscated, recipientOnly, passphraseRequired: passphraseHash !== null, shareDomain },
+    created: { custid: owner.custid, metadataKey, secretKey, ttl, recipient: recipientObfuscated, recipientOnly, passphraseRequired, shareDomain },
   };
 }
 
-/** The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase. */
+/**
+ * The e-mail job, sealed for the outbox: the address and the link, never the value or passphrase.
+ * A zero-knowledge secret's link has no key: the e-mail says it comes from the sender apart, unless
+ * the sender sealed it for the mailer (`keySealed`), which then completes the link.
+ */
 function outboxEntry(
   deps: Pick<SecretsDeps, 'crypto' | 'settings'>,
   sender: string,
   to: string,
   secretKey: string,
   ttl: number,
-  passphraseRequired: boolean,
-  recipientOnly: boolean,
+  o: { passphraseRequired: boolean; recipientOnly: boolean; zeroKnowledge: boolean; keySealed: string | undefined },
 ) {
+  const { passphraseRequired, recipientOnly } = o;
   const id = randomUUID();
   const job: SecretLinkJob = {
     version: 1,
@@ -165,6 +185,7 @@ function outboxEntry(
     link: `${deps.settings.baseUrl}/secret/${secretKey}`,
     passphraseRequired,
     ...(recipientOnly ? { recipientOnly } : {}),
+    ...(o.keySealed !== undefined ? { keySealed: o.keySealed } : o.zeroKnowledge ? { keyApart: true } : {}),
     expiresAt: Math.floor(Date.now() / 1000) + ttl,
   };
   return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };

@@ -6,6 +6,7 @@ import type { RateLimiter } from '../http/rate-limit.js';
 import { KEY_LABELS } from '../key-labels.js';
 import type { RevocationFeed } from '../revocations/revocation-feed.js';
 import type { SecretsDeps } from '../secrets/deps.js';
+import type { ZkDeps } from '../zk/index.js';
 import { apiTokenRoutes } from './api-tokens/index.js';
 import { mySecretsRoutes } from './my-secrets/index.js';
 import { receiptRoutes, revealRoutes } from './receipt/index.js';
@@ -15,6 +16,7 @@ import { IdentityClient, nobodySignedIn, pageSessions, webCookies, WebSessions, 
 import { settingsRoutes } from './settings/index.js';
 import { signInRoutes } from './sign-in/index.js';
 import { webOffPage } from './web-off.views.js';
+import { zkScript, zkScriptRoutes } from './zk/index.js';
 
 export interface WebApp {
   router: express.Router;
@@ -36,6 +38,7 @@ export interface WebApp {
 export function createWebApp(
   config: Config,
   deps: SecretsDeps,
+  zk: ZkDeps,
   context: Context,
   limiter: RateLimiter,
   logger: Logger,
@@ -43,11 +46,13 @@ export function createWebApp(
   options: ShareOptions = {},
 ): WebApp {
   const forms = pageForms({ csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf), origins: [new URL(config.BASE_URL).origin] });
-  const ctx: PageContext = { secrets: deps, baseUrl: config.BASE_URL, forms, limiter, logger };
+  const script = zkScript();
+  const ctx: PageContext = { secrets: deps, zk, script: { src: script.src, integrity: script.integrity }, baseUrl: config.BASE_URL, forms, limiter, logger };
   const signedIn = config.WEB_CLIENT_SECRET ? signedInApp(config, ctx, context, { clientSecret: config.WEB_CLIENT_SECRET, revocations }, options) : undefined;
   const viewer = signedIn?.viewer ?? nobodySignedIn;
 
   const router = express.Router();
+  router.use(zkScriptRoutes(script));
   router.use(revealRoutes(ctx, viewer));
   router.use(answerRoutes(ctx));
   router.use(receiptRoutes(ctx, viewer));
@@ -64,7 +69,7 @@ export function createWebApp(
       if (!signedIn) return;
       const { sessions } = signedIn;
       timer = setInterval(() => {
-        sessions.sweep().catch((err: unknown) => logger.warn({ err }, 'web session sweep failed'));
+        sessions.sweep(config.SWEEP_BATCH_SIZE).catch((err: unknown) => logger.warn({ err }, 'web session sweep failed'));
       }, config.SWEEP_INTERVAL * 1000);
       timer.unref();
     },

@@ -14,7 +14,7 @@ const BURN_FORM_CHARACTERS = 0;
  * link and a burn button. It needs no session (the link is the credential); a signed-in creator
  * keeps the navigation (`viewer`). The burn form's CSRF token is bound to the browser.
  */
-export function receiptRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'forms' | 'limiter'>, viewer: Viewer): express.Router {
+export function receiptRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'forms' | 'limiter' | 'script'>, viewer: Viewer): express.Router {
   const { secrets, forms } = ctx;
   const router = express.Router();
   const burn = (metadataKey: string) => ({ action: `/private/${metadataKey}/burn`, resource: `burn ${metadataKey}` });
@@ -30,7 +30,7 @@ export function receiptRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'fo
       const { action, resource } = burn(metadataKey);
       const created = req.query['created'] === '1' && metadata.state === 'new';
       const user = await viewer(req);
-      res.send(receiptPage(metadata, { action, csrf: forms.browser.issue(req, res, resource) }, nonceOf(res), { baseUrl: ctx.baseUrl, notice, created, user }));
+      res.send(receiptPage(metadata, { action, csrf: forms.browser.issue(req, res, resource) }, nonceOf(res), { baseUrl: ctx.baseUrl, notice, created, user, script: ctx.script }));
     } catch (err) {
       if (!(err instanceof UnknownSecretError)) throw err;
       res.status(404).send(receiptNotFoundPage(nonceOf(res)));

@@ -16,7 +16,10 @@ import { sendRecipientCode } from '../../secrets/recipient-code.js';
 import { REFUSED_NOTICE_INTERVAL_SECONDS, revealSecret, sameAddress } from '../../secrets/reveal.js';
 import type { LiveSecret } from '../../secrets/secrets.repository.js';
 import type { PageContext, Viewer } from '../shared/index.js';
-import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage } from './reveal.views.js';
+import { fetchingPage } from '../zk/index.js';
+import { zkSecretInfo } from '../../zk/index.js';
+import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage, type ZkReveal } from './reveal.views.js';
+import { zkOpenRoutes } from './zk-open.routes.js';
 
 /** A reveal form holds a passphrase and, for a recipient-only secret, a six-digit code (within the form's overhead). */
 const REVEAL_FORM_CHARACTERS = PASSPHRASE_MAX_LENGTH;
@@ -34,7 +37,7 @@ const REVEAL_FORM_CHARACTERS = PASSPHRASE_MAX_LENGTH;
  * code. A signed-in account that is not the recipient is a refused opening (counted, and told
  * to the creator at most once per REFUSED_NOTICE_INTERVAL_SECONDS); a signed-out visit is not.
  */
-export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limiter'>, viewer: Viewer): express.Router {
+export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' | 'forms' | 'limiter'>, viewer: Viewer): express.Router {
   const { secrets, forms } = ctx;
   const router = express.Router();
   const reveal = (secretKey: string) => ({ action: `/secret/${secretKey}`, resource: `reveal ${secretKey}` });
@@ -42,9 +45,20 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
 
   router.use('/secret', pageSecurity());
 
-  const waiting = (req: Request, res: Response, secretKey: string, passphraseRequired: boolean, error?: string) => {
+  /**
+   * A zero-knowledge secret is opened by the page's script (reveal.views' ZkReveal): its page
+   * may fetch from this origin, and gets the wrapped key of a request's answer.
+   */
+  const zkOf = async (req: Request, res: Response, secretKey: string, live: { zeroKnowledge: boolean }): Promise<ZkReveal | undefined> => {
+    if (!live.zeroKnowledge) return undefined;
+    fetchingPage(req, res);
+    const info = await zkSecretInfo(ctx.zk, secretKey);
+    return { open: `/secret/${secretKey}/open`, script: ctx.script, wrappedKey: info.wrappedKey?.toString('base64url') };
+  };
+
+  const waiting = (req: Request, res: Response, secretKey: string, passphraseRequired: boolean, error?: string, zk?: ZkReveal) => {
     const { action, resource } = reveal(secretKey);
-    return waitingPage({ action, csrf: forms.browser.issue(req, res, resource), passphraseRequired, error, nonce: nonceOf(res) });
+    return waitingPage({ action, csrf: forms.browser.issue(req, res, resource), passphraseRequired, error, nonce: nonceOf(res), zk });
   };
 
   const notYours = async (req: Request, res: Response, secretKey: string) => {
@@ -61,9 +75,10 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     return { shown: obfuscateEmail(address), user, isRecipient: user?.email !== undefined && sameAddress(user.email, address) };
   };
 
-  const forRecipient = (req: Request, res: Response, secretKey: string, o: { shown: string; signedInAs: string | undefined; notice?: string }) => {
+  const forRecipient = (req: Request, res: Response, secretKey: string, o: { shown: string; signedInAs: string | undefined; notice?: string; zk: boolean }) => {
     const { resource } = reveal(secretKey);
     return recipientPage({
+      zk: o.zk ? { script: ctx.script } : undefined,
       recipient: o.shown,
       signedInAs: o.signedInAs,
       signIn: signInUrl(secretKey),
@@ -74,7 +89,7 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     });
   };
 
-  const codeForm = (req: Request, res: Response, secretKey: string, o: { to: string; passphraseRequired: boolean; error?: string; notice?: string }) => {
+  const codeForm = (req: Request, res: Response, secretKey: string, o: { to: string; passphraseRequired: boolean; error?: string; notice?: string; zk?: ZkReveal | undefined }) => {
     const { action, resource } = reveal(secretKey);
     return codePage({ action, codeAction: `/secret/${secretKey}/code`, csrf: forms.browser.issue(req, res, resource), ...o, nonce: nonceOf(res) });
   };
@@ -89,20 +104,20 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     if (live.recipientSealed !== null) {
       const r = await recipientOf(req, secretKey, { ...live, recipientSealed: live.recipientSealed });
       if (r.isRecipient) {
-        res.send(waiting(req, res, secretKey, live.passphraseRequired));
+        res.send(waiting(req, res, secretKey, live.passphraseRequired, undefined, await zkOf(req, res, secretKey, live)));
         return;
       }
       // Someone signed in who is not the recipient: a refused opening. A signed-out visit (the
       // recipient before signing in, or a scanner) is not counted.
       if (r.user) await secrets.secrets.refused(hashKey(secretKey), REFUSED_NOTICE_INTERVAL_SECONDS);
-      res.status(r.user ? 403 : 200).send(forRecipient(req, res, secretKey, { shown: r.shown, signedInAs: r.user?.name }));
+      res.status(r.user ? 403 : 200).send(forRecipient(req, res, secretKey, { shown: r.shown, signedInAs: r.user?.name, zk: live.zeroKnowledge }));
       return;
     }
     if (live.reader !== null && (await viewer(req))?.name !== live.reader) {
       await notYours(req, res, secretKey);
       return;
     }
-    res.send(waiting(req, res, secretKey, live.passphraseRequired));
+    res.send(waiting(req, res, secretKey, live.passphraseRequired, undefined, await zkOf(req, res, secretKey, live)));
   });
 
   // Asks for a one-time code for a recipient-only secret: e-mailed to its recipient; nothing is consumed.
@@ -116,11 +131,13 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     }
     try {
       const { to } = await sendRecipientCode(secrets, secretKey);
-      res.send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, notice: `We sent a code to ${to}.` }));
+      const zk = await zkOf(req, res, secretKey, live);
+      res.send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, notice: `We sent a code to ${to}.`, zk }));
     } catch (err) {
       if (err instanceof CodeUnavailableError) {
         const shown = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
-        res.status(429).send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message }));
+        const zk = await zkOf(req, res, secretKey, live);
+        res.status(429).send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message, zk }));
         return;
       }
       if (err instanceof UnknownSecretError) {
@@ -161,7 +178,7 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
         const live = await secrets.secrets.peek(hashKey(secretKey));
         if (live?.recipientSealed) {
           const r = await recipientOf(req, secretKey, { ...live, recipientSealed: live.recipientSealed });
-          res.status(403).send(forRecipient(req, res, secretKey, { shown: r.shown, signedInAs: r.user?.name }));
+          res.status(403).send(forRecipient(req, res, secretKey, { shown: r.shown, signedInAs: r.user?.name, zk: live.zeroKnowledge }));
           return;
         }
       }
@@ -177,5 +194,6 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     }
   });
 
+  router.use(zkOpenRoutes(ctx, viewer, (secretKey) => reveal(secretKey).resource));
   return router;
 }

@@ -4,7 +4,9 @@ import { PLANS } from '../../accounts/plans.js';
 import { UnknownRequestError } from '../../errors.js';
 import { answerRequestInput, PASSPHRASE_MAX_LENGTH } from '../../secrets/params.js';
 import { answerRequest, openRequest } from '../../secrets/requests.js';
+import { apiPathOf } from '../../http/api.routes.js';
 import type { PageContext } from '../shared/index.js';
+import { fetchingPage } from '../zk/index.js';
 import { answeredPage, answerPage, requestClosedPage } from './answer.views.js';
 
 /**
@@ -13,19 +15,22 @@ import { answeredPage, answerPage, requestClosedPage } from './answer.views.js';
  * CSRF token (bound to the browser) and come from this site. It goes through the same use-case as
  * POST /api/v1/request/:key; the request closes in the statement that stores the secret.
  */
-export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limiter'>): express.Router {
+export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limiter' | 'script'>): express.Router {
   const { secrets, forms } = ctx;
   const router = express.Router();
   const answer = (requestKey: string) => ({ action: `/request/${requestKey}`, resource: `answer ${requestKey}` });
   const keyOf = (req: Request) => String(req.params['key']);
   const longestSecret = Math.max(...Object.values(PLANS).map((p) => p.maxSecretLength));
   const closed = (res: Response) => res.status(404).send(requestClosedPage(nonceOf(res)));
+  // A zero-knowledge request is answered by the page's script, through the API (no credentials needed).
+  const zkAnswer = apiPathOf('zkAnswerRequest');
 
   router.use('/request', pageSecurity());
 
   const form = async (req: Request, res: Response, requestKey: string, extra: { error?: string; secret?: string | undefined } = {}) => {
     const r = await openRequest(secrets, requestKey);
     const { action, resource } = answer(requestKey);
+    if (r.publicKey !== null) fetchingPage(req, res);
     return answerPage(
       {
         action,
@@ -34,6 +39,7 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
         requester: r.requester,
         passphrasePolicy: r.passphrasePolicy,
         maxLength: r.maxSecretLength,
+        zk: r.publicKey === null ? undefined : { answer: zkAnswer.replace(':key', requestKey), publicKey: r.publicKey, script: ctx.script },
         ...extra,
       },
       nonceOf(res),

@@ -18,6 +18,8 @@ export interface AnswerForm {
   maxLength: number;
   error?: string | undefined;
   secret?: string | undefined;
+  /** A zero-knowledge request: the API call the script makes, the requester's public key, the script. */
+  zk?: { answer: string; publicKey: string; script: { src: string; integrity: string } } | undefined;
 }
 
 export function answerPage(f: AnswerForm, nonce: string): string {
@@ -27,6 +29,13 @@ export function answerPage(f: AnswerForm, nonce: string): string {
     body: html`<h1>Send a secret to ${f.requester}</h1>
 <p><strong>${f.requester}</strong> asks you for: <span id="request-label">${f.label}</span></p>
 <p class="note">It is stored encrypted, only ${f.requester} can read it, and only once. This link takes one secret: after you send it, it closes.</p>
+${
+  f.zk &&
+  html`<p id="mode" class="note" data-mode="server">${f.requester} asked for a secret encrypted in your browser, for them alone.</p>
+<noscript><p class="error" id="needs-script">This request takes a secret encrypted in your browser, which needs this page’s script: turn JavaScript on for this site.</p></noscript>
+<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
+<p class="ok" role="status" id="sent" hidden>Your secret for “${f.label}” was encrypted in your browser and is stored for ${f.requester}, who alone can read it, once. This link is now closed.</p>`
+}
 ${f.error && html`<p class="error" role="alert" id="error">${f.error}</p>`}
 ${postForm(
   f.action,
@@ -40,8 +49,11 @@ ${
 <input id="passphrase" name="passphrase" type="password" autocomplete="new-password" aria-describedby="passphrase-note"${f.passphrasePolicy === 'required' ? html` required` : ''}>
 <p class="note" id="passphrase-note">${f.requester} will need it to read the secret: tell it to them another way.</p>`
 }
-<div class="actions"><button type="submit" id="send">Send the secret</button></div>`,
+<div class="actions"><button type="submit" id="send">Send the secret</button></div>
+<p class="note" role="status" data-zk-status hidden></p>`,
+  f.zk && html` data-zk-answer="${f.zk.answer}" data-public-key="${f.zk.publicKey}"`,
 )}`,
+    external: f.zk?.script,
     script: COUNTER_SCRIPT,
   });
 }

@@ -15,7 +15,7 @@ const REQUEST_FORM_CHARACTERS = 1024;
  * Secret requests of the signed-in account: the form that makes one (through the same use-case
  * and parser as POST /api/v1/requests), the list with each open request's link, and cancel.
  */
-export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'limiter'>, sessions: PageSessions): express.Router {
+export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'limiter' | 'script'>, sessions: PageSessions): express.Router {
   const { secrets, baseUrl } = ctx;
   const parser = createRequestParser(secrets.settings.ttl);
   const ttl = ttlChoices(secrets.settings.ttl);
@@ -31,6 +31,7 @@ export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'l
         notice: extra.notice,
         form: { csrf: sessions.csrfToken(session, 'request'), ttlOptions: ttl.options, values: extra.values ?? { ttl: ttl.selected, secretTtl: ttl.selected }, error: extra.error },
         cancelCsrf: sessions.csrfToken(session, 'cancel-request'),
+        script: ctx.script,
       }),
     );
   };
@@ -47,6 +48,8 @@ export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'l
       secret_ttl: formField(req, 'secret_ttl'),
       passphrase_policy: formField(req, 'passphrase_policy'),
       recipient: formField(req, 'recipient'),
+      // Made by the page's script: the request is then zero-knowledge (docs/zero-knowledge.md §5).
+      public_key: formField(req, 'public_key'),
     };
     try {
       const { record } = await createRequest(secrets, sessions.principalOf(res), parser.parse(fields));

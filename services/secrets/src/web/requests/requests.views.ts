@@ -34,7 +34,9 @@ function requestForm(f: RequestForm): Html {
   return postForm(
     '/ask',
     f.csrf,
-    html`<label for="label">What do you need?</label>
+    html`<input type="hidden" name="public_key" value="">
+<p id="request-mode" class="note" hidden>Your browser makes a key pair for this request: whoever answers encrypts the secret for it in their browser, and only you can open it, with the opening key this browser keeps. The server never sees the secret.</p>
+<label for="label">What do you need?</label>
 <input id="label" name="label" type="text" required maxlength="200" autocomplete="off" value="${f.values.label ?? ''}" aria-describedby="label-note"${f.autofocus ? html` autofocus` : ''}>
 <p class="note" id="label-note">Shown to the person you ask, e.g. “VPN password for the build server”. Never put a secret here.</p>
 <label for="ttl">The link stays open for</label>
@@ -47,6 +49,7 @@ ${ttlSelect('secret_ttl', f.ttlOptions, f.values.secretTtl)}
 <input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
 <p class="note" id="recipient-note">We e-mail them the link, with your label. You can also hand it to them yourself.</p>
 <div class="actions"><button type="submit" id="create-request">Create the request link</button></div>`,
+    html` data-zk-request`,
   );
 }
 
@@ -69,7 +72,14 @@ ${postForm('/ask/cancel', cancelCsrf, html`<input type="hidden" name="id" value=
 
 export function requestsPage(
   c: Chrome,
-  o: { requests: SecretRequestResponse[]; created?: string | undefined; notice?: string | undefined; form: RequestForm; cancelCsrf: string },
+  o: {
+    requests: SecretRequestResponse[];
+    created?: string | undefined;
+    notice?: string | undefined;
+    form: RequestForm;
+    cancelCsrf: string;
+    script: { src: string; integrity: string };
+  },
 ): string {
   const created = o.created === undefined ? undefined : o.requests.find((r) => r.id === o.created && r.state === 'open');
   return chromedPage(
@@ -81,14 +91,21 @@ ${
   created?.link &&
   html`<section aria-labelledby="created-heading"><h2 id="created-heading">Send this link to the person you ask</h2>
 ${copyField('request-link', `Request link for “${created.label}”`, created.link)}
-<p class="note">Whoever opens it can send you one secret, once. Only you can read it: it appears in <a href="/secrets">My secrets</a>.</p></section>`
+<p class="note">Whoever opens it can send you one secret, once. Only you can read it: it appears in <a href="/secrets">My secrets</a>.</p>
+${
+  created.public_key &&
+  html`<div data-zk-opening-key="${created.public_key}" hidden>${copyField('opening-key', 'Your opening key: the secret they send is encrypted for it', '')}
+<p class="note" id="opening-key-note">This browser keeps it and opens the answer with it. To read the answer elsewhere (another browser, the command line), keep a copy: it is shown only now, and the server never had it.</p></div>`
+}</section>`
 }
 ${o.form.error && html`<p class="error" role="alert" id="error">${o.form.error}</p>`}
+<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
 ${created && html`<h2>Ask for another secret</h2>`}
 <p class="note">A request link lets someone send you a secret, such as a password, without an account. Only you can read what they send.</p>
 ${requestForm({ ...o.form, autofocus: !created && !o.form.error })}
 <h2>Your requests</h2>
 ${o.requests.length === 0 ? html`<p>No requests yet.</p>` : html`<ul class="items" id="requests">${o.requests.map((r) => requestItem(r, o.cancelCsrf))}</ul>`}`,
     COPY_SCRIPT,
+    o.script,
   );
 }

@@ -1,10 +1,7 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler } from 'express';
 import { formField, toDomainError } from '@hush/common';
-import { NOTIFY_EVENTS, type NotifyEvent } from '@hush/queue';
 import { PLANS } from '../../accounts/plans.js';
 import { isAnonymous, type Principal } from '../../auth/principal.js';
-import type { RateLimiter } from '../../http/rate-limit.js';
-import type { PreferencesRepository } from '../../accounts/preferences.repository.js';
 import { showMetadata } from '../../secrets/metadata.js';
 import { PASSPHRASE_MAX_LENGTH, secretsInputs } from '../../secrets/params.js';
 import { presentMetadata } from '../../secrets/presenter.js';
@@ -12,25 +9,9 @@ import { generateSecret, planFor, shareSecret } from '../../secrets/share.js';
 import type { PageContext, PageSessions } from '../shared/index.js';
 import { generatedPage, sharePage } from './share.views.js';
 import { ttlChoices } from './ttl-choices.js';
-
-export interface ShareOptions {
-  /**
-   * ANONYMOUS_SHARES: the share page (GET and POST /) also serves a signed-out visitor, as the
-   * anonymous principal (its plan, no recipient), limited per IP by `limiter`; the form's CSRF
-   * token is then bound to the browser instead of a session.
-   */
-  anonymous?: { limiter: RateLimiter } | undefined;
-  /** The accounts' settings: the notifications a new secret asks for by default. */
-  preferences?: Pick<PreferencesRepository, 'get'> | undefined;
-}
-
-/** The form's notification boxes (`notify_<event>`) as the API's `notify` events. */
-function notifyChoices(req: { body?: unknown }): NotifyEvent[] {
-  return NOTIFY_EVENTS.filter((event) => formField(req, `notify_${event}`) !== undefined);
-}
-
-/** A recipient's and a notification address, the form's buttons, boxes and choices. */
-const SHORT_FIELDS_CHARACTERS = 640;
+import { zkShareRoutes } from './zk-share.routes.js';
+import { notifyChoices, shareAccess, shareFormOptions, SHORT_FIELDS_CHARACTERS, type ShareOptions } from './share-access.js';
+import { fetchingPage } from '../zk/index.js';
 
 /**
  * The share page: a secret (or a generated password) with a lifetime, an optional passphrase and
@@ -46,19 +27,14 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
   const longestSecret = Math.max(...Object.values(PLANS).map((p) => p.maxSecretLength), options.anonymous ? secrets.settings.anonymousMaxSecretLength : 0);
   const readForm = forms.read(longestSecret + PASSPHRASE_MAX_LENGTH + SHORT_FIELDS_CHARACTERS);
 
-  const anonymous = options.anonymous && { limit: options.anonymous.limiter.byIp() };
-  const sharer = anonymous ? sessions.signedInOrAnonymous : sessions.signedIn;
-  const isAnonymousVisitor = (res: Response) => isAnonymous(sessions.principalOf(res));
-  /** The share form's CSRF token: bound to the session, or for an anonymous visitor to the browser. */
-  const shareCsrf = (req: Request, res: Response) => (isAnonymousVisitor(res) ? forms.browser.issue(req, res, 'share') : sessions.csrfToken(sessions.sessionOf(res), 'share'));
+  const access = shareAccess(ctx, sessions, options);
+  const { sharer, limit: shareLimit } = access;
+  const shareCsrf = access.csrf;
   const checkShareCsrf: RequestHandler = (req, res, next) => {
-    if (isAnonymousVisitor(res)) forms.browser.check(req, 'share');
-    else sessions.checkCsrf(req, sessions.sessionOf(res), 'share');
+    access.checkCsrf(req, res);
     next();
   };
-  /** Accounts by account (RATE_LIMIT_*), anonymous visitors by address (ANONYMOUS_RATE_LIMIT_*). */
-  const byAccount = ctx.limiter.byAccount();
-  const shareLimit: RequestHandler = (req, res, next) => (anonymous && isAnonymousVisitor(res) ? anonymous.limit(req, res, next) : byAccount(req, res, next));
+  const zk = (principal: Principal) => ({ script: ctx.script, fileMaxBytes: isAnonymous(principal) ? undefined : ctx.zk.zk.fileMaxBytes });
 
   const planOfCaller = async (principal: Principal) => {
     const plan = await planFor(secrets, principal);
@@ -67,6 +43,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
 
   router.get('/', sharer, async (req, res) => {
     const principal = sessions.principalOf(res);
+    fetchingPage(req, res);
     res.send(
       sharePage(sessions.chrome(res, 'share'), {
         csrf: shareCsrf(req, res),
@@ -74,21 +51,14 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
         anonymous: isAnonymous(principal),
         ttlOptions: ttl.options,
         values: { ttl: ttl.selected, notify: isAnonymous(principal) ? [] : (await options.preferences?.get(principal.custid))?.notifyOn },
+        zk: zk(principal),
       }),
     );
   });
 
   router.post('/', ...readForm, sharer, checkShareCsrf, shareLimit, async (req, res) => {
     const principal = sessions.principalOf(res);
-    const fields = {
-      ttl: formField(req, 'ttl'),
-      passphrase: formField(req, 'passphrase'),
-      recipient: formField(req, 'recipient'),
-      recipient_only: formField(req, 'recipient_only'),
-      notify: notifyChoices(req).join(','),
-      // The account's verified address, unless another is given (web accounts are usernames, not addresses).
-      notify_email: formField(req, 'notify_email')?.trim() || principal.email,
-    };
+    const fields = { ...shareFormOptions(req, principal), passphrase: formField(req, 'passphrase') };
     try {
       if (formField(req, 'action') === 'generate') {
         const created = await generateSecret(secrets, principal, inputs.generate.parse(fields));
@@ -103,6 +73,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
       const known = toDomainError(err);
       if (!known || known.status >= 500 || known.status === 429) throw err;
       const ttlValue = Number(fields.ttl);
+      fetchingPage(req, res);
       res.status(known.status).send(
         sharePage(sessions.chrome(res, 'share'), {
           csrf: shareCsrf(req, res),
@@ -118,10 +89,12 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
             notifyEmail: formField(req, 'notify_email'),
           },
           error: `${known.message}.`.replace(/\.\.$/, '.'),
+          zk: zk(principal),
         }),
       );
     }
   });
 
+  router.use(zkShareRoutes(ctx, sessions, access));
   return router;
 }

@@ -26,9 +26,14 @@ export interface ShareForm {
     notifyEmail?: string | undefined;
   };
   error?: string | undefined;
+  /** The zero-knowledge script (it takes the form over when it runs) and the largest file it may attach (none for an anonymous visitor). */
+  zk: { script: { src: string; integrity: string }; fileMaxBytes: number | undefined };
 }
 
+const mebibytes = (bytes: number) => `${Math.round((bytes / 1048576) * 10) / 10} MiB`;
+
 export function sharePage(c: Chrome, f: ShareForm): string {
+  const fileMax = f.zk.fileMaxBytes;
   return chromedPage(
     c,
     'Share a secret',
@@ -36,12 +41,20 @@ export function sharePage(c: Chrome, f: ShareForm): string {
 <p class="note">You get a link that works once: the secret is deleted as soon as it is viewed, or when it expires.</p>
 ${f.anonymous && html`<p class="note" id="anonymous-note">You are not signed in: this secret is shared anonymously. <a href="/auth/sign-in">Sign in</a> to e-mail it to someone, share longer secrets and see your secrets later.</p>`}
 ${f.error && html`<p class="error" role="alert" id="error">${f.error}</p>`}
+<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
 ${postForm(
   '/',
   f.csrf,
-  html`<label for="secret">Secret</label>
+  html`<p id="mode" class="note" data-mode="server">Encrypted by the server: JavaScript is off in this browser, so the server encrypts your secret when it arrives.</p>
+<label for="secret">Secret</label>
 <textarea id="secret" name="secret" rows="6" required autocomplete="off" spellcheck="false" aria-describedby="count"${f.error ? '' : html` autofocus`}>${f.values.secret ?? ''}</textarea>
 <p id="count" class="note" data-max="${f.plan.maxLength}" aria-live="polite">Up to ${f.plan.maxLength} characters (${f.plan.name} plan).</p>
+${
+  fileMax !== undefined &&
+  html`<div id="file-box" hidden><label for="file">A file <span class="note">(optional, up to ${mebibytes(fileMax)})</span></label>
+<input id="file" type="file" aria-describedby="file-note">
+<p class="note" id="file-note">Encrypted in your browser with its name and type, and opened once, like the text.</p></div>`
+}
 <label for="passphrase">Passphrase <span class="note">(optional)</span></label>
 <input id="passphrase" name="passphrase" type="password" autocomplete="new-password" aria-describedby="passphrase-note">
 <p class="note" id="passphrase-note">The recipient will need it to view the secret: tell it to them another way.</p>
@@ -57,9 +70,12 @@ ${
 ${notifyFieldset(f.values)}`
 }
 <div class="actions"><button type="submit" name="action" value="share" id="share">Create the secret link</button>
-<button type="submit" name="action" value="generate" id="generate" class="secondary" formnovalidate>Generate a strong password instead</button></div>`,
+<button type="submit" name="action" value="generate" id="generate" class="secondary" formnovalidate>Generate a strong password instead</button></div>
+<p class="note" role="status" data-zk-status hidden></p>`,
+  html` data-zk-share="/share/zk"${fileMax !== undefined ? html` data-upload="/share/zk/file" data-file-max="${fileMax}"` : ''}`,
 )}`,
     `${COUNTER_SCRIPT}`,
+    f.zk.script,
   );
 }
 

@@ -28,9 +28,9 @@ export function nav(c: Pick<Chrome, 'user' | 'current'>): Html | false {
 ${postForm('/auth/sign-out', c.user.signOutCsrf, html`<button type="submit" class="link" id="sign-out">Sign out <span class="note">(${c.user.name})</span></button>`)}</nav>`;
 }
 
-/** A page of the web app: the layout, with the navigation above the body. */
-export function chromedPage(c: Chrome, title: string, body: Html, script?: string): string {
-  return layout({ title, nonce: c.nonce, body: html`${nav(c)}${body}`, script });
+/** A page of the web app: the layout, with the navigation above the body (and the zero-knowledge script when `external` names it). */
+export function chromedPage(c: Chrome, title: string, body: Html, script?: string, external?: { src: string; integrity: string }): string {
+  return layout({ title, nonce: c.nonce, body: html`${nav(c)}${body}`, script, external });
 }
 
 /** A read-only field with a copy button (shown by the script) and its "Copied" status. */

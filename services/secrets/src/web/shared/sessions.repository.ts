@@ -87,9 +87,18 @@ export class WebSessionsRepository {
     return row ? toRecord(row) : undefined;
   }
 
-  /** Deletes sessions past either deadline; returns how many. */
-  async sweep(): Promise<number> {
-    return this.db('web_sessions').where('idle_expires_at', '<=', this.db.fn.now()).orWhere('expires_at', '<=', this.db.fn.now()).delete();
+  /**
+   * Deletes up to `limit` sessions past either deadline, oldest first, leaving those another
+   * request holds; returns how many. The idle deadline never passes the absolute one (create and
+   * touch keep it so), so it alone says a session is over, through its index.
+   */
+  async sweep(limit: number): Promise<number> {
+    const { rowCount } = await this.db.raw<{ rowCount: number | null }>(
+      `DELETE FROM web_sessions WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM web_sessions WHERE idle_expires_at <= now() ORDER BY idle_expires_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
+      [limit],
+    );
+    return rowCount ?? 0;
   }
 
   private live(db: Knex | Knex.Transaction) {

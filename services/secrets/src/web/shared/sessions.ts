@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { deriveKey, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
+import { deriveKey, inBoundedBatches, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
 import { verifiedAddress } from '../../auth/verified-address.js';
 import { SCOPES, type Principal } from '../../auth/principal.js';
 import { IdentityUnavailableError } from '../../errors.js';
@@ -113,8 +113,9 @@ export class WebSessions {
     }
   }
 
-  sweep(): Promise<number> {
-    return this.repo.sweep();
+  /** Deletes the sessions that are over, `batchSize` per statement. */
+  sweep(batchSize: number): Promise<number> {
+    return inBoundedBatches((limit) => this.repo.sweep(limit), batchSize);
   }
 
   private present(r: SessionRecord): WebSession {

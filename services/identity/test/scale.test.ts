@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { postForm } from '@hush/testing';
+import { createDb, type Db } from '../src/db/knex.js';
+import { startIdentity, type Harness } from './harness.js';
+
+/**
+ * What keeps identity's costs flat as its tables grow, through its behaviour: retention and the
+ * sweep of expired artifacts work in bounded batches (SWEEP_BATCH_SIZE, here 3) and leave rows
+ * another transaction holds; the admin API's lists, paged by Keycloak's first/max, give every row
+ * once to a client paging through them while rows are added; searches find what they found.
+ * Times are set in the database, so no test waits for a clock.
+ */
+let h: Harness;
+let db: Db;
+let token: string;
+const suffix = randomBytes(3).toString('hex');
+beforeAll(async () => {
+  h = await startIdentity({ SWEEP_BATCH_SIZE: '3', EVENTS_EXPIRATION: String(30 * 86400) });
+  db = createDb(h.config.DATABASE_URL, 3);
+  const boot = await h.cli<{ admin_client: { client_secret?: string } }>('bootstrap', '--secrets-audience', `https://s-${suffix}.example.com/api/v1`);
+  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
+    grant_type: 'client_credentials',
+    client_id: 'hush-admin',
+    client_secret: boot.admin_client.client_secret!,
+  });
+  token = (res.body as { access_token: string }).access_token;
+});
+afterAll(async () => {
+  await db.destroy();
+  await h.close();
+});
+
+async function admin<T>(path: string): Promise<T> {
+  const res = await fetch(`${h.url}/auth/admin/realms/public${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+}
+
+/** User events straight into the table, `ageDays` old, each with a session id naming it. */
+const insertEvents = (names: string[], ageDays: number) =>
+  db('events').insert(
+    names.map((name, i) => ({ time: db.raw(`now() - make_interval(days => ?, secs => ?)`, [ageDays, i]), type: 'LOGIN', session_id: name, client_id: `c-${suffix}` })),
+  );
+
+describe('retention and sweeps', () => {
+  it('events and admin events past EVENTS_EXPIRATION go, in batches, however many; recent ones stay', async () => {
+    const old = Array.from({ length: 8 }, (_, i) => `old-${i}`);
+    await insertEvents(old, 40);
+    await insertEvents(['recent'], 1);
+    await db('admin_events').insert(
+      [40, 40, 40, 40, 1].map((days, i) => ({
+        time: db.raw(`now() - make_interval(days => ?)`, [days]),
+        operation_type: 'UPDATE',
+        resource_type: 'USER',
+        resource_path: `users/${days}-${i}`,
+      })),
+    );
+    expect(await h.identity.sweep()).toBeGreaterThanOrEqual(12);
+    const left = await db('events').where('client_id', `c-${suffix}`).pluck('session_id');
+    expect(left).toEqual(['recent']);
+    expect(await db('admin_events').pluck('resource_path')).toEqual(['users/1-4']);
+  });
+
+  it('expired protocol artifacts go in batches; live ones stay; one another transaction holds goes at the next sweep', async () => {
+    const row = (id: string, expiresIn: string) => ({ model: 'Session', id: `${id}-${suffix}`, payload: {}, expires_at: db.raw(`now() + ?::interval`, [expiresIn]) });
+    await db('oidc_models').insert([...Array.from({ length: 7 }, (_, i) => row(`gone-${i}`, '-1 minute')), row('held', '-1 minute'), row('live', '1 hour')]);
+    const trx = await db.transaction();
+    try {
+      await trx('oidc_models')
+        .where({ model: 'Session', id: `held-${suffix}` })
+        .forUpdate()
+        .first();
+      await h.identity.sweep();
+      expect((await db('oidc_models').where('id', 'like', `%-${suffix}`).pluck('id')).sort()).toEqual([`held-${suffix}`, `live-${suffix}`]);
+    } finally {
+      await trx.rollback();
+    }
+    await h.identity.sweep();
+    expect(await db('oidc_models').where('id', 'like', `%-${suffix}`).pluck('id')).toEqual([`live-${suffix}`]);
+  });
+
+  it('clearing the events deletes every one of them', async () => {
+    await insertEvents(['to-clear-1', 'to-clear-2'], 2);
+    const res = await fetch(`${h.url}/auth/admin/realms/public/events`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(204);
+    expect(await db('events').count({ n: '*' })).toEqual([{ n: '0' }]);
+  });
+});
+
+describe('paging by first/max while rows are added', () => {
+  it('a client paging through the users sees every user once, though users sorting before its position are created between pages', async () => {
+    const names = Array.from({ length: 23 }, (_, i) => `m-${suffix}-${String(i).padStart(2, '0')}`);
+    for (const name of names) await h.cli('users', 'create', name, '--password', 'a long enough password');
+    const seen: string[] = [];
+    for (let first = 0, added = 0; ; first += 5) {
+      const page = await admin<{ username: string }[]>(`/users?search=-${suffix}-&first=${first}&max=5`);
+      seen.push(...page.map((u) => u.username));
+      if (page.length < 5) break;
+      // Sorts before every user listed so far (`a` < `m`): with an offset, the next page would repeat one.
+      await h.cli('users', 'create', `a-${suffix}-${added++}`, '--password', 'a long enough password');
+    }
+    const listed = seen.filter((u) => u.startsWith('m-'));
+    expect(listed).toEqual(names);
+  });
+
+  it('a client paging through the events, newest first, sees every event once while new ones keep arriving', async () => {
+    const names = Array.from({ length: 17 }, (_, i) => `page-${String(i).padStart(2, '0')}`);
+    // Newest first: page-00 is the newest of them.
+    await db('events').insert(names.map((name, i) => ({ time: db.raw(`now() - make_interval(mins => ?)`, [i + 1]), type: 'LOGIN', session_id: name, client_id: `p-${suffix}` })));
+    const seen: string[] = [];
+    for (let first = 0, n = 0; ; first += 4) {
+      const page = await admin<{ sessionId: string }[]>(`/events?client=p-${suffix}&first=${first}&max=4`);
+      seen.push(...page.map((e) => e.sessionId));
+      if (page.length < 4) break;
+      await db('events').insert({ time: db.fn.now(), type: 'LOGIN', session_id: `new-${n++}`, client_id: `p-${suffix}` });
+    }
+    expect(seen.filter((s) => s.startsWith('page-'))).toEqual(names);
+  });
+
+  it('a page asked for directly, with no page before it, is the page at that offset', async () => {
+    const all = await admin<{ username: string }[]>(`/users?search=m-${suffix}-&max=-1`);
+    const jump = await admin<{ username: string }[]>(`/users?search=m-${suffix}-&first=11&max=3`);
+    expect(jump).toEqual(all.slice(11, 14));
+  });
+});
+
+describe('searches', () => {
+  it('users match by part of their username, address, first or last name, case aside; `%` and `_` are taken literally', async () => {
+    await h.cli('users', 'create', `Zed_${suffix}`, '--password', 'a long enough password', '--email', `Zed.Quist-${suffix}@Example.com`, '--name', 'Zed Quist');
+    const names = async (q: string) => (await admin<{ username: string }[]>(`/users?${q}`)).map((u) => u.username);
+    expect(await names(`search=QUIST-${suffix.toUpperCase()}`)).toEqual([`Zed_${suffix}`]);
+    expect(await names(`search=zed_${suffix}`)).toEqual([`Zed_${suffix}`]);
+    expect(await names(`search=zed%25${suffix}`)).toEqual([]);
+    expect(await names(`username=zed_${suffix}&exact=true`)).toEqual([`Zed_${suffix}`]);
+    expect(await names(`email=quist-${suffix}@example`)).toEqual([`Zed_${suffix}`]);
+    expect(await admin<number>(`/users/count?search=quist-${suffix}`)).toBe(1);
+  });
+
+  it('clients match by part of their client id', async () => {
+    const c = await h.cli<{ client_id: string }>('clients', 'create', '--id', `Scale_${suffix}_App`, '--name', 'scale', '--grants', 'client_credentials', '--scopes', 'openid');
+    const ids = async (q: string) => (await admin<{ clientId: string }[]>(`/clients?${q}`)).map((x) => x.clientId);
+    expect(await ids(`clientId=scale_${suffix}&search=true`)).toEqual([c.client_id]);
+    expect(await ids(`clientId=scale%25${suffix}&search=true`)).toEqual([]);
+    expect(await ids(`clientId=${c.client_id}`)).toEqual([c.client_id]);
+  });
+});

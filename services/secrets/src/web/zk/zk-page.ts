@@ -1,0 +1,20 @@
+import type { Request, Response } from 'express';
+import { embeddablePage, toDomainError } from '@hush/common';
+
+/**
+ * A page whose zero-knowledge script talks to this service (fetch): its CSP gains
+ * `connect-src 'self'`, and nothing else (no framing, no other origin).
+ */
+export function fetchingPage(req: Request, res: Response): void {
+  embeddablePage(req, res, { frameAncestors: [], connectSelf: true });
+}
+
+/**
+ * The answer of a page endpoint the script calls: a refusal as `{message, code}` with its status
+ * (what the script shows); anything unexpected goes on to the error handler.
+ */
+export function sendRefusal(res: Response, err: unknown): void {
+  const known = toDomainError(err);
+  if (!known || known.status >= 500) throw err;
+  res.status(known.status).set(known.headers).json({ message: known.message, code: known.code });
+}
