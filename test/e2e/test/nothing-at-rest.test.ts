@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { decodeJwt } from 'jose';
@@ -8,7 +8,6 @@ import request from 'supertest';
 import { Browser, capturingLogger, eventually, parseForms, postForm, testRedisUrl } from '@hush/testing';
 import { authorizationUrl, clientConfig } from '../../../services/identity/test/flows.js';
 import { linkMailedTo, REDIRECT } from '../../../services/identity/test/account-mail.js';
-import { codeAt } from '../../../services/identity/src/mfa/totp.js';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
 import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
 import { bearer, type Account } from '../../../services/secrets/test/harness.js';
@@ -497,6 +496,15 @@ function base32Bytes(text: string): Buffer {
   let bits = '';
   for (const c of text) bits += 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'.indexOf(c).toString(2).padStart(5, '0');
   return Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+}
+
+/** The code an authenticator app shows for a base32 `key` at `time` (ms): RFC 6238 with SHA-1, 6 digits, 30 s steps. */
+function codeAt(key: string, time: number): string {
+  const step = Buffer.alloc(8);
+  step.writeBigUInt64BE(BigInt(Math.floor(time / 30_000)));
+  const mac = createHmac('sha1', base32Bytes(key)).update(step).digest();
+  const offset = (mac[mac.length - 1] as number) & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
 // ----- the search -------------------------------------------------------------------------------
