@@ -58,6 +58,7 @@ export class LinkKeyNeedsMailerError extends fixedError(
   'A sealed link key is opened by the mailer only, and this service sends its e-mails itself (DELIVERY_MODE=inline)',
 ) {}
 export class FileRequiredError extends fixedError(400, 'file_required', 'The upload is empty: send the encrypted records as the body') {}
+export class UploadTypeError extends fixedError(415, 'unsupported_media_type', 'Send the encrypted records as application/octet-stream') {}
 export class InvalidLengthError extends DomainError {
   constructor(min: number, max: number) {
     super(400, 'invalid_length', `length must be a whole number from ${min} to ${max}`);

@@ -64,6 +64,10 @@ export async function startIdentitySystem(
   const adminSecret = boot.admin_client.client_secret;
   return {
     ...system,
+    // The mailer running now: startMailer() replaces the one a spread would have copied.
+    get mailer() {
+      return system.mailer;
+    },
     identity,
     adminSecret,
     handoverSecret,

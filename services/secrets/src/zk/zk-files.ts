@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { zkParams } from '@hush/zk';
 import type { Principal } from '../auth/principal.js';
-import { FileRequiredError, FileTooLargeError, TooManyUploadsError, UnknownFileError } from '../errors.js';
+import { FileRequiredError, FileTooLargeError, TooManyUploadsError, UnknownFileError, UploadTypeError } from '../errors.js';
 import type { ZkDeps } from './deps.js';
 import { downloadHashOf } from './zk-read.js';
 
@@ -28,11 +28,13 @@ export interface Upload {
 }
 
 /**
- * Stores an upload of `principal` from `body`, as it comes: refused before a byte is read when
+ * Stores an upload of `principal` from `body`, as it comes: refused unless it says it is
+ * `application/octet-stream` (a form or JSON sent here by mistake is not a file); refused before a byte is read when
  * its declared length is over the limit, cut short (and deleted) when it grows over it, deleted
  * when the client goes away. The upload waits uploadSeconds for the share that attaches it.
  */
 export async function uploadFile(deps: Pick<ZkDeps, 'files' | 'zk'>, principal: Principal, body: IncomingMessage): Promise<Upload> {
+  if (!/^application\/octet-stream\s*(;|$)/i.test(body.headers['content-type'] ?? '')) throw new UploadTypeError();
   const limit = uploadLimit(deps.zk.fileMaxBytes);
   const declared = body.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) throw new FileTooLargeError(limit);

@@ -16,7 +16,7 @@ import { sendRecipientCode } from '../../secrets/recipient-code.js';
 import { REFUSED_NOTICE_INTERVAL_SECONDS, revealSecret, sameAddress } from '../../secrets/reveal.js';
 import type { LiveSecret } from '../../secrets/secrets.repository.js';
 import type { PageContext, Viewer } from '../shared/index.js';
-import { fetchingPage } from '../zk/index.js';
+import { linkPage } from '../zk/index.js';
 import { zkSecretInfo } from '../../zk/index.js';
 import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage, type ZkReveal } from './reveal.views.js';
 import { zkOpenRoutes } from './zk-open.routes.js';
@@ -51,7 +51,7 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
    */
   const zkOf = async (req: Request, res: Response, secretKey: string, live: { zeroKnowledge: boolean }): Promise<ZkReveal | undefined> => {
     if (!live.zeroKnowledge) return undefined;
-    fetchingPage(req, res);
+    linkPage(req, res);
     const info = await zkSecretInfo(ctx.zk, secretKey);
     return { open: `/secret/${secretKey}/open`, script: ctx.script, wrappedKey: info.wrappedKey?.toString('base64url') };
   };

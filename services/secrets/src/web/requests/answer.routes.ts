@@ -6,7 +6,7 @@ import { answerRequestInput, PASSPHRASE_MAX_LENGTH } from '../../secrets/params.
 import { answerRequest, openRequest } from '../../secrets/requests.js';
 import { apiPathOf } from '../../http/api.routes.js';
 import type { PageContext } from '../shared/index.js';
-import { fetchingPage } from '../zk/index.js';
+import { linkPage } from '../zk/index.js';
 import { answeredPage, answerPage, requestClosedPage } from './answer.views.js';
 
 /**
@@ -30,7 +30,7 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
   const form = async (req: Request, res: Response, requestKey: string, extra: { error?: string; secret?: string | undefined } = {}) => {
     const r = await openRequest(secrets, requestKey);
     const { action, resource } = answer(requestKey);
-    if (r.publicKey !== null) fetchingPage(req, res);
+    if (r.publicKey !== null) linkPage(req, res);
     return answerPage(
       {
         action,

@@ -1,3 +1,3 @@
 /* The pages' zero-knowledge script (docs/zero-knowledge.md §8) and what pages need to use it. */
 export { zkScript, zkScriptRoutes, type ZkScript } from './zk-script.js';
-export { fetchingPage, sendRefusal } from './zk-page.js';
+export { fetchingPage, linkPage, sendRefusal } from './zk-page.js';

@@ -10,6 +10,17 @@ export function fetchingPage(req: Request, res: Response): void {
 }
 
 /**
+ * A page opened from a zero-knowledge link (reveal, a request's answer): it names its URL to no
+ * one, not even to our own origin. Its forms (a recipient's code) still pass the CSRF check's
+ * origin test where browsers send Sec-Fetch-Site (HTTPS, localhost); the share page keeps the
+ * pages' `same-origin`, so its no-JavaScript form works over plain HTTP too.
+ */
+export function linkPage(req: Request, res: Response): void {
+  fetchingPage(req, res);
+  res.setHeader('Referrer-Policy', 'no-referrer');
+}
+
+/**
  * The answer of a page endpoint the script calls: a refusal as `{message, code}` with its status
  * (what the script shows); anything unexpected goes on to the error handler.
  */
