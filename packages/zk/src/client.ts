@@ -10,6 +10,7 @@ import {
   zkParseLink,
   zkRandom,
   zkRecordCount,
+  zkRequestKeyPair,
   zkSealHeader,
   zkSealRecord,
   zkUnwrapKey,
@@ -17,13 +18,17 @@ import {
   type Bytes,
   type ZkHeader,
   type ZkKeys,
-} from './format.js';
+} from './format.ts';
 
 /**
  * A client of the secrets service's zero-knowledge API (docs/zero-knowledge.md) for programs:
  * identity's credential handover, the tests, the command line. It encrypts and decrypts here,
  * with the format's functions, and sends only envelopes, verifiers and proofs. Files are held in
  * memory whole on this side (a client's choice; the service streams them).
+ *
+ * The command line runs this file and format.ts from the repository as they are (Node strips
+ * their types; package.json exports them as `@hush/zk/client` and `@hush/zk/format`), so both
+ * hold erasable TypeScript only (tsconfig's erasableSyntaxOnly) and import each other by `.ts`.
  */
 
 export interface ZkService {
@@ -35,13 +40,14 @@ export interface ZkService {
 
 /** A refusal of the service: its status and `{message, code}`. */
 export class ZkApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
     super(message);
     this.name = 'ZkApiError';
+    this.status = status;
+    this.code = code;
   }
 }
 
@@ -209,4 +215,48 @@ export async function zkAnswer(service: ZkService, requestKey: string, text: str
       },
     })
   ).json;
+}
+
+export interface ZkRequestOptions {
+  /** What the secret is for, shown to the person asked. */
+  label: string;
+  ttl?: number;
+  secret_ttl?: number;
+  passphrase_policy?: 'optional' | 'required' | 'none';
+  recipient?: string;
+}
+
+/**
+ * Asks for a secret (§5): a fresh key pair, whose public key goes with the request. The answer's
+ * key is wrapped for it, so only the opening key returned here opens the answer: it is never sent;
+ * keep it (zkReadAnswer, zkUnwrapKey).
+ */
+export async function zkRequest(service: ZkService, options: ZkRequestOptions): Promise<{ request: Record<string, unknown>; openingKey: string }> {
+  const { publicKey, openingKey } = await zkRequestKeyPair();
+  const { json } = await call(service, 'POST', '/requests', { json: { ...options, public_key: publicKey } });
+  return { request: json, openingKey };
+}
+
+/** An answer to one of the caller's zero-knowledge requests, not read yet. */
+export interface ZkWaitingAnswer {
+  label: string;
+  /** The secret's link, without a key: the request's opening key opens it (its `wrapped_key`). */
+  link: string;
+  metadataKey: string;
+}
+
+/**
+ * The answers waiting for the caller (§6, Requests): its newest secrets (`recent`) that answered a
+ * request and are unread, each with its link from its metadata (looking marks it `viewed`).
+ */
+export async function zkWaitingAnswers(service: ZkService): Promise<ZkWaitingAnswer[]> {
+  const recent: unknown = (await call(service, 'GET', '/private/recent')).json;
+  const answers: ZkWaitingAnswer[] = [];
+  for (const item of Array.isArray(recent) ? (recent as Record<string, unknown>[]) : []) {
+    const { request_label: label, metadata_key: metadataKey, state, zero_knowledge: zk } = item;
+    if (typeof label !== 'string' || typeof metadataKey !== 'string' || zk !== true || (state !== 'new' && state !== 'viewed')) continue;
+    const secretKey = (await call(service, 'GET', `/private/${metadataKey}`)).json['secret_key'];
+    if (typeof secretKey === 'string') answers.push({ label, link: `${service.baseUrl.replace(/\/+$/, '')}/secret/${secretKey}`, metadataKey });
+  }
+  return answers;
 }

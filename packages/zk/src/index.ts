@@ -1,3 +1,3 @@
-export * from './format.js';
-export * from './client.js';
-export { browserScript } from './script.js';
+export * from './format.ts';
+export * from './client.ts';
+export { browserScript } from './script.ts';

@@ -15,7 +15,7 @@ import {
   type Bytes,
   type ZkHeader,
   type ZkKeys,
-} from './format.js';
+} from './format.ts';
 
 /**
  * The secrets service's pages, in the browser: what makes them zero-knowledge when JavaScript

@@ -1,5 +1,5 @@
-import { FORMAT_FUNCTIONS } from './format.js';
-import { PAGE_FUNCTIONS } from './pages.js';
+import { FORMAT_FUNCTIONS } from './format.ts';
+import { PAGE_FUNCTIONS } from './pages.ts';
 
 /**
  * The pages' script, as the secrets service serves it (from its own origin, under the page's CSP

@@ -1,7 +1,7 @@
 import { createCipheriv, createECDH, createHash, hkdfSync, pbkdf2Sync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { zkSealFile, zkOpenFile } from './client.js';
+import { zkSealFile, zkOpenFile } from './client.ts';
 import {
   zkChunkAad,
   zkDecode,
@@ -18,7 +18,7 @@ import {
   zkUtf8,
   zkWrapKey,
   type Bytes,
-} from './format.js';
+} from './format.ts';
 
 /**
  * The test vectors of docs/zero-knowledge.md, read from the document itself: each is recomputed

@@ -27,7 +27,7 @@ export interface IdentitySystem extends System {
 
 export async function startIdentitySystem(
   identityEnv: Record<string, string> | ((url: string) => Record<string, string>) = {},
-  opts: { mailerEnv?: Record<string, string> } = {},
+  opts: { mailerEnv?: Record<string, string>; secretsEnv?: Record<string, string> } = {},
 ): Promise<IdentitySystem> {
   const secretsPort = await freePort();
   const handoverSecret = randomBytes(32).toString('hex');
@@ -45,6 +45,7 @@ export async function startIdentitySystem(
         IDENTITY_ISSUER: identity.issuer,
         IDENTITY_JWKS_URL: `${realm}/protocol/openid-connect/certs`,
         REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL,
+        ...opts.secretsEnv,
       },
       ...(opts.mailerEnv ? { mailerEnv: opts.mailerEnv } : {}),
     });

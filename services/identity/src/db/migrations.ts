@@ -13,6 +13,7 @@ import * as secondFactor from '../../migrations/20261221000000_second_factor.js'
 import * as accountActions from '../../migrations/20261226040000_account_actions.js';
 import * as scaleIndexes from '../../migrations/20270210000000_scale_indexes.js';
 import * as actionTokensSentTo from '../../migrations/20261227000000_action_tokens_sent_to.js';
+import * as cliClient from '../../migrations/20270301000000_cli_client.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -30,4 +31,5 @@ export const migrationSource = staticMigrations({
   '20261226040000_account_actions': accountActions,
   '20270210000000_scale_indexes': scaleIndexes,
   '20261227000000_action_tokens_sent_to': actionTokensSentTo,
+  '20270301000000_cli_client': cliClient,
 });
