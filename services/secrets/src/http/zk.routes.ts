@@ -62,7 +62,12 @@ const zkUpload = defineRoute({
   readsBody: false,
   rawBody: { contentType: 'application/octet-stream', description: 'The file’s encrypted records, one after the other (docs/zero-knowledge.md)' },
   ok: { status: 201, schema: { inline: zkUploadResponse }, description: 'The upload' },
-  errors: { '400': 'file_required: an empty body', '413': 'file_too_large', '415': 'unsupported_media_type: the body is not application/octet-stream', '429': 'too_many_uploads: too many uploads not yet shared; or rate limited' },
+  errors: {
+    '400': 'file_required: an empty body',
+    '413': 'file_too_large',
+    '415': 'unsupported_media_type: the body is not application/octet-stream',
+    '429': 'too_many_uploads: too many uploads not yet shared; or rate limited',
+  },
   handle: async ({ zk }, _input, req, res) => presentUpload(await uploadFile(zk, principalOf(res), req)),
 });
 
