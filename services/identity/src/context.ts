@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { OrganizationsRepository } from './accounts/organizations.repository.js';
-import { UsersRepository } from './accounts/users.repository.js';
-import { Passwords } from './accounts/passwords.js';
+import { OrganizationsRepository } from './organizations/organizations.repository.js';
+import { UsersRepository } from './users/users.repository.js';
+import { Passwords } from './users/passwords.js';
 import { ApisRepository } from './apis/apis.repository.js';
 import { ClientsRepository } from './clients/clients.repository.js';
 import { ClientSecretSeal } from './clients/client-secret-seal.js';
@@ -17,8 +17,8 @@ import { SessionsRepository } from './sessions/index.js';
 import { EventsRepository } from './events/index.js';
 import { HandoversRepository } from './handover/handovers.repository.js';
 import { SecretsApi } from './handover/secrets-api.js';
-import { CredentialsRepository } from './mfa/index.js';
-import { ActionTokensRepository, MailOutboxRepository } from './account-actions/index.js';
+import { CredentialsRepository } from './login/index.js';
+import { ActionTokensRepository, MailOutboxRepository } from './account-links/index.js';
 
 /**
  * Every repository, bound to `db`: the pool, or one transaction (`inTransaction` below), in which

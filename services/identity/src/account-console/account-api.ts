@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { apiSecurity, verifyBodyText } from '@hush/common';
-import type { User } from '../accounts/users.repository.js';
+import type { User } from '../users/users.repository.js';
 import type { Client } from '../clients/clients.repository.js';
 import { resolveWebOrigins } from '../clients/web-origins.js';
 import type { EventRecorder } from '../events/index.js';

@@ -1,4 +1,4 @@
-import { ACCOUNT_CONSOLE, type ConsoleNavItem } from '../consoles/index.js';
+import { ACCOUNT_CONSOLE, type ConsoleNavItem } from '../console-sign-in/index.js';
 
 const mount = ACCOUNT_CONSOLE.mount;
 

@@ -1,6 +1,6 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { resetUserPassword, updateUser, type UsersDeps } from '../accounts/users.js';
-import type { User } from '../accounts/users.repository.js';
+import { resetUserPassword, updateUser, type UsersDeps } from '../users/users.js';
+import type { User } from '../users/users.repository.js';
 import { artifactKey } from '../oidc/artifact-key.js';
 import type { AccountGrant, AccountSession, SessionsDeps } from '../sessions/index.js';
 import { orNull, profileErrors, type FieldError, type ProfileInput } from './profile.js';

@@ -1,6 +1,6 @@
 import { html, type Html } from '@hush/common';
-import type { User } from '../accounts/users.repository.js';
-import { consoleCsrfField } from '../consoles/index.js';
+import type { User } from '../users/users.repository.js';
+import { consoleCsrfField } from '../console-sign-in/index.js';
 import type { FieldError } from './profile.js';
 import { ACCOUNT_PAGES } from './account-nav.js';
 

@@ -1,7 +1,7 @@
 import { html, raw, type Html } from '@hush/common';
-import type { StoredCredential } from './credentials.repository.js';
-import type { Enrolment } from './second-factor.js';
-import { csrfField, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
+import type { StoredCredential } from '../login/credentials.repository.js';
+import type { Enrolment } from '../login/second-factor.js';
+import { csrfField, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from '../login/second-factor.views.js';
 
 /* The account console's Security pages: the authenticator app (TOTP), recovery codes and passkeys. */
 

@@ -9,15 +9,15 @@ import {
   issueActionLink,
   requestPasswordReset,
   type AccountActionsDeps,
-} from '../account-actions/index.js';
-import { createUser, type UsersDeps } from '../accounts/users.js';
+} from './index.js';
+import { createUser, type UsersDeps } from '../users/users.js';
 import { REALM_PATH } from '../config.js';
 import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import type { EventRecorder } from '../events/index.js';
 import type { SessionsDeps } from '../sessions/index.js';
-import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-action-views.js';
-import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
-import { LOGIN_FORM_CHARACTERS } from './interaction-forms.js';
+import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-links.views.js';
+import { describeInteractionError, INTERACTION_FAULT } from '../login/interaction-errors.js';
+import { LOGIN_FORM_CHARACTERS } from '../login/interaction-forms.js';
 
 export const RESET_PATH = '/login-actions/reset-credentials';
 export const REGISTRATION_PATH = '/login-actions/registration';

@@ -6,7 +6,7 @@ export {
   issueActionLink,
   requestPasswordReset,
   type AccountActionsDeps,
-} from './account-actions.js';
+} from './account-links.js';
 export { AccountMail } from './account-mail.js';
 export { ActionTokensRepository, type ActionToken } from './action-tokens.repository.js';
 export { OutboxRepository as MailOutboxRepository } from './outbox.repository.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import type { EventRecorder } from '../events/index.js';
-import type { AccountActionsDeps } from '../account-actions/index.js';
+import type { AccountActionsDeps } from '../account-links/index.js';
 
 /**
  * What the admin API's handlers reach: the shared context (context.ts), as the CLI, and the app's

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createClient, deleteClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
 import type { Client } from '../clients/clients.repository.js';
-import { serviceAccountUser } from '../accounts/users.js';
+import { serviceAccountUser } from '../users/users.js';
 import { newClientSecret } from '../clients/client-secret.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { handOver } from '../handover/handover.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../errors.js';
-import { removeCredential } from '../mfa/index.js';
+import { removeCredential } from '../login/index.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams } from './admin-schemas.js';

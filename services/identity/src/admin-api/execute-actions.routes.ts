@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_ACTIONS } from '@hush/queue';
-import { issueActionLink } from '../account-actions/index.js';
+import { issueActionLink } from '../account-links/index.js';
 import { InvalidInputError } from '../errors.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { addMember, createOrganization, removeMember, updateOrganization } from '../accounts/organizations.js';
-import type { Organization } from '../accounts/organizations.repository.js';
+import { addMember, createOrganization, removeMember, updateOrganization } from '../organizations/organizations.js';
+import type { Organization } from '../organizations/organizations.repository.js';
 import { NotFoundError } from '../errors.js';
 import { requireRealmWide, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';

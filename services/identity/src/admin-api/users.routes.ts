@@ -1,7 +1,7 @@
 import { randomToken } from '@hush/common';
 import { z } from 'zod';
-import { createUser, deleteUser, resetUserPassword, updateUser } from '../accounts/users.js';
-import type { User } from '../accounts/users.repository.js';
+import { createUser, deleteUser, resetUserPassword, updateUser } from '../users/users.js';
+import type { User } from '../users/users.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { handOver } from '../handover/handover.js';
 import { announceHandover, handoverQuery } from './handovers.routes.js';

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { html, nonceOf, readForm, type Html } from '@hush/common';
 import { ZodError, type z } from 'zod';
 import { InvalidInputError } from '../errors.js';
-import { ADMIN_CONSOLE, consoleCsrfField, consolePage, type ConsoleNavItem, type ConsoleSignIn } from '../consoles/index.js';
+import { ADMIN_CONSOLE, consoleCsrfField, consolePage, type ConsoleNavItem, type ConsoleSignIn } from '../console-sign-in/index.js';
 import { adminApiFor, AdminApiRefusedError, type AdminApiCall } from './admin-api-client.js';
 
 export const CONSOLE_MOUNT = ADMIN_CONSOLE.mount;

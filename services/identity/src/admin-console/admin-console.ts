@@ -1,6 +1,6 @@
 import express, { type Response, type Router } from 'express';
 import { fixedError, html, pageErrorHandler, pageSecurity, type Logger } from '@hush/common';
-import type { ConsoleSignIn } from '../consoles/index.js';
+import type { ConsoleSignIn } from '../console-sign-in/index.js';
 import { consoleRequest, CONSOLE_MOUNT, SECTIONS, type ConsoleContext, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 import { clientPages } from './clients.pages.js';
 import { eventPages } from './events.pages.js';

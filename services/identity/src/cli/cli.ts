@@ -1,8 +1,8 @@
 import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
-import { addMember, removeMember } from '../accounts/organizations.js';
+import { addMember, removeMember } from '../organizations/organizations.js';
 import { endAccountSessions } from '../sessions/index.js';
-import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../accounts/users.js';
-import { ensureAdminClient } from '../admin/index.js';
+import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../users/users.js';
+import { ensureAdminClient } from '../admin-api/index.js';
 import { ensureHandoverClient } from '../handover/handover-client.js';
 import { createRealmRole, REALM, REALM_MANAGEMENT, REALM_MANAGEMENT_ROLES, resolveRoles } from '../roles/index.js';
 import { createApi } from '../apis/apis.js';

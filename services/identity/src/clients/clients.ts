@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUuid, randomToken } from '@hush/common';
 import type { ApisRepository } from '../apis/apis.repository.js';
-import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
+import type { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { OIDC_SCOPES } from '../oidc/scopes.js';
 import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';

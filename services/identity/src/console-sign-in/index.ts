@@ -7,4 +7,4 @@
 export { ACCOUNT_CONSOLE, ADMIN_CONSOLE, loadExistingGrant, type ConsoleClient } from './console-clients.js';
 export { consoleSignIn, type ConsoleSignIn, type ConsoleSignInOptions } from './console-sign-in.js';
 export { type ConsoleSession, safeReturnPath } from './console-session.js';
-export { consoleCsrfField, consolePage, type ConsoleNavItem, type ConsolePageOptions } from './console-layout.js';
+export { consoleCsrfField, consolePage, type ConsoleNavItem, type ConsolePageOptions } from '../pages/console-layout.js';

@@ -42,4 +42,4 @@ export {
   type SecondFactorDeps,
 } from './second-factor.js';
 export { codeForm, csrfField, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
-export { securityConsole, SECURITY_PATH, type SecurityConsoleDeps } from './security.routes.js';
+export { securityConsole, SECURITY_PATH, type SecurityConsoleDeps } from '../account-console/security.routes.js';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { PasswordCheck, Passwords } from '../accounts/passwords.js';
+import type { PasswordCheck, Passwords } from '../users/passwords.js';
 import { SignInsInProgressError } from '../errors.js';
 
 /**

@@ -13,16 +13,16 @@ import {
   type RateLimit,
 } from '@hush/common';
 import type Provider from 'oidc-provider';
-import { authenticateUser, type UsersDeps } from '../accounts/users.js';
+import { authenticateUser, type UsersDeps } from '../users/users.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
-import type { LoginGate } from '../ratelimit/login-gate.js';
+import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
 import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
-import { consentPage, loginPage } from './views.js';
-import { verifyEmailFirstPage } from './account-action-views.js';
-import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH } from './account-actions.routes.js';
+import { consentPage, loginPage } from './login.views.js';
+import { verifyEmailFirstPage } from '../account-links/account-links.views.js';
+import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH } from '../account-links/account-links.routes.js';
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { allowConnectSelf, html, nonceOf, readForm, type Attempt, type Html, type PageForms } from '@hush/common';
-import type { User, UsersRepository } from '../accounts/users.repository.js';
+import type { User, UsersRepository } from '../users/users.repository.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import {
@@ -20,7 +20,7 @@ import {
   WEBAUTHN_SCRIPT_PATH,
   type PasskeyDeps,
   type SecondFactorDeps,
-} from '../mfa/index.js';
+} from './index.js';
 import { REALM_PATH } from '../config.js';
 import { codePage, enrolledPage, requiredEnrolmentPage } from './second-step.views.js';
 

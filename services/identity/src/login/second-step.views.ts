@@ -1,5 +1,5 @@
 import { html, layout } from '@hush/common';
-import { codeForm, csrfField, enrolmentForm, recoveryCodesList, type Enrolment } from '../mfa/index.js';
+import { codeForm, csrfField, enrolmentForm, recoveryCodesList, type Enrolment } from './index.js';
 
 /* The sign-in's second step: the code page, the enrolment an organization requires, and its recovery codes. */
 

@@ -1,6 +1,6 @@
 import type { Account, FindAccount } from 'oidc-provider';
 import { isUuid } from '@hush/common';
-import type { UsersRepository } from '../accounts/users.repository.js';
+import type { UsersRepository } from '../users/users.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
 
 /**

@@ -1,5 +1,5 @@
 import Provider from 'oidc-provider';
-import { compareAndCheck } from '../ratelimit/client-auth-failures.js';
+import { compareAndCheck } from '../clients/client-auth-failures.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 
 /**

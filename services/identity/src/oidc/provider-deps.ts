@@ -3,7 +3,7 @@ import type { Logger, RateLimit } from '@hush/common';
 import type { ApiCatalog } from '../apis/api-catalog.js';
 import type { ClientsRepository } from '../clients/clients.repository.js';
 import type { ClientLookup } from '../clients/client-cache.js';
-import type { UsersRepository } from '../accounts/users.repository.js';
+import type { UsersRepository } from '../users/users.repository.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/knex.js';

@@ -4,7 +4,7 @@ import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
 import { SIGNING_ALGS } from '../keys/keys.js';
 import { ID_TOKEN_TTL } from '../keys/rotation.js';
-import { loadExistingGrant } from '../consoles/index.js';
+import { loadExistingGrant } from '../console-sign-in/index.js';
 import { accessTokenClaims } from './access-token-claims.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { apiResources } from './api-resources.js';

@@ -1,6 +1,6 @@
 import { randomToken } from '@hush/common';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import type { OrganizationsRepository } from './organizations.repository.js';
+import type { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { MAX_PASSWORD_BYTES, type PasswordCheck, type Passwords } from './passwords.js';
 import type { User, UserChanges, UsersRepository } from './users.repository.js';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';

@@ -1,6 +1,6 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errorPage, parseBasicClientAuth, securePage } from '@hush/common';
-import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../ratelimit/client-auth-failures.js';
+import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../clients/client-auth-failures.js';
 import type { FailureLimits } from '../../ratelimit/failure-limits.js';
 
 /** The routes that authenticate clients: on them a 401 is always invalid_client, in JSON or as a page. */

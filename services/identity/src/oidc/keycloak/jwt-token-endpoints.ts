@@ -2,8 +2,8 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { DependencyUnavailableError, isUuid, reportUnavailable, toDomainError, type Logger } from '@hush/common';
-import { sameAddress } from '../../accounts/addresses.js';
-import type { UsersRepository } from '../../accounts/users.repository.js';
+import { sameAddress } from '../../users/addresses.js';
+import type { UsersRepository } from '../../users/users.repository.js';
 import { accessTokenLiveness } from '../../revocations/access-token-liveness.js';
 import type { Revocations } from '../../revocations/revocations.js';
 

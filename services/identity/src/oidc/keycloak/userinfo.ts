@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { isUuid } from '@hush/common';
-import type { UsersRepository } from '../../accounts/users.repository.js';
+import type { UsersRepository } from '../../users/users.repository.js';
 import { ROUTES } from '../routes.js';
 import { looksLikeJwt, openAccessEnvelope, type EnvelopeKeys } from '../token-envelope.js';
 
