@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
 import { databaseReadiness, deriveKey, managementEndpoints, periodic, textInput, trustFunction, type ServiceApp } from '@hush/common';
-import { accountConsole } from './account-console/account.routes.js';
 import { adminTransactions, createAdminApi, ADMIN_MOUNT } from './admin-api/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './console-sign-in/index.js';
 import { adminConsole, adminConsoleRedirect } from './admin-console/admin-console.js';
@@ -16,23 +15,19 @@ import { createContext, type Context, type Infrastructure } from './context.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { createIdentityMetrics } from './http/metrics.js';
 import { requestLog } from './http/request-log.js';
-import { interactionRoutes } from './login/login.routes.js';
-import { accountActionRoutes } from './account-links/account-links.routes.js';
-import { AccountMail, type AccountActionsDeps } from './account-links/index.js';
+import { AccountMail, accountActionRoutes, type AccountActionsDeps } from './account-links/index.js';
 import { sweepExpired } from './oidc/adapter.repository.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { SIGNING_ALGS } from './keys/keys.js';
 import { buildProvider } from './oidc/provider.js';
 import { PROTOCOL } from './oidc/routes.js';
 import { envelopeKeys, type EnvelopeKeys } from './oidc/token-envelope.js';
-import { accountTokenVerifier } from './account-console/account-token.js';
+import { accountConsole, accountTokenVerifier, securityConsole, SECURITY_PATH } from './account-console/index.js';
 import { accessTokenLiveness } from './revocations/access-token-liveness.js';
 import { createFailureLimits } from './ratelimit/failure-limits.js';
-import { loginGate } from './login/login-gate.js';
 import type { Config } from './config.js';
 import { KEY_LABELS } from './key-labels.js';
-import { secondStep, WEBAUTHN_SCRIPT_URL } from './login/second-step.routes.js';
-import { secondFactorDeps, securityConsole, SECURITY_PATH, webauthnScript } from './login/index.js';
+import { interactionRoutes, loginGate, secondFactorDeps, secondStep, WEBAUTHN_SCRIPT_URL, webauthnScript } from './login/index.js';
 
 export interface IdentityApp extends ServiceApp {
   /** The request listener for node:http (oidc-provider's protocol routes bypass Express; see oidc/direct-dispatch.ts). */

@@ -1,4 +1,5 @@
-import { ACCOUNT_CONSOLE, type ConsoleNavItem } from '../console-sign-in/index.js';
+import { ACCOUNT_CONSOLE } from '../console-sign-in/index.js';
+import type { ConsoleNavItem } from '../pages/index.js';
 
 const mount = ACCOUNT_CONSOLE.mount;
 

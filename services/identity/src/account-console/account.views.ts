@@ -1,6 +1,6 @@
 import { html, type Html } from '@hush/common';
 import type { User } from '../users/users.repository.js';
-import { consoleCsrfField } from '../console-sign-in/index.js';
+import { csrfField } from '../pages/index.js';
 import type { FieldError } from './profile.js';
 import { ACCOUNT_PAGES } from './account-nav.js';
 
@@ -33,7 +33,7 @@ export function profileBody(v: ProfileView): Html {
   const value = (field: 'firstName' | 'lastName' | 'email') => v.typed?.[field] ?? v.user[field] ?? '';
   return html`${notice(v.ok, errors.length > 0 ? 'The profile was not saved: correct the fields marked below.' : undefined)}
 <form method="post" action="${ACCOUNT_PAGES.profile}">
-${consoleCsrfField(v.csrf)}
+${csrfField(v.csrf)}
 <label for="username">Username</label>
 <input id="username" value="${v.user.username}" readonly aria-describedby="username-note">
 <p class="note" id="username-note">The username cannot be changed.</p>
@@ -55,7 +55,7 @@ export function passwordBody(v: { csrf: string; error?: string; ok?: string }): 
   return html`${notice(v.ok, v.error)}
 <p>Changing your password signs you out everywhere else: other browsers and devices, and the applications signed in with your account.</p>
 <form method="post" action="${ACCOUNT_PAGES.password}">
-${consoleCsrfField(v.csrf)}
+${csrfField(v.csrf)}
 <label for="current">Current password</label>
 <input id="current" name="current" type="password" autocomplete="current-password" required>
 <label for="password">New password</label>
@@ -74,7 +74,7 @@ export function applicationsBody(v: { csrf: string; apps: { clientId: string; na
 <ul class="items">${v.apps.map(
     (app) => html`<li><h2>${app.name}</h2>
 <p class="note">Client <code>${app.clientId}</code>; access: ${app.scopes.map((s, i) => html`${i > 0 && ', '}<code>${s}</code>`)}</p>
-<form method="post" action="${ACCOUNT_PAGES.applications}/revoke">${consoleCsrfField(v.csrf)}<input type="hidden" name="client" value="${app.clientId}"><button type="submit" class="danger" aria-label="Revoke access of ${app.name}">Revoke access</button></form></li>`,
+<form method="post" action="${ACCOUNT_PAGES.applications}/revoke">${csrfField(v.csrf)}<input type="hidden" name="client" value="${app.clientId}"><button type="submit" class="danger" aria-label="Revoke access of ${app.name}">Revoke access</button></form></li>`,
   )}</ul>`;
 }
 
@@ -92,7 +92,7 @@ export function sessionsBody(v: {
 <ul class="items">${v.sessions.map(
     (s) => html`<li><h2>${s.current ? 'This browser' : `Session started ${when(s.start)}`}</h2>
 <dl><dt>Started</dt><dd>${when(s.start)}</dd><dt>Last active</dt><dd>${when(s.lastAccess)}</dd><dt>Applications</dt><dd>${s.clients.map((c) => v.clientName(c)).join(', ') || 'none'}</dd></dl>
-<form method="post" action="${ACCOUNT_PAGES.sessions}/end">${consoleCsrfField(v.csrf)}<input type="hidden" name="session" value="${s.id}"><button type="submit" class="secondary" aria-label="${signOutLabel(s.current)}, the session started ${when(s.start)}">${signOutLabel(s.current)}</button></form></li>`,
+<form method="post" action="${ACCOUNT_PAGES.sessions}/end">${csrfField(v.csrf)}<input type="hidden" name="session" value="${s.id}"><button type="submit" class="secondary" aria-label="${signOutLabel(s.current)}, the session started ${when(s.start)}">${signOutLabel(s.current)}</button></form></li>`,
   )}</ul>
-<form method="post" action="${ACCOUNT_PAGES.sessions}/end-all">${consoleCsrfField(v.csrf)}<button type="submit" class="danger">Sign out all sessions</button></form>`;
+<form method="post" action="${ACCOUNT_PAGES.sessions}/end-all">${csrfField(v.csrf)}<button type="submit" class="danger">Sign out all sessions</button></form>`;
 }

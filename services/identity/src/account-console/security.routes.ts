@@ -3,12 +3,23 @@ import { z } from 'zod';
 import { nonceOf, pageErrorHandler, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
 import type { UsersRepository } from '../users/users.repository.js';
 import { ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
-import { consolePage, type ConsoleSignIn } from '../console-sign-in/index.js';
+import type { ConsoleSignIn } from '../console-sign-in/index.js';
+import { consolePage } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH } from '../config.js';
-import { PasskeyRefusedError, registerPasskey, registrationOptions, type PasskeyDeps } from '../login/passkeys.js';
-import { confirmEnrolment, EnrolmentExpiredError, regenerateRecoveryCodes, removeCredential, startEnrolment, type SecondFactorDeps } from '../login/second-factor.js';
+import {
+  confirmEnrolment,
+  EnrolmentExpiredError,
+  PasskeyRefusedError,
+  regenerateRecoveryCodes,
+  registerPasskey,
+  registrationOptions,
+  removeCredential,
+  startEnrolment,
+  type PasskeyDeps,
+  type SecondFactorDeps,
+} from '../login/index.js';
 import { recoveryCodesBody, securityBody, totpEnrolmentBody } from './security.views.js';
 
 /**

@@ -1,7 +1,6 @@
 import { html, raw, type Html } from '@hush/common';
-import type { StoredCredential } from '../login/credentials.repository.js';
-import type { Enrolment } from '../login/second-factor.js';
-import { csrfField, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from '../login/second-factor.views.js';
+import { enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH, type Enrolment, type StoredCredential } from '../login/index.js';
+import { csrfField } from '../pages/index.js';
 
 /* The account console's Security pages: the authenticator app (TOTP), recovery codes and passkeys. */
 

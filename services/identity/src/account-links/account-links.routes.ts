@@ -9,15 +9,14 @@ import {
   issueActionLink,
   requestPasswordReset,
   type AccountActionsDeps,
-} from './index.js';
+} from './account-links.js';
 import { createUser, type UsersDeps } from '../users/users.js';
 import { REALM_PATH } from '../config.js';
 import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import type { EventRecorder } from '../events/index.js';
 import type { SessionsDeps } from '../sessions/index.js';
 import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-links.views.js';
-import { describeInteractionError, INTERACTION_FAULT } from '../login/interaction-errors.js';
-import { LOGIN_FORM_CHARACTERS } from '../login/interaction-forms.js';
+import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS } from '../pages/index.js';
 
 export const RESET_PATH = '/login-actions/reset-credentials';
 export const REGISTRATION_PATH = '/login-actions/registration';

@@ -1,4 +1,5 @@
-import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
+import { html, layout, type Html } from '@hush/common';
+import { csrfField } from '../pages/index.js';
 import type { AccountAction } from '@hush/queue';
 
 /*
@@ -7,7 +8,6 @@ import type { AccountAction } from '@hush/queue';
  * layout, usable without JavaScript and by keyboard.
  */
 
-const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 const hidden = (name: string, value: string | undefined) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
 const errorOf = (error: string | undefined) => error && html`<p class="error" role="alert" id="form-error">${error}</p>`;
 const back = (href: string | undefined, text = 'Back to sign in') => href && html`<p><a href="${href}">${text}</a></p>`;

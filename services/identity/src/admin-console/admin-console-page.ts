@@ -2,7 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { html, nonceOf, readForm, type Html } from '@hush/common';
 import { ZodError, type z } from 'zod';
 import { InvalidInputError } from '../errors.js';
-import { ADMIN_CONSOLE, consoleCsrfField, consolePage, type ConsoleNavItem, type ConsoleSignIn } from '../console-sign-in/index.js';
+import { ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
+import { csrfField, consolePage, type ConsoleNavItem } from '../pages/index.js';
 import { adminApiFor, AdminApiRefusedError, type AdminApiCall } from './admin-api-client.js';
 
 export const CONSOLE_MOUNT = ADMIN_CONSOLE.mount;
@@ -47,7 +48,7 @@ export async function consoleRequest(ctx: ConsoleContext, res: Response): Promis
     api: adminApiFor(ctx.apiUrl, session.accessToken),
     roles,
     has: (...wanted) => wanted.some((r) => roles.has(r)),
-    csrf: consoleCsrfField(csrfToken),
+    csrf: csrfField(csrfToken),
     render(current, title, body, status = 200) {
       res
         .status(status)

@@ -41,5 +41,9 @@ export {
   type Enrolment,
   type SecondFactorDeps,
 } from './second-factor.js';
-export { codeForm, csrfField, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
-export { securityConsole, SECURITY_PATH, type SecurityConsoleDeps } from '../account-console/security.routes.js';
+export { codeForm, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
+export { interactionRoutes, type InteractionDeps } from './login.routes.js';
+export { loginGate } from './login-gate.js';
+export { secondStep, WEBAUTHN_SCRIPT_URL } from './second-step.routes.js';
+export { loggedOutPage, logoutPage } from './login.views.js';
+export { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from './device.views.js';

@@ -6,11 +6,6 @@ import { z } from 'zod';
  * oidc-provider's own: it reads and checks them (`user_code`, `xsrf`, `logout`).
  */
 
-/** What a person types on the login page, and the room a password manager's long password needs. */
-export const LOGIN_FORM_CHARACTERS = 512;
-/** The consent and cancel forms hold nothing but their token. */
-export const TOKEN_FORM_CHARACTERS = 0;
-
 /** The login form as typed: a missing field is empty; the username without surrounding spaces (it is shown back). */
 export const loginForm = z.object({
   username: z.string().trim().default(''),

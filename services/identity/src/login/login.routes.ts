@@ -18,11 +18,10 @@ import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
-import { describeInteractionError, INTERACTION_FAULT } from './interaction-errors.js';
-import { credentials, LOGIN_FORM_CHARACTERS, loginForm, TOKEN_FORM_CHARACTERS } from './interaction-forms.js';
+import { credentials, loginForm } from './interaction-forms.js';
+import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS, TOKEN_FORM_CHARACTERS } from '../pages/index.js';
 import { consentPage, loginPage } from './login.views.js';
-import { verifyEmailFirstPage } from '../account-links/account-links.views.js';
-import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH } from '../account-links/account-links.routes.js';
+import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 

@@ -1,4 +1,5 @@
-import { CSRF_FIELD, html, layout, raw, type Html } from '@hush/common';
+import { html, layout, raw, type Html } from '@hush/common';
+import { csrfField } from '../pages/index.js';
 
 /*
  * Server-rendered pages on the shared layout: plain HTML forms (keyboard usable, no JavaScript),
@@ -6,7 +7,6 @@ import { CSRF_FIELD, html, layout, raw, type Html } from '@hush/common';
  */
 
 /** A POST form carrying the interaction's CSRF token. */
-const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
 export function loginPage(o: {
   action: string;

@@ -1,4 +1,5 @@
 import { CSRF_FIELD, html, raw, type Html } from '@hush/common';
+import { csrfField } from '../pages/index.js';
 import type { Enrolment } from './second-factor.js';
 
 /*
@@ -6,8 +7,6 @@ import type { Enrolment } from './second-factor.js';
  * shared layout: plain forms that work without JavaScript, except where WebAuthn needs it (the
  * passkey buttons say so, and stay hidden until the script shows them).
  */
-
-export const csrfField = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
 
 /** The code field of the second step: a TOTP code or a recovery code. */
 export function codeForm(o: { action: string; csrf: string; submit: string }): Html {

@@ -7,20 +7,10 @@ import { allowConnectSelf, html, nonceOf, readForm, type Attempt, type Html, typ
 import type { User, UsersRepository } from '../users/users.repository.js';
 import type { EventRecorder } from '../events/index.js';
 import type { FailureLimits } from '../ratelimit/failure-limits.js';
-import {
-  authenticatePasskey,
-  authenticationOptions,
-  confirmEnrolment,
-  csrfField,
-  EnrolmentExpiredError,
-  PasskeyRefusedError,
-  passkeyScript,
-  startEnrolment,
-  verifySecondFactor,
-  WEBAUTHN_SCRIPT_PATH,
-  type PasskeyDeps,
-  type SecondFactorDeps,
-} from './index.js';
+import { csrfField } from '../pages/index.js';
+import { authenticatePasskey, authenticationOptions, PasskeyRefusedError, type PasskeyDeps } from './passkeys.js';
+import { confirmEnrolment, EnrolmentExpiredError, startEnrolment, verifySecondFactor, type SecondFactorDeps } from './second-factor.js';
+import { passkeyScript, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
 import { REALM_PATH } from '../config.js';
 import { codePage, enrolledPage, requiredEnrolmentPage } from './second-step.views.js';
 

@@ -1,5 +1,7 @@
 import { html, layout } from '@hush/common';
-import { codeForm, csrfField, enrolmentForm, recoveryCodesList, type Enrolment } from './index.js';
+import { csrfField } from '../pages/index.js';
+import type { Enrolment } from './second-factor.js';
+import { codeForm, enrolmentForm, recoveryCodesList } from './second-factor.views.js';
 
 /* The sign-in's second step: the code page, the enrolment an organization requires, and its recovery codes. */
 

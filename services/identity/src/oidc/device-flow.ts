@@ -1,6 +1,6 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { securePage } from '@hush/common';
-import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../login/device.views.js';
+import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../login/index.js';
 
 /**
  * RFC 8628's device authorization grant as Keycloak serves it: the device asks at

@@ -1,4 +1,5 @@
-import { CSRF_FIELD, html, layout, type Html } from '@hush/common';
+import { html, layout, type Html } from '@hush/common';
+import { csrfField } from './csrf-field.js';
 
 export interface ConsoleNavItem {
   href: string;
@@ -22,9 +23,6 @@ export interface ConsolePageOptions {
   body: Html;
 }
 
-/** The hidden CSRF field every console form carries. */
-export const consoleCsrfField = (csrf: string): Html => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
-
 /**
  * The one console layout on the shared page layer: a navigation landmark (the console's pages, the
  * current one marked, the signed-in person and a sign-out button), then the page's h1 and body.
@@ -36,7 +34,7 @@ export function consolePage(o: ConsolePageOptions): string {
     nonce: o.nonce,
     body: html`<nav aria-label="${o.console}">
 ${o.nav.map((item) => html`<a href="${item.href}"${item.href === o.current ? html` aria-current="page"` : ''}>${item.label}</a>`)}
-<form method="post" action="${o.signOutPath}">${consoleCsrfField(o.csrf)}<span class="note">${o.username}</span> <button type="submit" class="link">Sign out</button></form>
+<form method="post" action="${o.signOutPath}">${csrfField(o.csrf)}<span class="note">${o.username}</span> <button type="submit" class="link">Sign out</button></form>
 </nav>
 <h1>${o.title}</h1>
 ${o.body}`,

@@ -1,6 +1,6 @@
 import { BcryptPoolBusyError, CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, PayloadTooLargeError } from '@hush/common';
 import { SignInsInProgressError } from '../errors.js';
-import { describeInteractionError } from './interaction-errors.js';
+import { describeInteractionError } from './page-errors.js';
 
 describe('how the sign-in pages word an error', () => {
   it('a refused form asks to start again; one from another site says so', () => {
