@@ -215,7 +215,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     },
   });
 
-  // Keycloak's admin REST API (its own body parser and error shapes: admin/).
+  // Keycloak's admin REST API (its own body parser and error shapes: admin-api/).
   app.use(ADMIN_MOUNT, admin.router);
   // The consoles (before the realm's catch-all below) sign in through the console module: one
   // ConsoleSignIn per console, shared by every router of that console (the account console's

@@ -24,7 +24,7 @@ import { recoveryCodesBody, securityBody, totpEnrolmentBody } from './security.v
 
 /**
  * The account console's Security pages (/auth/realms/public/account/security), on the console
- * sign-in (consoles/): the authenticator app (set up, new recovery codes, remove) and passkeys
+ * sign-in (console-sign-in/): the authenticator app (set up, new recovery codes, remove) and passkeys
  * (add, named; remove). Every form carries the console session's CSRF token; only adding a
  * passkey needs JavaScript (WebAuthn), and its form says so. Events: UPDATE_TOTP, REMOVE_TOTP,
  * UPDATE_CREDENTIAL and REMOVE_CREDENTIAL (`details.credential_type`), never a secret or code.
@@ -134,7 +134,7 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
   router.post('/totp', ...signIn.form(600), async (req, res) => {
     const userId = signIn.sessionOf(res).userId;
     const { code, pending } = readForm(req, enrolInput);
-    // Counted before the code is checked, given back if it is right: as at sign-in (interactions/second-step.routes.ts).
+    // Counted before the code is checked, given back if it is right: as at sign-in (login/second-step.routes.ts).
     let attempt: Attempt<string[] | undefined>;
     try {
       attempt = await deps.limiter.limits.attempt(

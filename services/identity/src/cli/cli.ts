@@ -89,7 +89,7 @@ SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); 
  * What a command runs against: the context, and the environment the CLI was given (never process.env).
  * The CLI acts as the operator, not for a caller: whoever runs it holds DATABASE_URL and MASTER_KEY,
  * so holds everything already, and there is no administrator whose roles the admin API's
- * no-takeover rule (admin/admin-authority.ts) could compare with a principal's.
+ * no-takeover rule (admin-api/admin-authority.ts) could compare with a principal's.
  */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
 

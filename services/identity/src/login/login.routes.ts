@@ -31,7 +31,7 @@ export interface InteractionDeps {
   limiter: FailureLimits;
   /** Login pages viewed per IP (LOGIN_PAGE_MAX_PER_IP per SIGN_IN_WINDOW): spent before the page is built. */
   pageViews: Pick<RateLimit, 'consume'>;
-  /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (ratelimit/login-gate.ts). */
+  /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (login/login-gate.ts). */
   loginGate: LoginGate;
   csrfKey: Buffer;
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
@@ -140,7 +140,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     );
   });
 
-  // Before the form is read: the address's sign-ins at once, and a place in the bcrypt pool (ratelimit/login-gate.ts).
+  // Before the form is read: the address's sign-ins at once, and a place in the bcrypt pool (login/login-gate.ts).
   router.post('/login-actions/:uid/login', deps.loginGate.enter, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
     const passwords = deps.loginGate.placeOf(res);
     const interaction = await details(req, res);

@@ -105,7 +105,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
     rotateRefreshToken: () => true,
     findAccount: accountFinder(deps.users, deps.clients),
     extraTokenClaims: accessTokenClaims(deps.users, deps.adminRoles),
-    // Keycloak's consoles ask no consent (consoles/console-clients.ts).
+    // Keycloak's consoles ask no consent (console-sign-in/console-clients.ts).
     loadExistingGrant,
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError,

@@ -231,7 +231,7 @@ export class UsersRepository {
    * it (account console, account REST API, admin API), with the row locked: a new address (case
    * aside) is unverified unless `emailVerified` comes with it (an administrator vouching for it),
    * and raises `address_version`, which every link mailed before records: none of them opens
-   * again (account-actions/), even if the account moves back.
+   * again (account-links/), even if the account moves back.
    */
   async update(id: string, changes: UserChanges): Promise<AddressChange | undefined> {
     if (!isUuid(id)) return undefined;

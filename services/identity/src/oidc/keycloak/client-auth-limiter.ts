@@ -16,7 +16,7 @@ function presentedCredentials(ctx: KoaContextWithOIDC): { clientId: string | und
 }
 
 /**
- * Decides how a failed client authentication is answered (rules: ratelimit/client-auth-failures.ts):
+ * Decides how a failed client authentication is answered (rules: clients/client-auth-failures.ts):
  * a caller the counters' read found blocked gets 429 with Retry-After; any other failure is
  * counted, and answered by that count, in one step (`take`): within the limit it stays a 401, past
  * it a 429, so of any number of failures at once no more than the limit are answered 401. oidc-provider compares
