@@ -15,7 +15,7 @@ export function loginPage(o: {
   clientName: string;
   username?: string | undefined;
   error?: string;
-  /** "Forgot password?" and, with REGISTRATION=true, "Register" (account-actions.routes.ts). */
+  /** "Forgot password?" and, with REGISTRATION=true, "Register" (account-links/account-links.routes.ts). */
   forgotHref?: string;
   registerHref?: string | undefined;
   nonce: string;
