@@ -1,11 +1,10 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { apiSecurity, verifyBodyText } from '@hush/common';
-import type { User } from '../users/users.repository.js';
-import type { Client } from '../clients/clients.repository.js';
-import { resolveWebOrigins } from '../clients/web-origins.js';
 import type { EventRecorder } from '../events/index.js';
 import { ProfileInvalidError, updateProfile, type AccountDeps } from './account.js';
 import type { AccountCaller } from './account-token.js';
+import type { User } from '../users/index.js';
+import { type Client, resolveWebOrigins } from '../clients/index.js';
 
 export interface AccountApiDeps {
   account: AccountDeps;

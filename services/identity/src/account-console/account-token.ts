@@ -1,7 +1,7 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type Provider from 'oidc-provider';
 import { isUuid } from '@hush/common';
-import { looksLikeJwt, openAccessEnvelope, type EnvelopeKeys } from '../oidc/token-envelope.js';
+import { type EnvelopeKeys, looksLikeJwt, openAccessEnvelope } from '../oidc/token-envelope.js';
 
 /** The person and the client a bearer token of the account REST API stands for. */
 export interface AccountCaller {

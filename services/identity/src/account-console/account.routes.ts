@@ -1,11 +1,9 @@
 import express, { type Request, type Response } from 'express';
 import { InvalidInputError, nonceOf, pageErrorHandler, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
 import { z } from 'zod';
-import { MAX_PASSWORD_BYTES } from '../users/passwords.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
 import { consolePage } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { endAccountSessions } from '../sessions/index.js';
 import {
   applicationsOf,
@@ -22,6 +20,8 @@ import {
 import { accountApi, type AccountApiDeps } from './account-api.js';
 import { ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import { applicationsBody, passwordBody, profileBody, sessionsBody } from './account.views.js';
+import { MAX_PASSWORD_BYTES } from '../users/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 export interface AccountConsoleDeps {
   signIn: ConsoleSignIn;

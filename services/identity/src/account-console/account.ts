@@ -1,9 +1,8 @@
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { resetUserPassword, updateUser, type UsersDeps } from '../users/users.js';
-import type { User } from '../users/users.repository.js';
-import { artifactKey } from '../oidc/artifact-key.js';
 import type { AccountGrant, AccountSession, SessionsDeps } from '../sessions/index.js';
 import { orNull, profileErrors, type FieldError, type ProfileInput } from './profile.js';
+import { resetUserPassword, updateUser, type User, type UsersDeps } from '../users/index.js';
+import { artifactKey } from '../oidc/artifact-key.js';
 
 /**
  * What a person does to their own account (the account console and Keycloak's account REST API).

@@ -1,8 +1,8 @@
 import { html, type Html } from '@hush/common';
-import type { User } from '../users/users.repository.js';
 import { csrfField } from '../pages/index.js';
 import type { FieldError } from './profile.js';
 import { ACCOUNT_PAGES } from './account-nav.js';
+import type { User } from '../users/index.js';
 
 /*
  * The account console's page bodies (the console layout around them is consolePage). Plain

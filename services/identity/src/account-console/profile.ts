@@ -1,4 +1,4 @@
-import type { User } from '../users/users.repository.js';
+import type { User } from '../users/index.js';
 
 /**
  * The profile a person may change of themselves, checked as Keycloak's user profile checks it,

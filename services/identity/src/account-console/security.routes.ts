@@ -1,12 +1,10 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { nonceOf, pageErrorHandler, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
-import type { UsersRepository } from '../users/users.repository.js';
 import { ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import type { ConsoleSignIn } from '../console-sign-in/index.js';
 import { consolePage } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { REALM_PATH } from '../config.js';
 import {
   confirmEnrolment,
@@ -21,6 +19,8 @@ import {
   type SecondFactorDeps,
 } from '../login/index.js';
 import { recoveryCodesBody, securityBody, totpEnrolmentBody } from './security.views.js';
+import type { UsersRepository } from '../users/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * The account console's Security pages (/auth/realms/public/account/security), on the console

@@ -10,13 +10,13 @@ import {
   requestPasswordReset,
   type AccountActionsDeps,
 } from './account-links.js';
-import { createUser, type UsersDeps } from '../users/users.js';
 import { REALM_PATH } from '../config.js';
 import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import type { EventRecorder } from '../events/index.js';
 import type { SessionsDeps } from '../sessions/index.js';
 import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-links.views.js';
 import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS } from '../pages/index.js';
+import { createUser, type UsersDeps } from '../users/index.js';
 
 export const RESET_PATH = '/login-actions/reset-credentials';
 export const REGISTRATION_PATH = '/login-actions/registration';

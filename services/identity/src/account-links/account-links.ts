@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256 } from '@hush/common';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
-import { addressForm } from '../users/addresses.js';
-import { checkPassword } from '../users/users.js';
-import type { Passwords } from '../users/passwords.js';
-import type { User, UsersRepository } from '../users/users.repository.js';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 import type { ActionToken, ActionTokenKind, ActionTokensRepository } from './action-tokens.repository.js';
 import { sealAccountLink } from './account-mail.js';
+import { addressForm, checkPassword, type Passwords, type User, type UsersRepository } from '../users/index.js';
 
 /**
  * Links sent by e-mail that let a person act on their own account: reset the password ("Forgot

@@ -1,6 +1,6 @@
 import type { AccountAction } from '@hush/queue';
 import { inBoundedBatches } from '@hush/common';
-import type { Db } from '../db/knex.js';
+import type { Db } from '../db/index.js';
 
 export type ActionTokenKind = 'reset-password' | 'execute-actions' | 'verify-email';
 

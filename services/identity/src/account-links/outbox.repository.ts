@@ -1,5 +1,5 @@
 import type { OutboxRowBase, Outbox } from '@hush/delivery';
-import type { Db } from '../db/knex.js';
+import type { Db } from '../db/index.js';
 
 export interface OutboxRow extends OutboxRowBase {
   payloadSealed: Buffer;

@@ -1,9 +1,7 @@
-import { serviceAccountUser } from '../users/users.js';
-import { createClient, type ClientsDeps } from '../clients/clients.js';
-import { hashClientSecret } from '../clients/client-secret.js';
 import { InvalidInputError } from '../errors.js';
 import { ADMIN_API_SCOPE, REALM_MANAGEMENT, resolveRoles, type RolesDeps } from '../roles/index.js';
-import type { UsersDeps } from '../users/users.js';
+import { serviceAccountUser, type UsersDeps } from '../users/index.js';
+import { type ClientsDeps, createClient, hashClientSecret } from '../clients/index.js';
 
 /** The client id of the first administrator, made by `bootstrap`. */
 export const ADMIN_CLIENT_ID = 'hush-admin';

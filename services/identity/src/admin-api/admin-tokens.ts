@@ -1,7 +1,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { ADMIN_API_AUDIENCE, REALM_MANAGEMENT } from '../roles/index.js';
-import { SIGNING_ALGS } from '../keys/keys.js';
 import type { AdminCaller } from './admin-caller.js';
+import { SIGNING_ALGS } from '../keys/index.js';
 
 /** What is checked of the caller beyond the signature: it still exists and is enabled. */
 export interface CallerCheck {

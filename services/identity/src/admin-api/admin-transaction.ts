@@ -1,7 +1,6 @@
-import type { ClientCache } from '../clients/client-cache.js';
-import { invalidatingLocally } from '../clients/local-invalidation.js';
 import type { Context } from '../context.js';
 import type { AdminDeps, AdminTransaction } from './admin-deps.js';
+import { type ClientCache, invalidatingLocally } from '../clients/index.js';
 
 /**
  * A change made through the admin API and its admin event are one transaction (admin-route.ts runs

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { createApi } from '../apis/apis.js';
 import { InvalidInputError } from '../errors.js';
-import { OIDC_SCOPES } from '../oidc/scopes.js';
 import { requireRealmWide } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
+import { createApi } from '../apis/index.js';
+import { OIDC_SCOPES } from '../oidc/scopes.js';
 
 /**
  * Client scopes as Keycloak shows them: the OpenID scopes, and each scope of each of Hush's APIs

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Client } from '../clients/clients.repository.js';
-import { DEVICE_CODE_GRANT, type CreateClientInput } from '../clients/clients.js';
 import { InvalidInputError } from '../errors.js';
+import { type Client, type CreateClientInput, DEVICE_CODE_GRANT } from '../clients/index.js';
 
 /**
  * Keycloak's ClientRepresentation and how it maps onto a Hush client:

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import { createClient, deleteClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
-import type { Client } from '../clients/clients.repository.js';
-import { serviceAccountUser } from '../users/users.js';
-import { newClientSecret } from '../clients/client-secret.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { handOver } from '../handover/handover.js';
 import { announceHandover, handoverQuery, handoverReceipt } from './handovers.routes.js';
 import { manageableClients, requireAuthorityOverClient } from './admin-authority.js';
 import { withinReach, type AdminCaller } from './admin-caller.js';
@@ -16,6 +11,9 @@ import { REALM_MANAGEMENT } from '../roles/index.js';
 import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
 import { userRepresentation } from './users.representation.js';
 import { representUsers } from './users.routes.js';
+import { serviceAccountUser } from '../users/index.js';
+import { type Client, createClient, deleteClient, newClientSecret, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
+import { handOver } from '../handover/index.js';
 
 /** Clients (Keycloak's `/clients`). `:id` is the client's internal id, as Keycloak's. */
 

@@ -1,12 +1,11 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
-import { readReceipt, type HandoverReceipt } from '../handover/handover.js';
-import type { Handover } from '../handover/handovers.repository.js';
 import { withinReach } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging } from './admin-schemas.js';
+import { type Handover, type HandoverReceipt, readReceipt } from '../handover/index.js';
 
 /**
  * Receipts of credentials handed over as one-time secrets (handover/handover.ts). A call that

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireRealmWide } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
-import { rotateKeysStep } from '../keys/rotation.js';
+import { rotateKeysStep } from '../keys/index.js';
 
 /** Keycloak's KeysMetadataRepresentation: the realm's signing keys, public parts only. */
 const keysMetadata = z.object({

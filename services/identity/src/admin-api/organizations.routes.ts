@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { addMember, createOrganization, removeMember, updateOrganization } from '../organizations/organizations.js';
-import type { Organization } from '../organizations/organizations.repository.js';
 import { NotFoundError } from '../errors.js';
 import { requireRealmWide, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
@@ -8,6 +6,7 @@ import { defineAdminRoute } from './admin-route.js';
 import { idParams, ORGANIZATIONS_PAGE, paging, queryFlag } from './admin-schemas.js';
 import { userRepresentation } from './users.representation.js';
 import { representUsers } from './users.routes.js';
+import { addMember, createOrganization, type Organization, removeMember, updateOrganization } from '../organizations/index.js';
 
 /** Organizations (Keycloak 26's `/organizations`) and their members. */
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { User } from '../users/users.repository.js';
+import type { User } from '../users/index.js';
 
 /** Keycloak's UserRepresentation: never a password (credentials are write-only). */
 export const userRepresentation = z.object({

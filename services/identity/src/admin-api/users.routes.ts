@@ -1,9 +1,6 @@
 import { randomToken } from '@hush/common';
 import { z } from 'zod';
-import { createUser, deleteUser, resetUserPassword, updateUser } from '../users/users.js';
-import type { User } from '../users/users.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { handOver } from '../handover/handover.js';
 import { announceHandover, handoverQuery } from './handovers.routes.js';
 import { endAccountSessions } from '../sessions/index.js';
 import { manageableUsers, requireAuthorityOverUser } from './admin-authority.js';
@@ -12,6 +9,8 @@ import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging, queryFlag, USERS_PAGE } from './admin-schemas.js';
 import { credentialInput, toUserRepresentation, userRepresentation, userRepresentationInput, userSessionRepresentation } from './users.representation.js';
+import { createUser, deleteUser, resetUserPassword, updateUser, type User } from '../users/index.js';
+import { handOver } from '../handover/index.js';
 
 /** Users (Keycloak's `/users`). Service-account users are reached through their client, never listed. */
 

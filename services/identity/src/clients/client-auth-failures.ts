@@ -1,7 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { randomToken, sha256, type LimitCheck } from '@hush/common';
 import { clientSecretMatches, hashClientSecret } from './client-secret.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * Failed client authentications (RFC 6749 §2.3.1, RFC 6819 §5.2.3.7).

@@ -1,9 +1,9 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type * as Oidc from 'openid-client';
 import { fixedError, pageErrorHandler, pageForms, pageSecurity, randomToken, requestLogger, type Logger } from '@hush/common';
-import { ROUTES } from '../oidc/routes.js';
 import type { ConsoleClient } from './console-clients.js';
 import { consoleSessionSchema, pendingSignInSchema, safeReturnPath, sealedCookie, type ConsoleSession } from './console-session.js';
+import { ROUTES } from '../oidc/routes.js';
 
 export interface ConsoleSignInOptions {
   console: ConsoleClient;

@@ -1,5 +1,5 @@
-import type { Db } from '../db/knex.js';
 import { isUuid } from '@hush/common';
+import type { Db } from '../db/index.js';
 
 export type CredentialType = 'otp' | 'webauthn-passwordless';
 

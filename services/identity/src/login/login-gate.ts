@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { PasswordCheck, Passwords } from '../users/passwords.js';
 import { SignInsInProgressError } from '../errors.js';
+import type { PasswordCheck, Passwords } from '../users/index.js';
 
 /**
  * What a sign-in (the login form's POST) passes before its body is even read: a refusal here is

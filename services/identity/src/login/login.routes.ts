@@ -13,8 +13,6 @@ import {
   type RateLimit,
 } from '@hush/common';
 import type Provider from 'oidc-provider';
-import { authenticateUser, type UsersDeps } from '../users/users.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
@@ -24,6 +22,8 @@ import { consentPage, loginPage } from './login.views.js';
 import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
+import { authenticateUser, type UsersDeps } from '../users/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 export interface InteractionDeps {
   provider: () => Provider;

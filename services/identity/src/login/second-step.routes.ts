@@ -4,15 +4,15 @@ import type { Redis } from 'ioredis';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { allowConnectSelf, html, nonceOf, readForm, type Attempt, type Html, type PageForms } from '@hush/common';
-import type { User, UsersRepository } from '../users/users.repository.js';
 import type { EventRecorder } from '../events/index.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import { csrfField } from '../pages/index.js';
 import { authenticatePasskey, authenticationOptions, PasskeyRefusedError, type PasskeyDeps } from './passkeys.js';
 import { confirmEnrolment, EnrolmentExpiredError, startEnrolment, verifySecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { passkeyScript, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
 import { REALM_PATH } from '../config.js';
 import { codePage, enrolledPage, requiredEnrolmentPage } from './second-step.views.js';
+import type { User, UsersRepository } from '../users/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * The sign-in's second step, and "Sign in with a passkey". Rules:

@@ -1,6 +1,6 @@
 import Provider from 'oidc-provider';
-import { compareAndCheck } from '../clients/client-auth-failures.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
+import { compareAndCheck } from '../clients/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * The methods of oidc-provider's models we replace, because no setting of its public

@@ -1,6 +1,6 @@
 import { InvalidInputError, MembershipConflictError, NotFoundError } from '../errors.js';
 import { aliasOf, type Organization, type OrganizationFields, type OrganizationsRepository } from './organizations.repository.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { UsersRepository } from '../users/index.js';
 
 /**
  * Organizations as Keycloak 26 has them (name, alias, description, enabled, domains), and their

@@ -1,9 +1,7 @@
-import type { Db } from '../db/knex.js';
-import { likePattern } from '../db/like.js';
-import { PageBoundaries, pageOf } from '../db/page-boundaries.js';
 import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { sameAddress } from './addresses.js';
+import { type Db, likePattern, PageBoundaries, pageOf } from '../db/index.js';
 
 export interface User {
   id: string;

@@ -1,6 +1,5 @@
 import { randomToken } from '@hush/common';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import type { OrganizationsRepository } from '../organizations/organizations.repository.js';
 import { MAX_PASSWORD_BYTES, type PasswordCheck, type Passwords } from './passwords.js';
 import type { User, UserChanges, UsersRepository } from './users.repository.js';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
@@ -10,7 +9,8 @@ const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}$/;
 /** What the user use-cases may reach; each takes the narrowest Pick of it. Wired in context.ts. */
 export interface UsersDeps {
   users: UsersRepository;
-  organizations: OrganizationsRepository;
+  /** The organization a new account joins, by id or alias (organizations/ keeps them; its membership use-cases reach users). */
+  organizations: { find(idOrName: string): Promise<{ id: string } | undefined> };
   /** Hashes and checks passwords in the bcrypt worker pool (passwords.ts). */
   passwords: Passwords;
 }

@@ -1,7 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errorPage, parseBasicClientAuth, securePage } from '@hush/common';
-import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../clients/client-auth-failures.js';
-import type { FailureLimits } from '../../ratelimit/failure-limits.js';
+import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../clients/index.js';
+import type { FailureLimits } from '../../ratelimit/index.js';
 
 /** The routes that authenticate clients: on them a 401 is always invalid_client, in JSON or as a page. */
 const AUTHENTICATED_ROUTES = new Set(['token', 'introspection', 'revocation']);

@@ -1,0 +1,1 @@
+export { adminConsole, adminConsoleRedirect } from './admin-console.js';
