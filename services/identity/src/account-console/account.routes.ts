@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import { InvalidInputError, nonceOf, pageErrorHandler, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
 import { z } from 'zod';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePage } from '../pages/index.js';
+import { consolePage, refusedForLimit } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { endAccountSessions } from '../sessions/index.js';
 import {
@@ -142,10 +142,7 @@ export function accountConsole(deps: AccountConsoleDeps): express.Router {
       },
       (refused) => refused instanceof WrongPasswordError,
     );
-    if (attempt.blocked) {
-      res.set('Retry-After', String(attempt.retryAfter));
-      return refuse(`Too many wrong passwords. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`, 429);
-    }
+    if (attempt.blocked) return refuse(refusedForLimit(res, attempt.retryAfter, 'wrong passwords'), 429);
     if (attempt.result) {
       record(req, res, 'UPDATE_PASSWORD_ERROR', { error: attempt.result instanceof WrongPasswordError ? 'invalid_user_credentials' : 'password_rejected' });
       return refuse(attempt.result.message);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { nonceOf, pageErrorHandler, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
 import { ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import type { ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePage } from '../pages/index.js';
+import { consolePage, refusedForLimit } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { REALM_PATH } from '../config.js';
 import {
@@ -147,11 +147,7 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
       await enrolmentPage(res, 'The set-up expired. Scan the new QR code and try again.', 400);
       return;
     }
-    if (attempt.blocked) {
-      res.set('Retry-After', String(attempt.retryAfter));
-      await enrolmentPage(res, `Too many wrong codes. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`, 429);
-      return;
-    }
+    if (attempt.blocked) return void (await enrolmentPage(res, refusedForLimit(res, attempt.retryAfter, 'wrong codes'), 429));
     const codes = attempt.result;
     if (!codes) {
       await enrolmentPage(res, 'That code is wrong. Scan the new QR code and enter the code it gives.', 400);

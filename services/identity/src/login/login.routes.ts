@@ -17,7 +17,7 @@ import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { credentials, loginForm } from './interaction-forms.js';
-import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS, TOKEN_FORM_CHARACTERS } from '../pages/index.js';
+import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS, refusedForLimit, TOKEN_FORM_CHARACTERS } from '../pages/index.js';
 import { consentPage, loginPage } from './login.views.js';
 import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
@@ -112,7 +112,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     // Spent before anything is looked up: an anonymous caller's page views are bounded per address.
     const wait = await deps.pageViews.consume(req.ip ?? 'unknown');
     if (wait > 0) {
-      const message = `Too many sign-in pages were opened from your address. Try again in ${Math.ceil(wait / 60)} minute(s).`;
+      const message = refusedForLimit(res, wait, 'sign-in pages were opened from your address');
       sendErrorPage(req, res, { status: 429, code: 'temporarily_unavailable', message, headers: { 'Retry-After': String(wait) } });
       return;
     }
@@ -162,11 +162,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       async () => (given.success ? authenticateUser({ users: deps.users.users, passwords }, given.data.username, given.data.password) : undefined),
       (user) => user === undefined,
     );
-    if (attempt.blocked) {
-      res.set('Retry-After', String(attempt.retryAfter));
-      await render(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(attempt.retryAfter / 60)} minute(s).`);
-      return;
-    }
+    if (attempt.blocked) return void (await render(429, refusedForLimit(res, attempt.retryAfter, 'failed sign-in attempts')));
     const user = attempt.result;
     const clientId = typeof interaction.params['client_id'] === 'string' ? interaction.params['client_id'] : undefined;
     if (!user) {

@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { allowConnectSelf, html, nonceOf, readForm, type Attempt, type Html, type PageForms } from '@hush/common';
 import type { EventRecorder } from '../events/index.js';
-import { csrfField } from '../pages/index.js';
+import { csrfField, refusedForLimit } from '../pages/index.js';
 import { authenticatePasskey, authenticationOptions, PasskeyRefusedError, type PasskeyDeps } from './passkeys.js';
 import { confirmEnrolment, EnrolmentExpiredError, startEnrolment, verifySecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { passkeyScript, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
@@ -164,9 +164,6 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
       /** A code checked by `check` (undefined: wrong), counted against the person first and given back if right (RateLimits#attempt). */
       const checked = <T>(userId: string, check: () => Promise<T | undefined>) =>
         deps.limiter.limits.attempt([{ limit: perUser, key: userId }], check, (result) => result === undefined);
-      /** The 429 page of a person past the limit. */
-      const tooMany = (res: Response, wait: number, page: string) => res.set('Retry-After', String(wait)).status(429).send(page);
-      const tooManyText = (wait: number) => `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minute(s).`;
       const startAgain = (req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }) =>
         kit.loginPage(req, res, interaction, 400, 'This step has expired. Sign in again.');
 
@@ -178,7 +175,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const page = await pageOf(res, interaction);
         const { code } = readForm(req, codeInput);
         const attempt = await checked(pending.userId, async () => (code.trim() === '' ? undefined : verifySecondFactor(deps.secondFactor, pending.userId, code)));
-        if (attempt.blocked) return void tooMany(res, attempt.retryAfter, codePage({ ...page, error: tooManyText(attempt.retryAfter) }));
+        if (attempt.blocked) return void res.status(429).send(codePage({ ...page, error: refusedForLimit(res, attempt.retryAfter, 'wrong codes') }));
         const kind = attempt.result;
         if (!kind) {
           deps.events?.user({
@@ -222,7 +219,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
           res.status(400).send(await again('The set-up expired. Scan the new code and try again.'));
           return;
         }
-        if (attempt.blocked) return void tooMany(res, attempt.retryAfter, await again(tooManyText(attempt.retryAfter)));
+        if (attempt.blocked) return void res.status(429).send(await again(refusedForLimit(res, attempt.retryAfter, 'wrong codes')));
         const codes = attempt.result;
         if (!codes) {
           res.status(400).send(await again('That code is wrong. Scan the new QR code and enter the code it gives.'));
