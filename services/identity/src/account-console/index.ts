@@ -1,3 +1,5 @@
-export { accountConsole } from './account.routes.js';
-export { accountTokenVerifier } from './account-token.js';
-export { securityConsole, SECURITY_PATH, type SecurityConsoleDeps } from './security.routes.js';
+/*
+ * The account console is used by no other feature: app.ts mounts it (mount.ts), and this empty
+ * surface keeps every other folder out of its files.
+ */
+export {};

@@ -30,7 +30,6 @@ export function secondFactorDeps(
 
 export { CredentialsRepository, type CredentialType, type StoredCredential } from './credentials.repository.js';
 export { authenticatePasskey, authenticationOptions, PasskeyRefusedError, registerPasskey, registrationOptions, type PasskeyDeps } from './passkeys.js';
-export { webauthnScript } from './passkey-script.js';
 export {
   confirmEnrolment,
   EnrolmentExpiredError,
@@ -42,8 +41,5 @@ export {
   type SecondFactorDeps,
 } from './second-factor.js';
 export { codeForm, enrolmentForm, passkeyScript, recoveryCodesList, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
-export { interactionRoutes, type InteractionDeps } from './login.routes.js';
-export { loginGate } from './login-gate.js';
-export { secondStep, WEBAUTHN_SCRIPT_URL } from './second-step.routes.js';
 export { loggedOutPage, logoutPage } from './login.views.js';
 export { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from './device.views.js';
