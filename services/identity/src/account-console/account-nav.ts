@@ -12,6 +12,9 @@ export const ACCOUNT_PAGES = {
   security: `${mount}/security`,
 } as const;
 
+/** What a fault's page of the account console says. */
+export const ACCOUNT_CONSOLE_FAULT = 'The account console could not do this. Try again later.';
+
 export const ACCOUNT_NAV: readonly ConsoleNavItem[] = [
   { href: ACCOUNT_PAGES.profile, label: 'Profile' },
   { href: ACCOUNT_PAGES.password, label: 'Password' },

@@ -1,8 +1,8 @@
 import express, { type Request, type Response } from 'express';
-import { InvalidInputError, nonceOf, pageErrorHandler, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
+import { InvalidInputError, nonceOf, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
 import { z } from 'zod';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePage, refusedForLimit } from '../pages/index.js';
+import { consolePage, consolePageErrors, refusedForLimit } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { endAccountSessions } from '../sessions/index.js';
 import {
@@ -18,7 +18,7 @@ import {
   type CurrentSession,
 } from './account.js';
 import { accountApi, type AccountApiDeps } from './account-api.js';
-import { ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
+import { ACCOUNT_CONSOLE_FAULT, ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import { applicationsBody, passwordBody, profileBody, sessionsBody } from './account.views.js';
 import { MAX_PASSWORD_BYTES } from '../users/index.js';
 import type { FailureLimits } from '../ratelimit/index.js';
@@ -191,10 +191,6 @@ export function accountConsole(deps: AccountConsoleDeps): express.Router {
     res.redirect(303, ACCOUNT_PAGES.profile);
   });
 
-  router.use(
-    pageErrorHandler(deps.logger, {
-      fault: { message: 'The account console could not do this. Try again later.' },
-    }),
-  );
+  router.use(consolePageErrors(deps.logger, ACCOUNT_CONSOLE_FAULT));
   return router;
 }

@@ -1,9 +1,9 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
-import { nonceOf, pageErrorHandler, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
-import { ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
+import { nonceOf, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
+import { ACCOUNT_CONSOLE_FAULT, ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import type { ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePage, refusedForLimit } from '../pages/index.js';
+import { consolePage, consolePageErrors, refusedForLimit } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { REALM_PATH } from '../config.js';
 import {
@@ -200,7 +200,7 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
     res.redirect(303, `${base}?done=passkey-removed`);
   });
 
-  router.use(pageErrorHandler(deps.logger, { fault: { message: 'The account console could not do this. Try again later.' } }));
+  router.use(consolePageErrors(deps.logger, ACCOUNT_CONSOLE_FAULT));
   return router;
 }
 

@@ -1,6 +1,6 @@
 import express, { type Response } from 'express';
 import { z } from 'zod';
-import { nonceOf, pageErrorHandler, pageForms, pageSecurity, readForm, requestLogger, type LimitCheck, type Logger, type RateLimit, type RateLimits } from '@hush/common';
+import { nonceOf, pageForms, pageSecurity, readForm, requestLogger, type LimitCheck, type Logger, type RateLimit, type RateLimits } from '@hush/common';
 import {
   ACTION_TOKEN_PATH,
   ActionLinkUnusableError,
@@ -15,7 +15,7 @@ import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import type { EventRecorder } from '../events/index.js';
 import type { SessionsDeps } from '../sessions/index.js';
 import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-links.views.js';
-import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS } from '../pages/index.js';
+import { LOGIN_FORM_CHARACTERS, signInPageErrors } from '../pages/index.js';
 import { createUser, type UsersDeps } from '../users/index.js';
 
 export const RESET_PATH = '/login-actions/reset-credentials';
@@ -283,6 +283,6 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     });
   });
 
-  router.use(paths, pageErrorHandler(deps.logger, { fault: INTERACTION_FAULT, describe: describeInteractionError }));
+  router.use(paths, signInPageErrors(deps.logger));
   return router;
 }

@@ -1,9 +1,10 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type * as Oidc from 'openid-client';
-import { fixedError, pageErrorHandler, pageForms, pageSecurity, randomToken, requestLogger, type Logger } from '@hush/common';
+import { fixedError, pageForms, pageSecurity, randomToken, requestLogger, type Logger } from '@hush/common';
 import type { ConsoleClient } from './console-clients.js';
 import { consoleSessionSchema, pendingSignInSchema, safeReturnPath, sealedCookie, type ConsoleSession } from './console-session.js';
 import { ROUTES } from '../oidc/routes.js';
+import { consolePageErrors } from '../pages/index.js';
 
 export interface ConsoleSignInOptions {
   console: ConsoleClient;
@@ -238,7 +239,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     res.redirect(303, url.href);
   });
 
-  router.use(['/sign-in', '/callback', '/sign-out'], pageErrorHandler(logger, { fault: { message: 'The console could not sign you in. Try again later.' } }));
+  router.use(['/sign-in', '/callback', '/sign-out'], consolePageErrors(logger, 'The console could not sign you in. Try again later.'));
 
   return {
     router,

@@ -1,23 +1,11 @@
 import express, { type Request, type Response } from 'express';
-import {
-  allowFormTarget,
-  CsrfRejectedError,
-  nonceOf,
-  pageErrorHandler,
-  pageForms,
-  pageSecurity,
-  readForm,
-  requestLogger,
-  sendErrorPage,
-  type Logger,
-  type RateLimit,
-} from '@hush/common';
+import { allowFormTarget, CsrfRejectedError, nonceOf, pageForms, pageSecurity, readForm, requestLogger, sendErrorPage, type Logger, type RateLimit } from '@hush/common';
 import type Provider from 'oidc-provider';
 import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { credentials, loginForm } from './interaction-forms.js';
-import { describeInteractionError, INTERACTION_FAULT, LOGIN_FORM_CHARACTERS, refusedForLimit, TOKEN_FORM_CHARACTERS } from '../pages/index.js';
+import { LOGIN_FORM_CHARACTERS, refusedForLimit, signInPageErrors, TOKEN_FORM_CHARACTERS } from '../pages/index.js';
 import { consentPage, loginPage } from './login.views.js';
 import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
@@ -217,7 +205,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   deps.secondStep?.routes(router, kit);
 
   // Expired or missing interaction cookies are the common failure here: a page, not a stack trace.
-  router.use('/login-actions', pageErrorHandler(deps.logger, { fault: INTERACTION_FAULT, describe: describeInteractionError }));
+  router.use('/login-actions', signInPageErrors(deps.logger));
 
   return router;
 }

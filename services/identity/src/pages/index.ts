@@ -4,6 +4,6 @@
  */
 export { csrfField } from './csrf-field.js';
 export { consolePage, type ConsoleNavItem, type ConsolePageOptions } from './console-layout.js';
-export { describeInteractionError, INTERACTION_FAULT } from './page-errors.js';
+export { consolePageErrors, signInPageErrors } from './page-errors.js';
 export { LOGIN_FORM_CHARACTERS, TOKEN_FORM_CHARACTERS } from './form-sizes.js';
 export { refusedForLimit } from './limit-refusal.js';

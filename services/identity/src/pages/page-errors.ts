@@ -1,4 +1,14 @@
-import { BcryptPoolBusyError, CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, type DomainError, type PageError } from '@hush/common';
+import type { ErrorRequestHandler } from 'express';
+import {
+  BcryptPoolBusyError,
+  CrossOriginFormError,
+  CsrfRejectedError,
+  DependencyUnavailableError,
+  pageErrorHandler,
+  type DomainError,
+  type Logger,
+  type PageError,
+} from '@hush/common';
 import { SignInsInProgressError } from '../errors.js';
 
 const FORM_REFUSED = 'the form expired or was not sent from this page; start again';
@@ -23,3 +33,9 @@ export function describeInteractionError(err: unknown, known: DomainError | unde
 
 /** The page of a fault: no detail of it reaches the person. */
 export const INTERACTION_FAULT = { code: 'server_error', message: 'please try again' };
+
+/** The error handler of the sign-in pages (login, e-mailed links, registration): errors worded as above. */
+export const signInPageErrors = (logger: Logger): ErrorRequestHandler => pageErrorHandler(logger, { fault: INTERACTION_FAULT, describe: describeInteractionError });
+
+/** The error handler of a console's pages: a client error's own message, a fault's page says `fault` and nothing more. */
+export const consolePageErrors = (logger: Logger, fault: string): ErrorRequestHandler => pageErrorHandler(logger, { fault: { message: fault } });
