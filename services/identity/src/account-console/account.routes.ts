@@ -1,8 +1,8 @@
 import express, { type Request, type Response } from 'express';
-import { InvalidInputError, nonceOf, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
+import { InvalidInputError, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
 import { z } from 'zod';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePage, consolePageErrors, refusedForLimit } from '../pages/index.js';
+import { consolePageErrors, refusedForLimit } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { endAccountSessions } from '../sessions/index.js';
 import {
@@ -58,22 +58,7 @@ export function accountConsole(deps: AccountConsoleDeps): express.Router {
   const requireSession = signIn.requireConsoleSession;
 
   const page = (res: Response, current: string, title: string, body: Html, status = 200) =>
-    res
-      .status(status)
-      .type('html')
-      .send(
-        consolePage({
-          console: 'Account',
-          nav: ACCOUNT_NAV,
-          current,
-          title,
-          nonce: nonceOf(res),
-          csrf: signIn.csrfToken(res),
-          signOutPath: signIn.signOutPath,
-          username: signIn.sessionOf(res).username,
-          body,
-        }),
-      );
+    signIn.sendPage(res, { console: 'Account', nav: ACCOUNT_NAV, current, title, body }, status);
   const who = (res: Response) => signIn.sessionOf(res).userId;
   const here = (res: Response): CurrentSession => ({ clientId: ACCOUNT_CONSOLE.clientId, sid: signIn.sessionOf(res).sid });
   const flash = (req: Request, messages: Record<string, string>) => {

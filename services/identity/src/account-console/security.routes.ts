@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { nonceOf, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
 import { ACCOUNT_CONSOLE_FAULT, ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import type { ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePage, consolePageErrors, refusedForLimit } from '../pages/index.js';
+import { consolePageErrors, refusedForLimit } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { REALM_PATH } from '../config.js';
 import {
@@ -68,22 +68,7 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
   const binding = (userId: string) => `account ${userId}`;
 
   const page = (res: Response, title: string, body: Html, status = 200) =>
-    res
-      .status(status)
-      .type('html')
-      .send(
-        consolePage({
-          console: 'Account',
-          nav: ACCOUNT_NAV,
-          current: SECURITY_PATH,
-          title,
-          nonce: nonceOf(res),
-          csrf: signIn.csrfToken(res),
-          signOutPath: signIn.signOutPath,
-          username: signIn.sessionOf(res).username,
-          body,
-        }),
-      );
+    signIn.sendPage(res, { console: 'Account', nav: ACCOUNT_NAV, current: SECURITY_PATH, title, body }, status);
   const who = async (res: Response) => {
     const user = await deps.users.findById(signIn.sessionOf(res).userId);
     if (!user) throw new Error('signed-in user not found');

@@ -1,10 +1,10 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type * as Oidc from 'openid-client';
-import { fixedError, pageForms, pageSecurity, randomToken, requestLogger, type Logger } from '@hush/common';
+import { fixedError, nonceOf, pageForms, pageSecurity, randomToken, requestLogger, type Logger } from '@hush/common';
 import type { ConsoleClient } from './console-clients.js';
 import { consoleSessionSchema, pendingSignInSchema, safeReturnPath, sealedCookie, type ConsoleSession } from './console-session.js';
 import { ROUTES } from '../oidc/routes.js';
-import { consolePageErrors } from '../pages/index.js';
+import { consolePage, consolePageErrors, type ConsolePageOptions } from '../pages/index.js';
 
 export interface ConsoleSignInOptions {
   console: ConsoleClient;
@@ -49,7 +49,12 @@ export interface ConsoleSignIn {
   clearSession(req: Request, res: Response): void;
   /** The sign-out form's action. */
   readonly signOutPath: string;
+  /** Sends a page of this console in the one console layout, for the signed-in person (after requireConsoleSession). */
+  sendPage(res: Response, page: ConsolePageContent, status?: number): void;
 }
+
+/** What a console page says; the layout adds the nonce, the session's CSRF token, who is signed in and the sign-out form. */
+export type ConsolePageContent = Pick<ConsolePageOptions, 'console' | 'nav' | 'current' | 'title' | 'body'>;
 
 /** Refreshed this long before the access token expires, so a request never runs on a dying token. */
 const REFRESH_MARGIN = 30;
@@ -249,5 +254,9 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     form,
     clearSession: (req, res) => sessions.clear(req, res),
     signOutPath,
+    sendPage: (res, page, status = 200) => {
+      const content = consolePage({ ...page, nonce: nonceOf(res), csrf: csrfToken(res), signOutPath, username: sessionOf(res).username });
+      res.status(status).type('html').send(content);
+    },
   };
 }

@@ -5,5 +5,5 @@
  * See ConsoleSignIn (console-sign-in.ts) for how a console mounts it.
  */
 export { ACCOUNT_CONSOLE, ADMIN_CONSOLE, loadExistingGrant, type ConsoleClient } from './console-clients.js';
-export { consoleSignIn, type ConsoleSignIn, type ConsoleSignInOptions } from './console-sign-in.js';
+export { consoleSignIn, type ConsolePageContent, type ConsoleSignIn, type ConsoleSignInOptions } from './console-sign-in.js';
 export { type ConsoleSession, safeReturnPath } from './console-session.js';
