@@ -86,6 +86,12 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     return wait > 0;
   };
 
+  /** A request for an e-mailed link counts on the typed username or address and on the IP. */
+  const linkRequestChecks = (login: string, ip: string | undefined): LimitCheck[] => [
+    { limit: deps.limits.resetPerAddress, key: login.toLowerCase() },
+    { limit: deps.limits.resetPerIp, key: ip ?? 'unknown' },
+  ];
+
   /** Work done after the answer left: its failure is logged, never shown (the answer was already the same for all). */
   const afterAnswer = (res: Response, what: string, work: () => Promise<unknown>) => {
     setImmediate(() => {
@@ -109,11 +115,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   router.post(RESET_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
     forms.browser.check(req, RESET_PATH);
     const { login, interaction } = readForm(req, forgotForm);
-    const checks = [
-      { limit: deps.limits.resetPerAddress, key: login.toLowerCase() },
-      { limit: deps.limits.resetPerIp, key: req.ip ?? 'unknown' },
-    ];
-    if (await limited(res, checks)) {
+    if (await limited(res, linkRequestChecks(login, req.ip))) {
       res.status(429).send(
         forgotPasswordPage({
           action: `${REALM_PATH}${RESET_PATH}`,
@@ -262,11 +264,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   router.post(RESEND_VERIFICATION_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
     forms.browser.check(req, RESEND_VERIFICATION_PATH);
     const { login, interaction } = readForm(req, forgotForm);
-    const checks = [
-      { limit: deps.limits.resetPerAddress, key: login.toLowerCase() },
-      { limit: deps.limits.resetPerIp, key: req.ip ?? 'unknown' },
-    ];
-    if (await limited(res, checks)) {
+    if (await limited(res, linkRequestChecks(login, req.ip))) {
       res.status(429).send(checkEmailPage({ what: 'verify', loginHref: loginHref(interaction), nonce: nonceOf(res) }));
       return;
     }
