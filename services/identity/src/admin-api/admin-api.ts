@@ -9,7 +9,7 @@ import { adminRouter } from './admin-route.js';
 import { ADMIN_MOUNT, ADMIN_ROUTES } from './admin.routes.js';
 import { AdminTokenVerifier, type CallerCheck } from './admin-tokens.js';
 
-/** The admin API, ready to mount at ADMIN_MOUNT, and its token verifier (app.ts gives it each loaded key set). */
+/** The admin API, ready to mount at ADMIN_MOUNT, and its token verifier (mount.ts gives it each loaded key set). */
 export function createAdminApi(opts: {
   deps: AdminDeps;
   /** Runs a change and its admin event in one transaction (admin-transaction.ts). */

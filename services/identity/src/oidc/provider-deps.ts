@@ -10,7 +10,7 @@ import type { Revocations } from '../revocations/index.js';
 import type { FailureLimits } from '../ratelimit/index.js';
 import type { Db } from '../db/index.js';
 
-/** What the provider is built from (app.ts wires it). */
+/** What the provider is built from (wiring/deps.ts makes it; protocol.ts adds the keys of each build). */
 export interface ProviderDeps {
   config: Config;
   db: Db;
