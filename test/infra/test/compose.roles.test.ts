@@ -68,11 +68,18 @@ function migrate(s: Service, databaseUrl: string) {
 }
 
 /** Owners of everything in a database's public schema (tables, sequences, views, functions). */
+/**
+ * Who owns the tables, sequences, functions and extensions a service's migrations made. The members
+ * of a trusted extension (pg_trgm) belong to the bootstrap superuser by PostgreSQL's design; the
+ * extension itself belongs to the role that created it, and that is what counts.
+ */
 async function owners(url: string): Promise<string[]> {
   const { rows } = await query(
     url,
     `SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
-     UNION SELECT DISTINCT pg_get_userbyid(proowner) FROM pg_proc WHERE pronamespace = 'public'::regnamespace`,
+     UNION SELECT DISTINCT pg_get_userbyid(proowner) FROM pg_proc p WHERE pronamespace = 'public'::regnamespace
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+     UNION SELECT DISTINCT pg_get_userbyid(extowner) FROM pg_extension WHERE extnamespace = 'public'::regnamespace`,
   );
   return rows.map((r: { owner: string }) => r.owner);
 }
