@@ -94,7 +94,7 @@ export function messageCatalogue<C extends Catalogue>(catalogues: { readonly en:
         return Array.isArray(out) ? out.join('') : String(out);
       },
       html: (key, values = {}) => {
-        const out = formatOf(locale, key).format<Html>({ ...htmlTags, ...values } as Record<string, never>);
+        const out = formatOf(locale, key).format<Html>({ ...htmlTags, ...values } as unknown as Record<string, never>);
         return html`${Array.isArray(out) ? (out as Interpolation[]) : (out as Interpolation)}`;
       },
       dateTime: (unixSeconds) => {
