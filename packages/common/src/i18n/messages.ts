@@ -69,7 +69,7 @@ export function messageCatalogue<C extends Catalogue>(catalogues: { readonly en:
   const sourceOf = (locale: Locale, key: string): [Locale, string] => {
     for (const l of [locale, DEFAULT_LOCALE]) {
       let messages = flat.get(l);
-      if (!messages) flat.set(l, (messages = flatten(catalogues[l] as Catalogue)));
+      if (!messages) flat.set(l, (messages = flatten(catalogues[l])));
       const message = messages.get(key);
       if (message !== undefined) return [l, message];
     }
@@ -94,8 +94,8 @@ export function messageCatalogue<C extends Catalogue>(catalogues: { readonly en:
         return Array.isArray(out) ? out.join('') : String(out);
       },
       html: (key, values = {}) => {
-        const out = formatOf(locale, key).format<Html>({ ...htmlTags, ...values } as unknown as Record<string, never>);
-        return html`${Array.isArray(out) ? (out as Interpolation[]) : (out as Interpolation)}`;
+        const out = formatOf(locale, key).format<Html>({ ...htmlTags, ...values });
+        return html`${out}`;
       },
       dateTime: (unixSeconds) => {
         let format = dates.get(locale);
