@@ -22,11 +22,7 @@ export const CODE_RESEND_AFTER_SECONDS = 30;
 export const CODE_PATTERN = /^[0-9]{6}$/;
 
 /** Sends a new code to the address the secret is for (in `locale`, the asking page's language); returns that address obfuscated. */
-export async function sendRecipientCode(
-  deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto' | 'outboxWritten'>,
-  secretKey: string,
-  locale?: string,
-): Promise<{ to: string }> {
+export async function sendRecipientCode(deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto' | 'outboxWritten'>, secretKey: string, locale?: string): Promise<{ to: string }> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
   const secretHash = hashKey(secretKey);
   const live = await deps.secrets.peek(secretHash);

@@ -1,13 +1,6 @@
 import { planOf, type Plan } from '../accounts/plans.js';
 import { isAnonymous, type Principal } from '../auth/principal.js';
-import {
-  AnonymousRecipientError,
-  HandoverLabelError,
-  NotifyAddressRequiredError,
-  RecipientOnlyWithoutRecipientError,
-  SecretTooLongError,
-  UnknownFileError,
-} from '../errors.js';
+import { AnonymousRecipientError, HandoverLabelError, NotifyAddressRequiredError, RecipientOnlyWithoutRecipientError, SecretTooLongError, UnknownFileError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
@@ -167,7 +160,10 @@ export async function prepareSecret(
         ? null
         : {
             on: options.notify ?? [],
-            sealed: deps.crypto.sealNotify(metadataHash, JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6), ...(options.locale !== undefined ? { locale: options.locale } : {}) })),
+            sealed: deps.crypto.sealNotify(
+              metadataHash,
+              JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6), ...(options.locale !== undefined ? { locale: options.locale } : {}) }),
+            ),
           },
     zk,
   };
@@ -188,7 +184,14 @@ function outboxEntry(
   to: string,
   secretKey: string,
   ttl: number,
-  o: { passphraseRequired: boolean; recipientOnly: boolean; zeroKnowledge: boolean; keySealed: string | undefined; handover: HandoverLabel | undefined; locale: string | undefined },
+  o: {
+    passphraseRequired: boolean;
+    recipientOnly: boolean;
+    zeroKnowledge: boolean;
+    keySealed: string | undefined;
+    handover: HandoverLabel | undefined;
+    locale: string | undefined;
+  },
 ) {
   const { passphraseRequired, recipientOnly } = o;
   const id = randomUUID();

@@ -18,10 +18,7 @@ ${s.request_label && html`<dt>${m.text('mySecrets.requested')}</dt><dd class="re
 <dt>${m.text('mySecrets.expires')}</dt><dd>${
       unread ? html`${when(s.created + s.ttl)} <span class="note">${m.text('format.inDuration', { duration: duration(m, s.secret_ttl) })}</span>` : '—'
     }</dd>
-${
-  s.recipient &&
-  html`<dt>${m.text('mySecrets.recipient')}</dt><dd>${s.recipient}</dd><dt>${m.text('mySecrets.delivery')}</dt><dd>${deliveryText(m, s.delivery_status)}</dd>`
-}
+${s.recipient && html`<dt>${m.text('mySecrets.recipient')}</dt><dd>${s.recipient}</dd><dt>${m.text('mySecrets.delivery')}</dt><dd>${deliveryText(m, s.delivery_status)}</dd>`}
 </dl>${
       unread &&
       postForm(

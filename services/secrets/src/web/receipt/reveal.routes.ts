@@ -60,7 +60,12 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
   const handoverOf = (secretKey: string, live: Pick<LiveSecret, 'handoverSealed'> | undefined): HandoverLabel | undefined =>
     live?.handoverSealed ? secrets.crypto.openHandover(secretKey, hashKey(secretKey), live.handoverSealed) : undefined;
 
-  const waiting = (req: Request, res: Response, secretKey: string, o: { passphraseRequired: boolean; error?: string; zk?: ZkReveal | undefined; handover: HandoverLabel | undefined }) => {
+  const waiting = (
+    req: Request,
+    res: Response,
+    secretKey: string,
+    o: { passphraseRequired: boolean; error?: string; zk?: ZkReveal | undefined; handover: HandoverLabel | undefined },
+  ) => {
     const { action, resource } = reveal(secretKey);
     return waitingPage(pageFrame(res), { action, csrf: forms.browser.issue(req, res, resource), ...o });
   };
@@ -146,7 +151,9 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
       if (err instanceof CodeUnavailableError) {
         const shown = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
         const zk = await zkOf(req, res, secretKey, live);
-        res.status(429).send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message, zk, handover: handoverOf(secretKey, live) }));
+        res
+          .status(429)
+          .send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message, zk, handover: handoverOf(secretKey, live) }));
         return;
       }
       if (err instanceof UnknownSecretError) {

@@ -129,11 +129,7 @@ export function notYoursPage(c: Chrome, o: { signedInAs: string | undefined; sig
     m.text('reveal.notYoursTitle'),
     html`<h1>${m.text('reveal.notYoursHeading')}</h1>
 <p>${m.text('reveal.notYoursText')}</p>
-${
-  o.signedInAs === undefined
-    ? html`<p>${m.html('reveal.notYoursSignIn', { a })}</p>`
-    : html`<p id="other-account">${m.html('reveal.notYoursOther', { name: o.signedInAs })}</p>`
-}`,
+${o.signedInAs === undefined ? html`<p>${m.html('reveal.notYoursSignIn', { a })}</p>` : html`<p id="other-account">${m.html('reveal.notYoursOther', { name: o.signedInAs })}</p>`}`,
   );
 }
 

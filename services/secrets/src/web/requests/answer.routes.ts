@@ -32,15 +32,15 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     const { action, resource } = answer(requestKey);
     if (r.publicKey !== null) linkPage(req, res);
     return answerPage(pageFrame(res), {
-        action,
-        csrf: forms.browser.issue(req, res, resource),
-        label: r.label,
-        requester: r.requester,
-        passphrasePolicy: r.passphrasePolicy,
-        maxLength: r.maxSecretLength,
-        zk: r.publicKey === null ? undefined : { answer: zkAnswer.replace(':key', requestKey), publicKey: r.publicKey, script: ctx.script },
-        ...extra,
-      });
+      action,
+      csrf: forms.browser.issue(req, res, resource),
+      label: r.label,
+      requester: r.requester,
+      passphrasePolicy: r.passphrasePolicy,
+      maxLength: r.maxSecretLength,
+      zk: r.publicKey === null ? undefined : { answer: zkAnswer.replace(':key', requestKey), publicKey: r.publicKey, script: ctx.script },
+      ...extra,
+    });
   };
 
   router.get('/request/:key', async (req, res) => {

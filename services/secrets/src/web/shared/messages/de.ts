@@ -204,8 +204,7 @@ export const de: Translation<typeof en> = {
   },
   tokens: {
     title: 'API-Tokens',
-    intro:
-      'Für Skripte und Clients von Onetime Secret: HTTP Basic mit Ihrem Benutzernamen und einem Token. Jedes Token kann alles, was Sie hier können.',
+    intro: 'Für Skripte und Clients von Onetime Secret: HTTP Basic mit Ihrem Benutzernamen und einem Token. Jedes Token kann alles, was Sie hier können.',
     newToken: 'Ihr neues Token',
     copyNow: 'Kopieren Sie es jetzt: Es wird nicht noch einmal angezeigt.',
     token: 'API-Token',

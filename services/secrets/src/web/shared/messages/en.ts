@@ -83,8 +83,7 @@ export const en = {
     recipientTitle: 'A secret for one person',
     recipientHeading: 'This secret is for <who>{recipient}</who>',
     recipientText: 'Only the person with this e-mail address can read it, once.',
-    recipientOther:
-      'You are signed in as <strong>{name}</strong>, whose verified address is not this one. Nothing was revealed, and the secret is still there for its recipient.',
+    recipientOther: 'You are signed in as <strong>{name}</strong>, whose verified address is not this one. Nothing was revealed, and the secret is still there for its recipient.',
     isItForYou: 'Is it for you?',
     recipientSignIn: '<a>Sign in</a> with an account of this address, or, without an account, get a one-time code sent to it.',
     recipientSignOutFirst: 'Sign out, then sign in with an account of this address; or get a one-time code sent to it.',
@@ -129,16 +128,14 @@ export const en = {
     ownLinkNote: 'Sent to you through your request. Whoever else opens the link is asked to sign in as you and sees nothing.',
     linkLabel: 'Secret link: send this to the recipient',
     fullLink: 'This is the full link, with its key: copy it now. It is shown only this once: the key was made in your browser and is kept nowhere.',
-    keyNote:
-      'The key of this link was made in the browser that shared it and is kept nowhere, so the link above lacks it: send the full link you copied when you shared it.',
+    keyNote: 'The key of this link was made in the browser that shared it and is kept nowhere, so the link above lacks it: send the full link you copied when you shared it.',
     keyNoteRecipient: 'The recipient’s e-mail holds this link without its key, and says you will give it to them.',
     qrLabel: 'QR code of the secret link',
     qrCaption: 'Or scan it with a phone.',
     linkShownUntil: 'You can see this link until the secret is viewed.',
     recipientOnlyNote: 'Only its recipient can view the secret, once: signed in with that address, or with a code sent to it.',
     anyoneNote: 'Whoever opens it first can view the secret, once.',
-    linkGone:
-      'The secret link is no longer shown: the secret has been {state, select, received {viewed} burned {burned} expired {expired} other {viewed}}.',
+    linkGone: 'The secret link is no longer shown: the secret has been {state, select, received {viewed} burned {burned} expired {expired} other {viewed}}.',
     receiptLinkLabel: 'Receipt link: keep it to yourself (it can burn the secret)',
     burnButton: 'Burn this secret',
   },
