@@ -46,7 +46,7 @@ it('names the client secret in the e-mail (in the language asked) and on the rev
 
   const key = (res.body as { secret_key: string }).secret_key;
   const page = await h.http.get(`/secret/${key}`);
-  expect(page.text).toContain('Ada Admin handed over to you the client secret of <strong>Reports &lt;exporter&gt;</strong>');
+  expect(page.text).toContain('Ada Admin handed you the client secret of <strong>Reports &lt;exporter&gt;</strong>');
   expect(page.text).toContain('<code>reports-exporter</code>');
   expect(page.text).toContain('configuration of the application that signs in as this client');
   // Stored only sealed with the secret: the database alone does not name it.

@@ -44,7 +44,7 @@ export const en = {
     waitingTitle: 'A secret for you',
     waitingHeading: 'Someone sent you a secret',
     handoverHeading:
-      '{kind, select, client_secret {{by} handed over to you the client secret of <strong>{name}</strong>} first_password {{by} handed over to you your first password for the account <strong>{name}</strong>} other {{by} handed over to you a new password for the account <strong>{name}</strong>}}',
+      '{kind, select, client_secret {{by} handed you the client secret of <strong>{name}</strong>} first_password {{by} handed you your first password for the account <strong>{name}</strong>} other {{by} handed you a new password for the account <strong>{name}</strong>}}',
     handoverHeadingNoBy:
       '{kind, select, client_secret {The client secret of <strong>{name}</strong> for you} first_password {Your first password for the account <strong>{name}</strong>} other {A new password for the account <strong>{name}</strong>}}',
     handoverId: 'Identifier: <code>{id}</code>',
