@@ -15,7 +15,7 @@ import { PASSPHRASE_MAX_LENGTH, revealInput } from '../../secrets/params.js';
 import { sendRecipientCode } from '../../secrets/recipient-code.js';
 import { REFUSED_NOTICE_INTERVAL_SECONDS, revealSecret, sameAddress } from '../../secrets/reveal.js';
 import type { LiveSecret } from '../../secrets/secrets.repository.js';
-import { pageFrame, wordsOf, type PageContext, type Viewer } from '../shared/index.js';
+import { formErrorText, pageFrame, wordsOf, type PageContext, type Viewer } from '../shared/index.js';
 import { linkPage } from '../zk/index.js';
 import { zkSecretInfo } from '../../zk/index.js';
 import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage, type ZkReveal } from './reveal.views.js';
@@ -153,7 +153,15 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
         const zk = await zkOf(req, res, secretKey, live);
         res
           .status(429)
-          .send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message, zk, handover: handoverOf(secretKey, live) }));
+          .send(
+            codeForm(req, res, secretKey, {
+              to: shown,
+              passphraseRequired: live.passphraseRequired,
+              error: formErrorText(wordsOf(res), err),
+              zk,
+              handover: handoverOf(secretKey, live),
+            }),
+          );
         return;
       }
       if (err instanceof UnknownSecretError) {
@@ -184,12 +192,12 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
         const live = await secrets.secrets.peek(hashKey(secretKey));
         if (live?.recipientSealed) {
           const to = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
-          res.status(401).send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, error: err.message, handover }));
+          res.status(401).send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, error: formErrorText(wordsOf(res), err), handover }));
           return;
         }
       }
       if (err instanceof PassphraseIncorrectError || err instanceof PassphraseRequiredError) {
-        res.status(401).send(waiting(req, res, secretKey, { passphraseRequired: true, error: err.message, handover }));
+        res.status(401).send(waiting(req, res, secretKey, { passphraseRequired: true, error: formErrorText(wordsOf(res), err), handover }));
         return;
       }
       if (err instanceof SecretForRecipientError) {

@@ -5,7 +5,7 @@ import { UnknownRequestError } from '../../errors.js';
 import { answerRequestInput, PASSPHRASE_MAX_LENGTH } from '../../secrets/params.js';
 import { answerRequest, openRequest } from '../../secrets/requests.js';
 import { apiPathOf } from '../../http/api.routes.js';
-import { pageFrame, type PageContext } from '../shared/index.js';
+import { formErrorText, pageFrame, wordsOf, type PageContext } from '../shared/index.js';
 import { linkPage } from '../zk/index.js';
 import { answeredPage, answerPage, requestClosedPage } from './answer.views.js';
 
@@ -66,7 +66,7 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
       const known = toDomainError(err);
       if (!known || known.status >= 500 || known.status === 429) throw err;
       try {
-        res.status(known.status).send(await form(req, res, requestKey, { error: `${known.message}.`.replace(/\.\.$/, '.'), secret: fields.secret }));
+        res.status(known.status).send(await form(req, res, requestKey, { error: formErrorText(wordsOf(res), known), secret: fields.secret }));
       } catch (again) {
         if (!(again instanceof UnknownRequestError)) throw again;
         closed(res);

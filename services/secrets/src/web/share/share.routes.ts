@@ -6,7 +6,7 @@ import { showMetadata } from '../../secrets/metadata.js';
 import { PASSPHRASE_MAX_LENGTH, secretsInputs } from '../../secrets/params.js';
 import { presentMetadata } from '../../secrets/presenter.js';
 import { generateSecret, planFor, shareSecret } from '../../secrets/share.js';
-import { wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
+import { formErrorText, wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
 import { generatedPage, sharePage } from './share.views.js';
 import { ttlChoices } from './ttl-choices.js';
 import { zkShareRoutes } from './zk-share.routes.js';
@@ -88,7 +88,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
             notify: notifyChoices(req),
             notifyEmail: formField(req, 'notify_email'),
           },
-          error: `${known.message}.`.replace(/\.\.$/, '.'),
+          error: formErrorText(wordsOf(res), known),
           zk: zk(principal),
         }),
       );

@@ -39,6 +39,15 @@ export const de: Translation<typeof en> = {
   errors: {
     fault: 'Bitte versuchen Sie es später noch einmal.',
   },
+  formErrors: {
+    passphraseIncorrect:
+      '{left, plural, =0 {Falsche Passphrase: zu viele Fehlversuche, das Geheimnis wurde vernichtet.} one {Falsche Passphrase (noch # Versuch, dann wird das Geheimnis vernichtet).} other {Falsche Passphrase (noch # Versuche, dann wird das Geheimnis vernichtet).}}',
+    passphraseRequired: 'Dieses Geheimnis erfordert eine Passphrase.',
+    codeIncorrect:
+      '{left, plural, =0 {Dieser Code stimmt nicht und gilt nicht mehr: Fordern Sie einen neuen an.} one {Dieser Code stimmt nicht; noch # Versuch.} other {Dieser Code stimmt nicht; noch # Versuche.}}',
+    codeUnavailable: 'Für dieses Geheimnis kann gerade kein neuer Code verschickt werden; nutzen Sie den letzten, oder versuchen Sie es in einer Minute noch einmal.',
+    secretRequired: 'Sie haben nichts zum Teilen angegeben.',
+  },
   reveal: {
     waitingTitle: 'Ein Geheimnis für Sie',
     waitingHeading: 'Jemand hat Ihnen ein Geheimnis geschickt',

@@ -40,6 +40,14 @@ export const en = {
   errors: {
     fault: 'Please try again later.',
   },
+  formErrors: {
+    passphraseIncorrect:
+      '{left, plural, =0 {Incorrect passphrase: too many failed attempts, the secret has been destroyed.} one {Incorrect passphrase (# attempt left before the secret is destroyed).} other {Incorrect passphrase (# attempts left before the secret is destroyed).}}',
+    passphraseRequired: 'This secret requires a passphrase.',
+    codeIncorrect: '{left, plural, =0 {That code is not right, and it no longer works: ask for a new one.} other {That code is not right; # attempt(s) left.}}',
+    codeUnavailable: 'No new code can be sent for this secret right now; use the last one, or try again in a minute.',
+    secretRequired: 'You did not provide anything to share.',
+  },
   reveal: {
     waitingTitle: 'A secret for you',
     waitingHeading: 'Someone sent you a secret',
