@@ -87,3 +87,10 @@ it('refuses a label from anyone but a service client, and a label without its ki
   const twoLines = await h.http.post('/api/v1/share').set('Authorization', bearer(token)).type('form').send({ secret: 'x', handover_kind: 'password', handover_name: 'a\r\nb' });
   expect(twoLines.status).toBe(400);
 });
+
+it('takes a malformed language as no language, never as a refusal (Onetime Secret’s clients may send anything)', async () => {
+  for (const locale of ['not a tag', 'x'.repeat(40), '<de>']) {
+    const res = await h.http.post('/api/v1/share').set('Authorization', bearer(token)).type('form').send({ secret: 'x', recipient: 'any@example.com', locale });
+    expect(res.status).toBe(200);
+  }
+});

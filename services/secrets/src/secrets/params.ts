@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HANDOVER_KINDS, NOTIFY_EVENTS } from '@hush/queue';
+import { HANDOVER_KINDS, mailLocale, NOTIFY_EVENTS } from '@hush/queue';
 import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidShareDomainError, InvalidTtlError, SecretRequiredError } from '../errors.js';
 import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from '../http/params.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
@@ -169,15 +169,11 @@ const handoverOptions = {
   handover_name: labelPart("The handed-over credential's client name or account username, named in the e-mail and on the reveal page."),
   handover_id: labelPart("The handed-over credential's client id, shown beside its name."),
   handover_by: labelPart('Who handed the credential over (an administrator), named in the e-mail and on the reveal page.'),
-  locale: blankable(
-    z
-      .string()
-      .max(35)
-      .regex(/^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/, { error: 'locale is a language tag such as de or en-GB' })
-      .optional()
-      .describe("The recipient's language (BCP 47) for the e-mail; absent or not spoken: English."),
-    { trim: true },
-  ),
+  // A hint, never a refusal: a malformed tag (or one sent twice) is ignored, as a language Hush does not write is;
+  // one the mail job takes (mailLocale) is kept, so the job never fails over it.
+  locale: z
+    .preprocess((v) => (typeof v === 'string' && v.trim() !== '' && mailLocale.safeParse(v.trim()).success ? v.trim() : undefined), z.string().optional())
+    .describe("The recipient's language (BCP 47, e.g. de or en-GB) for the e-mails; absent, malformed or not spoken: English."),
 };
 
 /**

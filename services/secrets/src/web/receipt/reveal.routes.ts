@@ -151,17 +151,15 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
       if (err instanceof CodeUnavailableError) {
         const shown = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
         const zk = await zkOf(req, res, secretKey, live);
-        res
-          .status(429)
-          .send(
-            codeForm(req, res, secretKey, {
-              to: shown,
-              passphraseRequired: live.passphraseRequired,
-              error: formErrorText(wordsOf(res), err),
-              zk,
-              handover: handoverOf(secretKey, live),
-            }),
-          );
+        res.status(429).send(
+          codeForm(req, res, secretKey, {
+            to: shown,
+            passphraseRequired: live.passphraseRequired,
+            error: formErrorText(wordsOf(res), err),
+            zk,
+            handover: handoverOf(secretKey, live),
+          }),
+        );
         return;
       }
       if (err instanceof UnknownSecretError) {
