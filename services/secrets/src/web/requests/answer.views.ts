@@ -45,7 +45,7 @@ ${postForm(
   html`<label for="secret">${m.text('answer.secret')}</label>
 <textarea id="secret" name="secret" rows="6" required autocomplete="off" spellcheck="false" aria-describedby="count"${f.error ? '' : html` autofocus`}>${f.secret ?? ''}</textarea>
 <p id="count" class="note" data-max="${f.maxLength}" data-words="${m.text('share.counter', { count: '{count}', max: '{max}' })}" aria-live="polite">${m.text('answer.upTo', {
-    max: f.maxLength,
+    max: String(f.maxLength),
   })}</p>
 ${
   f.passphrasePolicy !== 'none' &&

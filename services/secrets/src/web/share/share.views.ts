@@ -52,7 +52,8 @@ ${postForm(
 <label for="secret">${m.text('share.secret')}</label>
 <textarea id="secret" name="secret" rows="6" required autocomplete="off" spellcheck="false" aria-describedby="count"${f.error ? '' : html` autofocus`}>${f.values.secret ?? ''}</textarea>
 <p id="count" class="note" data-max="${f.plan.maxLength}" data-words="${m.text('share.counter', { count: '{count}', max: '{max}' })}" aria-live="polite">${m.text('share.upTo', {
-    max: f.plan.maxLength,
+    // Digits as the live counter writes them (no grouping).
+    max: String(f.plan.maxLength),
     plan: f.plan.name,
   })}</p>
 ${

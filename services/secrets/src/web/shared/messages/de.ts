@@ -129,7 +129,7 @@ export const de: Translation<typeof en> = {
     encryptionZk: 'Im Browser, der es geteilt hat (Zero-Knowledge): Der Server hatte seinen Schlüssel nie',
     encryptionServer: 'Durch den Server',
     file: 'Datei',
-    fileText: '{bytes, plural, one {# Byte} other {# Bytes}}, verschlüsselt (auch ihr Name ist verschlüsselt)',
+    fileText: '{bytes, plural, one {{bytes, number, ::group-off} Byte} other {{bytes, number, ::group-off} Bytes}}, verschlüsselt (auch ihr Name ist verschlüsselt)',
     requested: 'Angefragt',
     recipient: 'Empfänger',
     recipientOnly: '{recipient}, der es als Einziger lesen kann',

@@ -125,7 +125,7 @@ export const en = {
     encryptionZk: 'In the browser that shared it (zero-knowledge): the server never had its key',
     encryptionServer: 'By the server',
     file: 'File',
-    fileText: '{bytes, plural, one {# byte} other {# bytes}}, encrypted (its name is encrypted too)',
+    fileText: '{bytes, plural, one {{bytes, number, ::group-off} byte} other {{bytes, number, ::group-off} bytes}}, encrypted (its name is encrypted too)',
     requested: 'Requested',
     recipient: 'Recipient',
     recipientOnly: '{recipient}, who alone can read it',
