@@ -15,7 +15,7 @@ export default {
     '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/{services,packages,test}/**/test/**/*.test.ts', '<rootDir>/{services,packages}/*/src/**/*.test.ts'],
+  testMatch: ['<rootDir>/{services,packages,test}/**/test/**/*.test.ts', '<rootDir>/{services,packages}/*/src/**/*.test.ts', '<rootDir>/eslint/*.test.js'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,
   // Two workers for CI's two cores; a worker that holds more than this once a file is done is
