@@ -4,14 +4,16 @@
 // bounds the time (a timeout the code sets, a circuit that opens); a fault test that must check a
 // deadline the code itself enforces says so, and its margin, in an eslint-disable comment.
 //
-// A duration, for this rule, is: the difference of a clock reading (Date.now(), performance.now(),
-// process.hrtime()) and anything; a value whose name says it is one (ms, elapsed, duration,
+// A duration, for this rule, is: the difference of two clock readings (Date.now(), performance.now(),
+// process.hrtime()); an event-loop delay histogram (monitorEventLoopDelay); a value whose name says it is one (ms, elapsed, duration,
 // latency, took); and, within the file, whatever is computed from a duration: a variable, an array
 // it was pushed onto, a property it was stored in, a function returning it. An assertion is an
 // `expect(subject).matcher(...args)` chain; it is reported when the subject or an argument holds a
 // duration.
 
 const CLOCK_CALLS = new Set(['Date.now', 'performance.now', 'process.hrtime', 'process.hrtime.bigint']);
+/** Calls whose result holds durations (an event-loop delay histogram's min, max, mean, percentiles). */
+const DURATION_SOURCES = new Set(['monitorEventLoopDelay', 'perf_hooks.monitorEventLoopDelay', 'createHistogram']);
 const DURATION_PROPERTIES = /^(ms|elapsed|elapsedMs|duration|durationMs|latency|latencyMs|took|tookMs)$/;
 
 /** `a.b.c` for a chain of identifiers, otherwise undefined. */
@@ -65,6 +67,7 @@ function analyse(program) {
         return isDuration(node.object);
       case 'CallExpression':
         if (isClockCall(node)) return node.arguments.length > 0; // process.hrtime(start)
+        if (DURATION_SOURCES.has(dotted(node.callee) ?? '')) return true;
         if (node.callee.type === 'Identifier' && durations.has(node.callee.name)) return true;
         if (node.callee.type === 'MemberExpression' && isDuration(node.callee.object)) return true;
         return node.arguments.some((arg) => (isFunction(arg) ? returnsDuration(arg) : isDuration(arg)));

@@ -32,6 +32,7 @@ tester.run('no-wall-clock-assertions', noWallClockAssertions, {
     ),
     reported('const answers = await load(); expect(answers.filter((a) => a.status === 503 && a.ms < 100).length).toBeGreaterThan(8);'),
     reported('const slow = answers.filter((a) => a.ms > 1000); expect({ slow, failed }).toEqual({ slow: [], failed: [] });'),
+    reported('const histogram = monitorEventLoopDelay({ resolution: 10 }); histogram.enable(); await go(); expect(histogram.max / 1e6).toBeLessThan(120);'),
     reported('const closing = Date.now(); await close(); const closed = Date.now(); expect(closed - closing).toBeGreaterThan(500);'),
   ],
 });
