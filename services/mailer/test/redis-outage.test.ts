@@ -32,7 +32,8 @@ it('logs a Redis outage as one line and its end as one more, and sends what was 
   mailer = await serveMailer(config, logger);
 
   await proxy.stop();
-  await new Promise((r) => setTimeout(r, 3000));
+  // The outage noticed (its connections dropped and retrying) before the job is queued.
+  await eventually(async () => (logs.some((l) => l.includes('redis unavailable')) ? true : undefined), 10_000);
   const producer = new Queue(SECRET_LINK_QUEUE, { connection: { url: testRedisUrl }, prefix });
   const job = aSecretLinkJob();
   // Production's retry budget, scaled down: the worker's connection may be back a moment before the
