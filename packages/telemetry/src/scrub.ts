@@ -45,7 +45,10 @@ export function scrubUrl(text: string): string {
 
 /** Free text (a name, a message, an attribute that is not a URL): URLs, addresses and tokens in it rewritten. */
 export function scrubText(text: string): string {
-  return text.replace(ABSOLUTE_URL, (url) => scrubUrl(url)).replace(ADDRESS, '[address]').replace(TOKEN, '[value]');
+  return text
+    .replace(ABSOLUTE_URL, (url) => scrubUrl(url))
+    .replace(ADDRESS, '[address]')
+    .replace(TOKEN, '[value]');
 }
 
 function scrubValue(key: string, value: AttributeValue): AttributeValue {

@@ -7,6 +7,7 @@ import { hashKey, newKey } from './keys.js';
 import { characterCount, type GenerateInput, type ShareInput } from './params.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
+import { currentTraceparent } from '@hush/telemetry';
 import { isValidAddress } from './recipient.js';
 import type { NewSecret, NewZkSecret } from './secrets.repository.js';
 
@@ -188,7 +189,7 @@ function outboxEntry(
     ...(o.keySealed !== undefined ? { keySealed: o.keySealed } : o.zeroKnowledge ? { keyApart: true } : {}),
     expiresAt: Math.floor(Date.now() / 1000) + ttl,
   };
-  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
+  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)), traceContext: currentTraceparent() };
 }
 
 /** notify_email if given, else the account's id when it is an e-mail address (web sign-ins). */
