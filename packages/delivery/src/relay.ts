@@ -1,6 +1,6 @@
 import type { MailJob, MailProducer } from '@hush/queue';
 import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/common/base';
-import { withSpan } from '@hush/telemetry';
+import { outsideTrace, withSpan } from '@hush/telemetry';
 import { BurstLog } from './burst-log.js';
 import type { Dispatcher, OnStatus } from './dispatchers.js';
 
@@ -140,7 +140,9 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
       this.again = true;
       return;
     }
-    this.running = this.relayAll()
+    // A pass serves every row due, whoever wrote it: it runs in no request's trace (each row's
+    // hand-off joins the trace of its own request, see relayAll).
+    this.running = outsideTrace(() => this.relayAll())
       .then(() => undefined)
       .catch((err: unknown) => this.warn('relay', err))
       .finally(() => {

@@ -97,6 +97,7 @@ export async function startTracing(env: NodeJS.ProcessEnv): Promise<void> {
       const span = trace.getActiveSpan()?.spanContext();
       return span && trace.isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : undefined;
     },
+    outside: (work) => context.with(ROOT_CONTEXT, work),
     nameRoute(method, route) {
       const span = trace.getActiveSpan();
       if (!span) return;

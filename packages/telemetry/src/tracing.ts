@@ -25,6 +25,8 @@ export interface Tracing {
   traceparent(): string | undefined;
   /** The current span's trace and span ids (hex), for log lines. */
   ids(): { traceId: string; spanId: string } | undefined;
+  /** Runs `work` in no trace: background work that a request only triggers. */
+  outside<T>(work: () => T): T;
   /** Names the current server span after its route template (a request that bypasses Express's router). */
   nameRoute(method: string, route: string): void;
   /** Exports what is still buffered (before the process exits). */
@@ -52,6 +54,15 @@ export function tracingOn(): boolean {
 export function withSpan<T>(name: string, options: SpanOptions, work: () => Promise<T>): Promise<T> {
   const tracing = current();
   return tracing ? tracing.span(name, options, work) : work();
+}
+
+/**
+ * Runs `work` outside any trace: background work a request merely sets off (a relay pass that
+ * serves every request's rows) must not land in that request's trace.
+ */
+export function outsideTrace<T>(work: () => T): T {
+  const tracing = current();
+  return tracing ? tracing.outside(work) : work();
 }
 
 /** The current span's `traceparent` (undefined without tracing or outside a span). */
