@@ -31,7 +31,11 @@ export function startScriptFlags(service: string): string[] {
  * `env` (add PATH yourself): stdout ignored, stderr kept.
  */
 export function startMain(service: string, env: NodeJS.ProcessEnv): MainProcess {
-  const child = spawn(process.execPath, [...startScriptFlags(service), 'dist/src/main.js'], { cwd: join(process.cwd(), 'services', service), env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...startScriptFlags(service), 'dist/src/main.js'], {
+    cwd: join(process.cwd(), 'services', service),
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const exited = once(child, 'exit').then(([code]) => code as number | null);

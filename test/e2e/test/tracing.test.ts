@@ -57,7 +57,8 @@ class Receiver {
         for (const rs of parsed.resourceSpans ?? []) {
           const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
           for (const ss of rs.scopeSpans ?? [])
-            for (const span of ss.spans ?? []) this.spans.push({ ...span, traceId: hex(span.traceId) ?? '', spanId: hex(span.spanId) ?? '', parentSpanId: hex(span.parentSpanId), service });
+            for (const span of ss.spans ?? [])
+              this.spans.push({ ...span, traceId: hex(span.traceId) ?? '', spanId: hex(span.spanId) ?? '', parentSpanId: hex(span.parentSpanId), service });
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
@@ -225,7 +226,9 @@ it('one share with a recipient, made with a bearer token, is one trace from the 
   expect(chain.smtpSend.parentSpanId).toBe(chain.process.spanId);
   expect(attribute(chain.share, 'http.route')?.stringValue).toBe('/api/v1/share');
   // PostgreSQL and Redis under the share: its statement, and the job's Redis commands under the producer span.
-  expect(chain.spans.some((s) => s.service === 'hush-secrets' && attribute(s, 'db.system.name')?.stringValue === 'postgresql' && descendantOf(chain.spans, s, chain.share.spanId))).toBe(true);
+  expect(
+    chain.spans.some((s) => s.service === 'hush-secrets' && attribute(s, 'db.system.name')?.stringValue === 'postgresql' && descendantOf(chain.spans, s, chain.share.spanId)),
+  ).toBe(true);
   expect(chain.spans.some((s) => attribute(s, 'db.system.name')?.stringValue === 'redis' && descendantOf(chain.spans, s, chain.send.spanId))).toBe(true);
 
   // Nothing exported names the secret, its keys, the link, the address or a credential.
