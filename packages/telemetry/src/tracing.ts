@@ -36,13 +36,23 @@ export interface Tracing {
 const SLOT = Symbol.for('hush.telemetry.tracing');
 type Holder = { [SLOT]?: Tracing };
 
+/**
+ * The implementation as first looked up (null: none). The register module installs it before the
+ * service's own modules load, so the first call, made while the service runs, finds it settled; a
+ * global keyed by a registered symbol, rather than this module's state alone, so a second copy of
+ * the package (an image's, a checkout's) sees what the first installed.
+ */
+let found: Tracing | null | undefined;
+
 /** Installs the implementation; called once, by sdk.ts. */
 export function installTracing(tracing: Tracing): void {
   (globalThis as Holder)[SLOT] = tracing;
+  found = tracing;
 }
 
 function current(): Tracing | undefined {
-  return (globalThis as Holder)[SLOT];
+  if (found === undefined) found = (globalThis as Holder)[SLOT] ?? null;
+  return found ?? undefined;
 }
 
 /** Whether this process traces. */
