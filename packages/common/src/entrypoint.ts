@@ -1,5 +1,6 @@
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { once } from 'node:events';
+import { flushTraces } from '@hush/telemetry';
 import { ConfigError } from './config.js';
 // Types only: importing infrastructure.js would load knex, pg and ioredis into every process.
 import type { Infrastructure } from './infrastructure.js';
@@ -123,6 +124,8 @@ export async function serveUntilSignal(app: ServiceApp, ports: ServicePorts, opt
       code = 1;
     }
     await disconnect?.();
+    // The spans of the last requests and jobs, still buffered when tracing is on.
+    await flushTraces().catch(() => undefined);
     process.exit(code);
   });
   return servers;

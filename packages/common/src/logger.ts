@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { traceLogMixin } from '@hush/telemetry';
 
 /**
  * Paths pino blanks in every log line. Anything that could be a credential, a secret value or an
@@ -35,8 +36,11 @@ export const redactPaths = [
 
 export type { Logger };
 
+/** In a traced process (@hush/telemetry) every line written inside a span carries its `trace_id` and `span_id`. */
 export function createLogger(options: { name: string; level: string; destination?: NodeJS.WritableStream }): Logger {
+  const mixin = traceLogMixin();
   const config: LoggerOptions = {
+    ...(mixin ? { mixin } : {}),
     name: options.name,
     level: options.level,
     redact: { paths: redactPaths, censor: '[redacted]' },

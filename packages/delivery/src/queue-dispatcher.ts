@@ -11,7 +11,11 @@ import {
   type MailJob,
   type MailProducer,
 } from '@hush/queue';
+import { currentTraceparent, withSpan } from '@hush/telemetry';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
+
+/** The attributes of the span that adds a job (OpenTelemetry's messaging conventions). */
+const PRODUCER_SPAN = { 'messaging.system': 'bullmq', 'messaging.destination.name': SECRET_LINK_QUEUE, 'messaging.operation.type': 'send' };
 
 /** BullMQ job states of a job still to be run (or running). */
 const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
@@ -62,7 +66,12 @@ export class QueueDispatcher implements Dispatcher {
 
   async dispatch(job: MailJob): Promise<Outcome> {
     try {
-      await this.queue.add(mailJobName(job), this.seal.seal(job, this.producer), secretLinkJobOptions(job.deliveryId, this.retry));
+      await withSpan(`send ${SECRET_LINK_QUEUE}`, { role: 'producer', attributes: PRODUCER_SPAN }, () => {
+        const sealed = this.seal.seal(job, this.producer);
+        // Traced: the job carries this span's context, and the mailer's work becomes its child.
+        const trace = currentTraceparent();
+        return this.queue.add(mailJobName(job), trace ? { ...sealed, trace } : sealed, secretLinkJobOptions(job.deliveryId, this.retry));
+      });
       return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.

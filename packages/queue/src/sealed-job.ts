@@ -23,6 +23,15 @@ export const sealedSecretLinkJob = z.object({
    * the seal, so a job moved to another producer does not open.
    */
   from: mailProducer.optional(),
+  /**
+   * The W3C `traceparent` of the span that queued the job, when the producer traces: the mailer's
+   * work continues that trace. In clear and not bound into the seal: ids, nothing secret, and a
+   * forged one misplaces a trace, nothing else.
+   */
+  trace: z
+    .string()
+    .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
 });
 export type SealedSecretLinkJob = z.infer<typeof sealedSecretLinkJob>;
 
@@ -51,6 +60,12 @@ export function producerOf(data: unknown): MailProducer {
   const from = (typeof data === 'object' && data !== null ? (data as { from?: unknown }).from : undefined) ?? 'secrets';
   const parsed = mailProducer.safeParse(from);
   return parsed.success ? parsed.data : 'secrets';
+}
+
+/** The trace a job was queued in (its envelope's `trace`), if any, read without opening it. */
+export function traceparentOf(data: unknown): string | undefined {
+  const trace = typeof data === 'object' && data !== null ? (data as { trace?: unknown }).trace : undefined;
+  return typeof trace === 'string' && sealedSecretLinkJob.shape.trace.safeParse(trace).success ? trace : undefined;
 }
 
 /** Seals and opens the mail queue's jobs (both types) under `sealingKey` (MAIL_SEALING_KEY, 32 bytes). */

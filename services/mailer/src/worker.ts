@@ -1,10 +1,14 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, type JobSeal, type MailJob } from '@hush/queue';
+import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, traceparentOf, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
 import { SendError, sendMailJob, type MailTransport } from '@hush/mail';
+import { withSpan } from '@hush/telemetry';
+
+/** The attributes of the span that processes a job (OpenTelemetry's messaging conventions). */
+const CONSUMER_SPAN = { 'messaging.system': 'bullmq', 'messaging.destination.name': SECRET_LINK_QUEUE, 'messaging.operation.type': 'process' };
 
 /** A 4xx reply or a connection problem: thrown so BullMQ retries with the job's backoff. */
 export class TemporarySendError extends Error {
@@ -73,7 +77,9 @@ export function createProcessor(deps: WorkerDeps) {
   return async (job: Job): Promise<'sent'> => {
     deps.inFlight.count++;
     try {
-      return await processSecretLink(deps, job);
+      // Traced: a child of the producer's span that queued the job (its envelope's `trace`).
+      const span = { role: 'consumer', parent: traceparentOf(job.data), attributes: { ...CONSUMER_SPAN, 'messaging.bullmq.attempt': job.attemptsMade + 1 } } as const;
+      return await withSpan(`process ${SECRET_LINK_QUEUE}`, span, () => processSecretLink(deps, job));
     } finally {
       deps.inFlight.count--;
     }

@@ -237,3 +237,19 @@ unless externalRedis.url is a URL without a password.
       - { key: {{ $redis.key | quote }}, path: REDIS_URL }
 {{- end }}
 {{- end }}
+
+{{/*
+Egress to the tracing collector (tracing.collector on tracing.port), when traces are on and its
+peers are given; nothing otherwise.
+*/}}
+{{- define "hush.egressTracing" -}}
+{{- with .Values.tracing }}
+{{- if and .endpoint .collector }}
+# The OpenTelemetry collector (tracing.endpoint).
+- to:
+    {{- toYaml .collector | nindent 4 }}
+  ports:
+    - { port: {{ .port }}, protocol: TCP }
+{{- end }}
+{{- end }}
+{{- end }}

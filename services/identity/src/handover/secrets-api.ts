@@ -1,5 +1,6 @@
 import { DependencyUnavailableError, InvalidInputError } from '@hush/common';
 import { sealLinkKey } from '@hush/queue';
+import { withSpan } from '@hush/telemetry';
 import { zkEncode, zkKeys, zkRandom, zkSealHeader } from '@hush/zk';
 
 /** The fields of the secrets service's metadata (its docs/api.md) a handover receipt shows. */
@@ -70,7 +71,12 @@ export class SecretsApi {
     return this.call(`/private/${encodeURIComponent(metadataKey)}/burn`, {});
   }
 
-  private async call(path: string, form: Record<string, string>): Promise<SecretMetadata> {
+  /** Traced, one span per call (`handover share`, `handover private`): the path's keys stay out of its name. */
+  private call(path: string, form: Record<string, string>): Promise<SecretMetadata> {
+    return withSpan(`handover ${path.split('/')[1] ?? ''}`, {}, () => this.callSecrets(path, form));
+  }
+
+  private async callSecrets(path: string, form: Record<string, string>): Promise<SecretMetadata> {
     const res = await this.post(`${this.options.secretsUrl}/api/v1${path}`, form, { authorization: `Bearer ${await this.accessToken()}` });
     if (res.status === 401) this.token = undefined;
     // The recipient refused (malformed address): the administrator's input, not an outage.

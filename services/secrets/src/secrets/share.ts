@@ -7,6 +7,7 @@ import { hashKey, newKey } from './keys.js';
 import { characterCount, type GenerateInput, type ShareInput } from './params.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type HandoverLabel, type SecretLinkJob } from '@hush/queue';
+import { currentTraceparent } from '@hush/telemetry';
 import { isValidAddress } from './recipient.js';
 import type { NewSecret, NewZkSecret } from './secrets.repository.js';
 
@@ -208,7 +209,7 @@ function outboxEntry(
     ...(o.handover !== undefined ? { handover: o.handover } : {}),
     ...(o.locale !== undefined ? { locale: o.locale } : {}),
   };
-  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
+  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)), traceContext: currentTraceparent() };
 }
 
 /**
