@@ -99,7 +99,7 @@ export const linkKeySealingKeys = () => ({
   LINK_KEY_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in identity and the mailer, never in the secrets service').optional(),
 });
 
-/** The BullMQ queues between the secrets service (producer) and the mailer (consumer). */
+/** The BullMQ queues between the producers (identity, the secrets service) and the mailer (consumer). */
 export const queueKeys = () => ({
   /** BullMQ key prefix; the producer's and the consumer's must be equal. Tests use a unique one. */
   QUEUE_PREFIX: z
@@ -109,17 +109,18 @@ export const queueKeys = () => ({
   /**
    * The key the e-mail jobs are sealed under (packages/queue sealed-job.ts): the producer's and the
    * consumer's must be equal, and no one else holds it, so Redis holds no usable link or address.
-   * Not MASTER_KEY: the mailer must not hold the secrets service's root key. Required wherever a
-   * queue is used (the mailer; the secrets service unless DELIVERY_MODE=inline): see `requireSealingKey`.
+   * Not MASTER_KEY: the mailer must not hold a service's root key. Required wherever a queue is
+   * used: by the mailer (`requireSealingKey`), by identity and the secrets service in queue mode
+   * (@hush/delivery's `requireDeliveryKeys`).
    */
-  MAIL_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in the secrets service and the mailer').optional(),
+  MAIL_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in the mailer and the services that queue e-mail').optional(),
 });
 
 /** The check behind "required wherever a queue is used": the message names the key and how to make one. */
 export function requireSealingKey<T extends { MAIL_SEALING_KEY?: Buffer | undefined }>(config: T): T & { MAIL_SEALING_KEY: Buffer } {
   if (config.MAIL_SEALING_KEY === undefined) {
     throw new ConfigError(
-      'invalid configuration:\n  MAIL_SEALING_KEY: required: 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32), the same in the secrets service and the mailer',
+      'invalid configuration:\n  MAIL_SEALING_KEY: required: 32 random bytes as 64 hex characters or base64 (openssl rand -hex 32), the same as in the services that queue e-mail (identity, secrets)',
     );
   }
   return config as T & { MAIL_SEALING_KEY: Buffer };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
 import { databaseReadiness, deriveKey, managementEndpoints, periodic, textInput, trustFunction, type ServiceApp } from '@hush/common';
+import { deliveryOptions } from '@hush/delivery';
 import { accountConsole } from './account/account.routes.js';
 import { adminTransactions, createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
@@ -68,21 +69,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   const cookieKeys = [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')];
   const outboxKey = deriveKey(config.MASTER_KEY, KEY_LABELS.mailOutbox);
   // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).
-  const mail = new AccountMail(
-    { outbox: context.mailOutbox, outboxKey, logger },
-    {
-      mode: config.DELIVERY_MODE,
-      redisUrl: config.REDIS_URL,
-      prefix: config.QUEUE_PREFIX,
-      sealingKey: config.MAIL_SEALING_KEY,
-      attempts: config.MAIL_ATTEMPTS,
-      backoffMs: config.MAIL_BACKOFF_MS,
-      relayIntervalMs: config.RELAY_INTERVAL_MS,
-      requeueAfterSeconds: config.MAIL_REQUEUE_AFTER,
-      requeueLimit: config.MAIL_REQUEUE_LIMIT,
-      smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-    },
-  );
+  const mail = new AccountMail({ outbox: context.mailOutbox, outboxKey, logger }, deliveryOptions(config));
   const accountActions: AccountActionsDeps & { defaultLifespanSeconds: number } = {
     tokens: context.actionTokens,
     users: context.users,
@@ -92,7 +79,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
     mailWritten: () => mail.kick(),
     defaultLifespanSeconds: config.ACTIONS_LINK_LIFESPAN,
   };
-  /** Without its sealing key a queue-mode relay cannot seal jobs: e-mails wait in the outbox. */
+  /**
+   * Without its sealing key a queue-mode relay cannot seal jobs. main.ts refuses to start so
+   * (requireDeliveryKeys); an app built without it (tests that send no e-mail) leaves the relay off.
+   */
   const mailReady = config.DELIVERY_MODE === 'inline' || config.MAIL_SEALING_KEY !== undefined;
 
   // The published key set as `kid:status,...`, as last loaded; '' until start().
@@ -324,7 +314,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       await cache?.start();
       await events.start();
       if (mailReady) await mail.start();
-      else logger.warn('MAIL_SEALING_KEY is not set: account e-mails (password reset, execute-actions, address confirmation) wait in the outbox until it is');
+      else logger.warn('MAIL_SEALING_KEY is not set: account e-mails (password reset, execute-actions, address confirmation) wait in the outbox');
       timers = [setInterval(() => void reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000)];
       timers.forEach((t) => t.unref());
       sweeping = periodic(60_000, sweepAll, () => undefined);
