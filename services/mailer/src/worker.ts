@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, type JobSeal, type MailJob } from '@hush/queue';
+import { UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
@@ -130,16 +130,17 @@ async function processSecretLink({ config, logger, transport, status, metrics, s
 }
 
 /**
- * The BullMQ worker. The producer owns the job options (jobId = deliveryId, attempts, exponential
+ * The BullMQ worker of the mail queue named `queue.name` (the mailer runs one per name the queue
+ * has had: app.ts). The producer owns the job options (jobId = deliveryId, attempts, exponential
  * backoff, removeOnComplete/removeOnFail); the worker reports the final failure of a job from its
  * `failed` event, once BullMQ has decided not to retry it.
  */
-export function createSecretLinkWorker(deps: WorkerDeps, track: (work: Promise<unknown>) => void): Worker {
+export function createMailWorker(queue: { name: string; concurrency: number }, deps: WorkerDeps, track: (work: Promise<unknown>) => void): Worker {
   const { config, logger, status, metrics } = deps;
-  const worker = new Worker(SECRET_LINK_QUEUE, createProcessor(deps), {
+  const worker = new Worker(queue.name, createProcessor(deps), {
     connection: { url: config.REDIS_URL },
     prefix: config.QUEUE_PREFIX,
-    concurrency: config.CONCURRENCY,
+    concurrency: queue.concurrency,
   });
 
   worker.on('failed', (job, err) => {

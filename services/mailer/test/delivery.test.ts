@@ -150,7 +150,7 @@ describe('delivering a secret link', () => {
   test('when a job is not sealed (a producer without the sealing key), then it fails for good with that reason and nothing is sent', async () => {
     const job = aSecretLinkJob();
     await h.addRaw(job, producerJobOptions(job.deliveryId, 5));
-    expect((await h.waitForStatus(job.deliveryId, 'failed')).reason).toBe('invalid job payload: not a sealed secret-link job');
+    expect((await h.waitForStatus(job.deliveryId, 'failed')).reason).toBe('invalid job payload: not a sealed mail job');
     await settle();
     expect(smtp.rcptAttempts(job.to)).toBe(0);
     expect(await h.getJob(job.deliveryId)).toBeUndefined();
