@@ -1,4 +1,5 @@
 import { bool, httpServiceKeys, linkKeySealingKeys, loadConfig, seconds } from '@hush/common';
+import { HANDOVER_CLIENT_ID } from '@hush/contracts';
 import { deliveryKeys } from '@hush/delivery';
 import { z } from 'zod';
 
@@ -116,7 +117,7 @@ export const configSchema = z.object({
     .url()
     .optional()
     .transform((u) => u?.replace(/\/+$/, '')),
-  HANDOVER_CLIENT_ID: z.string().min(1).default('hush-handover'),
+  HANDOVER_CLIENT_ID: z.string().min(1).default(HANDOVER_CLIENT_ID),
   HANDOVER_CLIENT_SECRET: z.string().min(32).optional(),
   HANDOVER_TTL: seconds(3 * 24 * 3600, 60),
   /**

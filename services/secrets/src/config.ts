@@ -1,4 +1,5 @@
 import { bool, ConfigError, httpServiceKeys, loadConfig, seconds } from '@hush/common';
+import { WEB_CLIENT_ID } from '@hush/contracts';
 import { deliveryKeys } from '@hush/delivery';
 import { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from './accounts/plans.js';
@@ -101,7 +102,7 @@ export const configSchema = z.object({
 
   // The web app (src/web/): people sign in through identity and share from a browser.
   /** Client id registered by identity's `bootstrap` for the web app. */
-  WEB_CLIENT_ID: z.string().min(1).default('hush-secrets-web'),
+  WEB_CLIENT_ID: z.string().min(1).default(WEB_CLIENT_ID),
   /** Its client secret (identity's SECRETS_WEB_CLIENT_SECRET). Unset: the web app is off; `/` says so. */
   WEB_CLIENT_SECRET: z.string().min(1).optional(),
   /** Where this service reaches identity when its public URL is not reachable from here (compose, k8s); default IDENTITY_ISSUER's origin. */

@@ -1,3 +1,4 @@
+import { SECRETS_API_MOUNT } from '@hush/contracts';
 import { z } from 'zod';
 import { listApiTokens, mintApiToken, revokeApiToken } from '../accounts/accounts.js';
 import { mintTokenInput, revokedTokenResponse } from '../accounts/api-tokens.schemas.js';
@@ -28,8 +29,8 @@ import { ZK_ROUTES } from './zk.routes.js';
  * Routes are matched in this order (`/private/recent` before `/private/:key`).
  */
 
-/** Where the API is mounted. */
-export const API_MOUNT = '/api/v1';
+/** Where the API is mounted (the contract's: its clients call it there). */
+export const API_MOUNT = SECRETS_API_MOUNT;
 
 const NOMINAL = Object.freeze({ status: 'nominal', locale: 'en' });
 const METADATA_KEY = { key: { name: 'metadata_key', description: 'The metadata key returned at creation', subject: true } } as const;
