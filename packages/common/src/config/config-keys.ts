@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bool, ConfigError, key256, logLevel, port } from './config.js';
-import { DEFAULT_REVOCATIONS_CHANNEL } from './revocations.js';
-import { trustProxy } from './trust-proxy.js';
+import { DEFAULT_REVOCATIONS_CHANNEL } from '../auth/revocations.js';
+import { trustProxy } from '../http/trust-proxy.js';
 
 /**
  * The configuration keys the services share, declared once: each service's schema spreads the

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { DomainError } from './errors.js';
+import { DomainError } from '../http/errors.js';
 
 /**
  * bcrypt (bcryptjs) in worker threads, for every service that hashes passwords or passphrases.

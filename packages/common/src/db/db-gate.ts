@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CircuitBreaker, DependencyShedError } from './circuit-breaker.js';
+import { CircuitBreaker, DependencyShedError } from '../limits/circuit-breaker.js';
 
 /** How much longer the client waits than the server's statement_timeout before it gives up on the server. */
 export const READ_TIMEOUT_MARGIN_MS = 500;

@@ -1,7 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { DatabaseGate, DEADLINE, installGate, READ_TIMEOUT_MARGIN_MS, type Deadlined } from './db-gate.js';
-import { isTimeoutFailure } from './outage.js';
+import { isTimeoutFailure } from '../logging/outage.js';
 
 export type Db = Knex;
 

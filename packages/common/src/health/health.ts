@@ -1,5 +1,5 @@
-import { isTimeoutFailure } from './outage.js';
-import { withTimeout } from './timeout.js';
+import { isTimeoutFailure } from '../logging/outage.js';
+import { withTimeout } from '../limits/timeout.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**

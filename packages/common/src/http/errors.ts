@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Response } from 'express';
-import type { Logger } from './logger.js';
-import { outageLog } from './outage.js';
+import type { Logger } from '../logging/logger.js';
+import { outageLog } from '../logging/outage.js';
 import { requestIdOf, requestLogger } from './request-log.js';
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { requestLog, requestLogger } from './request-log.js';
 
 function capture() {

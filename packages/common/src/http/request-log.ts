@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 import { releaseUnreadBody } from './unread-body.js';
 
 /**

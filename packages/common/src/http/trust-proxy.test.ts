@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../config/config.js';
 import { forwardedClient, trustFunction, trustProxy } from './trust-proxy.js';
 
 const schema = z.object({ TRUST_PROXY: trustProxy() });

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { sha256 } from './crypto.js';
+import { sha256 } from '../crypto/crypto.js';
 
 /**
  * Rate limits shared by every replica, on rate-limiter-flexible:

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { DependencyUnavailableError, toDomainError, unavailableDependency } from './errors.js';
+import { DependencyUnavailableError, toDomainError, unavailableDependency } from '../http/errors.js';
 import { createLogger } from './logger.js';
 import { outageLog } from './outage.js';
 

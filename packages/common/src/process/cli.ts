@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { z } from 'zod';
-import { ConfigError } from './config.js';
-import { cliExitCode, DomainError, InvalidInputError } from './errors.js';
+import { ConfigError } from '../config/config.js';
+import { cliExitCode, DomainError, InvalidInputError } from '../http/errors.js';
 
 /** What one CLI command printed and its exit code; the process wrapper (`cliMain`) writes it out. */
 export interface CliResult {

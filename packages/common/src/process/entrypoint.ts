@@ -1,9 +1,9 @@
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { once } from 'node:events';
-import { ConfigError } from './config.js';
+import { ConfigError } from '../config/config.js';
 // Types only: importing infrastructure.js would load knex, pg and ioredis into every process.
 import type { Infrastructure } from './infrastructure.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 import { closeGracefully, onShutdownSignal } from './shutdown.js';
 
 /**

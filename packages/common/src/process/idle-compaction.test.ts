@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compactWhenIdle } from './idle-compaction.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 
 const logger = createLogger({ name: 'idle-compaction-test', level: 'silent' });
 const MB = 1024 * 1024;
@@ -12,7 +12,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 describe('compactWhenIdle', () => {
   it('gives the memory of a busy spell back once the process is quiet, then waits for new growth', async () => {
     // In a process of its own, as the services run it (compiled; Jest's own heap would blur RSS).
-    const module = pathToFileURL(join(here, '..', 'dist', 'idle-compaction.js')).href;
+    const module = pathToFileURL(join(here, '..', '..', 'dist', 'process', 'idle-compaction.js')).href;
     const script = `
       import { compactWhenIdle } from ${JSON.stringify(module)};
       const logger = { debug() {} };

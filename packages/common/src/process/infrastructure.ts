@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { HttpServiceConfig } from './config-keys.js';
-import { createDb, type Db, type DbOptions } from './db.js';
-import { createLogger, type Logger } from './logger.js';
-import { outageLog } from './outage.js';
-import { connectRedis } from './redis.js';
+import type { HttpServiceConfig } from '../config/config-keys.js';
+import { createDb, type Db, type DbOptions } from '../db/db.js';
+import { createLogger, type Logger } from '../logging/logger.js';
+import { outageLog } from '../logging/outage.js';
+import { connectRedis } from '../redis/redis.js';
 
 /** The connections an HTTP service (identity, secrets) runs on; its tests pass their own. */
 export type Infrastructure = { db: Db; redis: Redis; logger: Logger };

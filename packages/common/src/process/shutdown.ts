@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * Stops an HTTP server gracefully: no new connections; requests in flight finish; keep-alive

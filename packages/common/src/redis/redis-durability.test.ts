@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { durabilityRisks, readRedisDurability, warnIfRedisVolatile, type RedisDurability } from './redis-durability.js';
 
 const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

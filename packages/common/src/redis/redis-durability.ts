@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /** What a Redis server says about keeping its data; `undefined` where it would not say. */
 export interface RedisDurability {

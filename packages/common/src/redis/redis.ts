@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import type { Logger } from './logger.js';
-import { outageLog } from './outage.js';
+import type { Logger } from '../logging/logger.js';
+import { outageLog } from '../logging/outage.js';
 
 /**
  * A service's own Redis connection, as every service opens it. It fails fast when Redis is down
