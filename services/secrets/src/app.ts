@@ -17,7 +17,7 @@ import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
-import { apiDialect } from './secrets/dialect.js';
+import { apiDialect } from './http/dialect.js';
 import { startSweeper, sweep, sweepSettings } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';

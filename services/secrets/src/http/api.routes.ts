@@ -8,7 +8,7 @@ import { SCOPES } from '../auth/principal.js';
 import { UnknownTokenError } from '../errors.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from '../secrets/generate-value.js';
 import { burnSecret, recentMetadata, showMetadata } from '../secrets/metadata.js';
-import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from '../secrets/params.js';
+import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from './secrets-params.js';
 import { presentReveal } from '../secrets/presenter.js';
 import { revealSecret } from '../secrets/reveal.js';
 import { generateSecret, shareSecret } from '../secrets/share.js';

@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import type { DomainError } from '@hush/common';
-import type { BurnedView, MetadataView } from './metadata.js';
-import { secretsInputs, type ApiDialectInputs as ApiDialectName, type SecretsInputs, type TtlBounds } from './params.js';
-import { presentBurn, presentCreated, presentMetadata, presentRecentItem } from './presenter.js';
-import { presentBurnOts, presentCreatedOts, presentMetadataOts, presentRecentItemOts } from './presenter.onetimesecret.js';
-import type { CreatedSecret } from './share.js';
+import type { BurnedView, MetadataView } from '../secrets/metadata.js';
+import { secretsInputs, type ApiDialectInputs as ApiDialectName, type SecretsInputs, type TtlBounds } from './secrets-params.js';
+import { presentBurn, presentCreated, presentMetadata, presentRecentItem } from '../secrets/presenter.js';
+import { presentBurnOts, presentCreatedOts, presentMetadataOts, presentRecentItemOts } from '../secrets/presenter.onetimesecret.js';
+import type { CreatedSecret } from '../secrets/share.js';
 
 /**
  * One API dialect (API_DIALECT, docs/api-dialects.md): how /api/v1 reads its input and shapes its

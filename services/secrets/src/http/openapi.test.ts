@@ -3,7 +3,7 @@ import { readConfig } from '../config.js';
 import { endpointsOf } from './api-route.js';
 import { API_ROUTES } from './api.routes.js';
 import { openApiDocument } from './openapi.js';
-import { apiDialect } from '../secrets/dialect.js';
+import { apiDialect } from './dialect.js';
 
 type Operation = {
   operationId: string;

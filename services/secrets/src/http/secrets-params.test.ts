@@ -1,6 +1,6 @@
 import { mintTokenInput } from '../accounts/api-tokens.schemas.js';
 import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidTtlError, SecretRequiredError } from '../errors.js';
-import { recentInput, revealInput, secretsInputs, characterCount } from './params.js';
+import { recentInput, revealInput, secretsInputs, characterCount } from './secrets-params.js';
 
 /** The route input schemas: what each encoding's values become, and which error each mistake gives. */
 const bounds = { min: 60, max: 2592000, fallback: 604800 };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { NOTIFY_EVENTS } from '@hush/queue';
 import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidShareDomainError, InvalidTtlError, SecretRequiredError } from '../errors.js';
-import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from '../http/params.js';
-import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
-import { isValidAddress } from './recipient.js';
+import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from './params.js';
+import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from '../secrets/generate-value.js';
+import { isValidAddress } from '../secrets/recipient.js';
 
 /**
  * The inputs of share, generate, reveal and recent: one schema each, parsed once per request

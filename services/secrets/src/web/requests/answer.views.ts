@@ -1,5 +1,5 @@
 import { html, layout } from '@hush/common';
-import type { PassphrasePolicy } from '../../secrets/params.js';
+import type { PassphrasePolicy } from '../../http/secrets-params.js';
 import { postForm } from '../shared/index.js';
 
 /*
