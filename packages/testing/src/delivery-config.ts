@@ -9,7 +9,7 @@ export interface DeliveryConfigSetup {
   /** Its delivery keys (`deliveryKeys()` of @hush/delivery). */
   deliveryKeys: string[];
   /** Its config read from `env`, mapped to the relay's options. */
-  deliveryOptionsOf(env: NodeJS.ProcessEnv): Record<string, unknown>;
+  deliveryOptionsOf: (env: NodeJS.ProcessEnv) => Record<string, unknown>;
 }
 
 /**
