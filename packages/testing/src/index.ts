@@ -68,4 +68,5 @@ export * from './readiness.js';
 export * from './env-example.js';
 export * from './main-process.js';
 export * from './key-fingerprint.js';
+export * from './delivery-config.js';
 export * from './template-words.js';

@@ -1,4 +1,5 @@
-import { compactWhenIdle, connect, requireSealingKey, runMain, servedOn, serveUntilSignal } from '@hush/common';
+import { compactWhenIdle, connect, runMain, servedOn, serveUntilSignal } from '@hush/common';
+import { requireDeliveryKeys } from '@hush/delivery';
 import { createSecretsApp } from './app.js';
 import { readConfig } from './config.js';
 import { dbOptions } from './db/knex.js';
@@ -7,8 +8,8 @@ import { KeyFingerprintRepository } from './key-fingerprint/key-fingerprint.repo
 
 async function main(): Promise<void> {
   const config = readConfig();
-  // The service queues e-mail jobs, sealed; the admin CLI, which reads the same config, never does.
-  if (config.DELIVERY_MODE === 'queue') requireSealingKey(config);
+  // The service sends e-mail; the admin CLI, which reads the same config, never does.
+  requireDeliveryKeys(config);
   const infra = connect(config, 'secrets', dbOptions);
   // Before anything reads or writes sealed data: the database must belong to this MASTER_KEY.
   await verifyKeyFingerprints(new KeyFingerprintRepository(infra.db), { MASTER_KEY: config.MASTER_KEY }, config.DATABASE_URL);

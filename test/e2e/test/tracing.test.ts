@@ -215,8 +215,8 @@ it('one share with a recipient, made with a bearer token, is one trace from the 
     const token = find('hush-identity', (s) => s.kind === SERVER && s.name.includes('/protocol/openid-connect/token'));
     const share = find('hush-secrets', (s) => s.kind === SERVER && s.name === 'POST /api/v1/share');
     const relay = find('hush-secrets', (s) => s.name === 'outbox relay');
-    const send = find('hush-secrets', (s) => s.kind === PRODUCER && s.name === 'send hush-secret-link');
-    const process = find('hush-mailer', (s) => s.kind === CONSUMER && s.name === 'process hush-secret-link');
+    const send = find('hush-secrets', (s) => s.kind === PRODUCER && s.name === 'send hush-mail');
+    const process = find('hush-mailer', (s) => s.kind === CONSUMER && s.name === 'process hush-mail');
     const smtpSend = find('hush-mailer', (s) => s.kind === CLIENT && s.name === 'smtp send');
     return token && share && relay && send && process && smtpSend ? { token, share, relay, send, process, smtpSend, spans } : undefined;
   }, 30_000);

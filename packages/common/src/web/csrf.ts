@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constantTimeEqual, randomBytes } from '../crypto.js';
-import { fixedError } from '../errors.js';
+import { constantTimeEqual, randomBytes } from '../crypto/crypto.js';
+import { fixedError } from '../http/errors.js';
 
 /**
  * Cross-site request forgery defences of our HTML forms (JSON APIs need none: they take no

@@ -1,7 +1,7 @@
 import bodyParser from 'body-parser';
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import { toDomainError } from '../errors.js';
+import { toDomainError } from '../http/errors.js';
 import { createCsrf, CSRF_FIELD, CsrfRejectedError, formGuard, sameOrigin, type FormGuard } from './csrf.js';
 import { verifyBodyText } from './text-input.js';
 

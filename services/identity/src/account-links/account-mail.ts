@@ -1,6 +1,6 @@
 import { open, seal, type Logger } from '@hush/common';
 import type { Config } from '../config.js';
-import { DeliveryRelay, type DeliveryOptions } from '@hush/delivery';
+import { deliveryOptions, DeliveryRelay, type DeliveryOptions } from '@hush/delivery';
 import { accountLinkJob, type AccountLinkJob } from '@hush/queue';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
@@ -33,19 +33,11 @@ export class AccountMail extends DeliveryRelay<OutboxRow> {
 
 /** Identity's account e-mail relay as the config sets it up: to the mailer over the mail queue, or SMTP inline. */
 export function accountMailOf(config: Config, deps: { outbox: OutboxRepository; outboxKey: Buffer; logger: Logger }): AccountMail {
-  return new AccountMail(deps, {
-    mode: config.DELIVERY_MODE,
-    redisUrl: config.REDIS_URL,
-    prefix: config.QUEUE_PREFIX,
-    sealingKey: config.MAIL_SEALING_KEY,
-    attempts: config.MAIL_ATTEMPTS,
-    backoffMs: config.MAIL_BACKOFF_MS,
-    relayIntervalMs: config.RELAY_INTERVAL_MS,
-    requeueAfterSeconds: config.MAIL_REQUEUE_AFTER,
-    requeueLimit: config.MAIL_REQUEUE_LIMIT,
-    smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-  });
+  return new AccountMail(deps, deliveryOptions(config));
 }
 
-/** Without its sealing key a queue-mode relay cannot seal jobs: e-mails wait in the outbox. */
+/**
+ * Without its sealing key a queue-mode relay cannot seal jobs. main.ts refuses to start so
+ * (requireDeliveryKeys); an app built without it (tests that send no e-mail) leaves the relay off.
+ */
 export const accountMailReady = (config: Pick<Config, 'DELIVERY_MODE' | 'MAIL_SEALING_KEY'>): boolean => config.DELIVERY_MODE === 'inline' || config.MAIL_SEALING_KEY !== undefined;

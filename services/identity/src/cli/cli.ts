@@ -1,3 +1,4 @@
+import { ALL_SECRETS_SCOPES } from '@hush/contracts';
 import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
 import { endAccountSessions } from '../sessions/index.js';
 import { ensureAdminClient } from '../admin-api/index.js';
@@ -93,8 +94,6 @@ SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); 
  */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
 
-export const SECRETS_SCOPES = ['secrets:read', 'secrets:write'];
-
 const commands: Record<string, CliCommand<CliContext>> = {
   migrate: async (ctx) => {
     const applied = await migrateLatest(ctx.db);
@@ -107,11 +106,11 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const env = loadConfig(bootstrapEnv, ctx.env);
     const audience = input['secrets-audience'] ?? env.SECRETS_API_AUDIENCE;
     const existing = await ctx.apis.findByIdentifier(audience);
-    const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
+    const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: [...ALL_SECRETS_SCOPES], accessTokenTtl: 300 }));
     const webUrl = input['secrets-url'] ?? env.SECRETS_BASE_URL ?? audience.replace(/\/api\/v1\/?$/, '');
     const web = await ensureWebClient(ctx, webUrl, env.SECRETS_WEB_CLIENT_SECRET);
     const admin = await ensureAdminClient(ctx, env.ADMIN_CLIENT_SECRET);
-    const handover = await ensureHandoverClient(ctx, ctx.config, SECRETS_SCOPES);
+    const handover = await ensureHandoverClient(ctx, ctx.config, [...ALL_SECRETS_SCOPES]);
     return {
       migrations: applied,
       api: { identifier: api.identifier, scopes: api.scopes },

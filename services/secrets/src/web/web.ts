@@ -1,3 +1,4 @@
+import { WEB_CALLBACK_PATH, WEB_SIGNED_OUT_PATH } from '@hush/contracts';
 import express, { type RequestHandler } from 'express';
 import { allowFormTarget, deriveKey, pageErrorHandler, pageForms, pageSecurity, type Logger } from '@hush/common';
 import type { Config } from '../config.js';
@@ -110,8 +111,8 @@ function signedInApp(
     issuer: config.IDENTITY_ISSUER,
     clientId: config.WEB_CLIENT_ID,
     clientSecret,
-    redirectUri: `${config.BASE_URL}/auth/callback`,
-    postLogoutRedirectUri: `${config.BASE_URL}/auth/signed-out`,
+    redirectUri: `${config.BASE_URL}${WEB_CALLBACK_PATH}`,
+    postLogoutRedirectUri: `${config.BASE_URL}${WEB_SIGNED_OUT_PATH}`,
     internalUrl: config.IDENTITY_INTERNAL_URL,
   });
   const sessions = new WebSessions(

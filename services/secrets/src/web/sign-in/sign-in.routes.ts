@@ -1,4 +1,5 @@
 import express from 'express';
+import { WEB_CALLBACK_PATH, WEB_SIGNED_OUT_PATH } from '@hush/contracts';
 import { deriveKey, open, requestLogger, seal } from '@hush/common';
 import { KEY_LABELS } from '../../key-labels.js';
 import {
@@ -50,7 +51,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
     res.redirect(303, url.toString());
   });
 
-  router.get('/auth/callback', async (req, res) => {
+  router.get(WEB_CALLBACK_PATH, async (req, res) => {
     // One use: the pending sign-in is forgotten whatever happens next.
     res.appendHeader('Set-Cookie', cookies.signInCookie('', 0));
     const pending = openPending(readCookie(req, cookies.signIn));
@@ -61,7 +62,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
     const search = new URL(req.originalUrl, baseUrl).search;
     let signedInAs;
     try {
-      signedInAs = await identity.finish(new URL(`${baseUrl}/auth/callback${search}`), pending);
+      signedInAs = await identity.finish(new URL(`${baseUrl}${WEB_CALLBACK_PATH}${search}`), pending);
     } catch (err) {
       if (!(err instanceof SignInFailedError)) throw err;
       requestLogger(logger, res).info({ event: 'web_sign_in_failed', reason: err.message }, 'web sign-in refused');
@@ -83,10 +84,10 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
     const idToken = session ? await sessions.end(cookie) : undefined;
     res.appendHeader('Set-Cookie', cookies.sessionCookie('', 0));
     const logout = session ? await identity.endSessionUrl(idToken) : undefined;
-    res.redirect(303, logout ? logout.toString() : '/auth/signed-out');
+    res.redirect(303, logout ? logout.toString() : WEB_SIGNED_OUT_PATH);
   });
 
-  router.get('/auth/signed-out', (_req, res) => {
+  router.get(WEB_SIGNED_OUT_PATH, (_req, res) => {
     res.send(signedOutPage(pageFrame(res)));
   });
 
