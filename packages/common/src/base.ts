@@ -6,6 +6,7 @@ export * from './config.js';
 export * from './config-keys.js';
 export * from './logger.js';
 export * from './crypto.js';
+export * from './crypto-ring.js';
 export * from './metrics.js';
 export * from './management.js';
 export * from './shutdown.js';
