@@ -12,3 +12,4 @@ export * from './revocations.js';
 export * from './bcrypt-pool.js';
 export * from './bounded-batches.js';
 export * from './periodic.js';
+export * from './crypto-rewrap.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type Provider from 'oidc-provider';
-import { databaseReadiness, deriveKey, managementEndpoints, periodic, textInput, trustFunction, type ServiceApp } from '@hush/common';
+import { databaseReadiness, managementEndpoints, periodic, textInput, trustFunction, type ServiceApp } from '@hush/common';
 import { accountConsole } from './account/account.routes.js';
 import { adminTransactions, createAdminApi, ADMIN_MOUNT } from './admin/index.js';
 import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, consoleSignIn } from './consoles/index.js';
@@ -65,8 +65,10 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // Anonymous work bounded per IP: sign-ins started (oidc/keycloak/sign-in-starts.ts) and login pages viewed.
   const signInStarts = limiter.limits.define('sign-in-ip', config.SIGN_IN_MAX_PER_IP, config.SIGN_IN_WINDOW);
   const loginPageViews = limiter.limits.define('login-page-ip', config.LOGIN_PAGE_MAX_PER_IP, config.SIGN_IN_WINDOW);
-  const cookieKeys = [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')];
-  const outboxKey = deriveKey(config.MASTER_KEY, KEY_LABELS.mailOutbox);
+  const { masterKeys } = context;
+  // Signed under the first (the newest MASTER_KEY's), checked under each.
+  const cookieKeys = masterKeys.derive(KEY_LABELS.cookies).keys.map(({ key }) => key.toString('base64url'));
+  const outboxKey = masterKeys.derive(KEY_LABELS.mailOutbox);
   // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).
   const mail = new AccountMail(
     { outbox: context.mailOutbox, outboxKey, logger },
@@ -98,7 +100,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // The published key set as `kid:status,...`, as last loaded; '' until start().
   let fingerprint = '';
   const metrics = createIdentityMetrics({ keysFingerprint: () => fingerprint, loadedKeys: () => context.signingKeys.loaded() });
-  const refreshEnvelopeKey = deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes);
+  const refreshEnvelopeKey = masterKeys.derive(KEY_LABELS.refreshEnvelopes);
   const events = new EventRecorder(
     context.eventsRepository,
     {
@@ -225,7 +227,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
   // The consoles (before the realm's catch-all below) sign in through the console module: one
   // ConsoleSignIn per console, shared by every router of that console (the account console's
   // security pages take `accountSignIn` too, mounted at `${ACCOUNT_CONSOLE.mount}/security`).
-  const consoleKeys = { sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions), csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf) };
+  const consoleKeys = { sessionKey: masterKeys.derive(KEY_LABELS.consoleSessions), csrfKey: masterKeys.derive(KEY_LABELS.csrf) };
   const consoleRealm = {
     issuer: config.issuer,
     authUrl: config.AUTH_URL,
@@ -279,7 +281,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       resetLifespanSeconds: config.RESET_LINK_LIFESPAN,
       verifyLifespanSeconds: config.ACTIONS_LINK_LIFESPAN,
       registration: config.REGISTRATION,
-      csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
+      csrfKey: masterKeys.derive(KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,
       events,
@@ -293,7 +295,7 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
       limiter,
       pageViews: loginPageViews,
       loginGate: loginGate(context.passwords, config.LOGIN_CONCURRENCY_PER_IP),
-      csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf),
+      csrfKey: masterKeys.derive(KEY_LABELS.csrf),
       origin: new URL(config.AUTH_URL).origin,
       logger,
       events,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { randomToken, sha256 } from '@hush/common';
+import { randomToken, sha256, type KeyRing } from '@hush/common';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
 import { addressForm } from '../accounts/addresses.js';
 import { checkPassword } from '../accounts/users.js';
@@ -25,7 +25,7 @@ export interface AccountActionsDeps {
   users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'verifyAddress' | 'setPasswordHash'>;
   passwords: Pick<Passwords, 'hash'>;
   /** The key the outbox payloads are sealed under (derived from MASTER_KEY). */
-  outboxKey: Buffer;
+  outboxKey: KeyRing;
   /** The realm's issuer URL: links point at `${issuer}/login-actions/action-token`. */
   issuer: string;
   /** Tells the relay a row is waiting (it also runs on its own timer). */

@@ -1,4 +1,4 @@
-import { open, seal, type Logger } from '@hush/common';
+import type { KeyRing, Logger } from '@hush/common';
 import { DeliveryRelay, type DeliveryOptions } from '@hush/delivery';
 import { accountLinkJob, type AccountLinkJob } from '@hush/queue';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
@@ -8,8 +8,8 @@ import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
  * to the row id, so the database holds no address or link in clear (the token is stored hashed;
  * its link exists only sealed here, in the queue, sealed again, and in the e-mail).
  */
-export function sealAccountLink(key: Buffer, job: AccountLinkJob): Buffer {
-  return seal(key, JSON.stringify(job), `mail_outbox:${job.deliveryId}`);
+export function sealAccountLink(keys: KeyRing, job: AccountLinkJob): Buffer {
+  return keys.seal(JSON.stringify(job), `mail_outbox:${job.deliveryId}`);
 }
 
 /**
@@ -18,12 +18,12 @@ export function sealAccountLink(key: Buffer, job: AccountLinkJob): Buffer {
  * mailer reports outcomes to identity's own status queue.
  */
 export class AccountMail extends DeliveryRelay<OutboxRow> {
-  constructor(deps: { outbox: OutboxRepository; outboxKey: Buffer; logger: Logger }, options: Omit<DeliveryOptions, 'producer'>) {
+  constructor(deps: { outbox: OutboxRepository; outboxKey: KeyRing; logger: Logger }, options: Omit<DeliveryOptions, 'producer'>) {
     super(
       {
         outbox: deps.outbox,
         logger: deps.logger,
-        jobOf: (row: OutboxRow) => accountLinkJob.parse(JSON.parse(open(deps.outboxKey, row.payloadSealed, `mail_outbox:${row.id}`).toString('utf8'))),
+        jobOf: (row: OutboxRow) => accountLinkJob.parse(JSON.parse(deps.outboxKey.open(row.payloadSealed, `mail_outbox:${row.id}`).toString('utf8'))),
       },
       { ...options, producer: 'identity' },
     );

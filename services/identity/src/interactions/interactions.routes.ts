@@ -9,6 +9,7 @@ import {
   readForm,
   requestLogger,
   sendErrorPage,
+  type KeyRing,
   type Logger,
   type RateLimit,
 } from '@hush/common';
@@ -34,7 +35,7 @@ export interface InteractionDeps {
   pageViews: Pick<RateLimit, 'consume'>;
   /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (ratelimit/login-gate.ts). */
   loginGate: LoginGate;
-  csrfKey: Buffer;
+  csrfKey: Buffer | KeyRing;
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
   origin?: string;
   logger: Logger;
