@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
+import { connectRedis, KeyRing, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
 import { DELIVERY_STATUS_QUEUE, IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -83,7 +83,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue, { identity: identityStatusQueue });
-    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(config.MAIL_SEALING_KEY) }, track);
+    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(KeyRing.of(config.MAIL_SEALING_KEY, config.MAIL_SEALING_KEYS_PREVIOUS, 'MAIL_SEALING_KEY')) }, track);
     running = { redis, statusQueue, identityStatusQueue, linkQueue, transport, worker };
     logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
   };
