@@ -74,7 +74,11 @@ export const key256List = (hint: string) =>
     .default('')
     .transform((value, ctx) => {
       const keys: Buffer[] = [];
-      for (const [i, item] of value.split(',').map((v) => v.trim()).filter((v) => v !== '').entries()) {
+      for (const [i, item] of value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '')
+        .entries()) {
         const bytes = /^[0-9a-fA-F]{64}$/.test(item) ? Buffer.from(item, 'hex') : Buffer.from(item, 'base64');
         if (bytes.length !== 32) {
           ctx.addIssue({ code: 'custom', message: `key ${i + 1}: must be 32 random bytes as 64 hex characters or base64 (${hint})` });

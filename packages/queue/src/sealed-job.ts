@@ -74,7 +74,9 @@ export function jobSeal(sealingKey: Buffer | KeyRing): JobSeal {
       try {
         plaintext = keys.open(Buffer.from(sealed, 'base64url'), aad(deliveryId, from));
       } catch {
-        throw new UnsealableJobError('job seal does not open: MAIL_SEALING_KEY differs between the producer and the mailer (and is not in the mailer\'s MAIL_SEALING_KEYS_PREVIOUS), or the job was altered');
+        throw new UnsealableJobError(
+          "job seal does not open: MAIL_SEALING_KEY differs between the producer and the mailer (and is not in the mailer's MAIL_SEALING_KEYS_PREVIOUS), or the job was altered",
+        );
       }
       const job = mailJob.safeParse(JSON.parse(plaintext.toString('utf8')));
       if (!job.success || job.data.deliveryId !== deliveryId) throw new UnsealableJobError('invalid job payload');

@@ -83,7 +83,10 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue, { identity: identityStatusQueue });
-    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(KeyRing.of(config.MAIL_SEALING_KEY, config.MAIL_SEALING_KEYS_PREVIOUS, 'MAIL_SEALING_KEY')) }, track);
+    const worker = createSecretLinkWorker(
+      { config, logger, transport, status, metrics, inFlight, seal: jobSeal(KeyRing.of(config.MAIL_SEALING_KEY, config.MAIL_SEALING_KEYS_PREVIOUS, 'MAIL_SEALING_KEY')) },
+      track,
+    );
     running = { redis, statusQueue, identityStatusQueue, linkQueue, transport, worker };
     logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
   };

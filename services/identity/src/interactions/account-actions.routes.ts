@@ -1,6 +1,18 @@
 import express, { type Response } from 'express';
 import { z } from 'zod';
-import { nonceOf, pageErrorHandler, pageForms, pageSecurity, readForm, requestLogger, type KeyRing, type LimitCheck, type Logger, type RateLimit, type RateLimits } from '@hush/common';
+import {
+  nonceOf,
+  pageErrorHandler,
+  pageForms,
+  pageSecurity,
+  readForm,
+  requestLogger,
+  type KeyRing,
+  type LimitCheck,
+  type Logger,
+  type RateLimit,
+  type RateLimits,
+} from '@hush/common';
 import {
   ACTION_TOKEN_PATH,
   ActionLinkUnusableError,
