@@ -119,10 +119,14 @@ export const queueKeys = () => ({
    * queue is used (the mailer; the secrets service unless DELIVERY_MODE=inline): see `requireSealingKey`.
    */
   MAIL_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in the secrets service and the mailer').optional(),
-  /**
-   * Older sealing keys whose jobs may still be in the queue (comma-separated, newest first): the
-   * mailer still opens them; nothing new is sealed under them. Empty by default.
-   */
+});
+
+/**
+ * The consumer's (the mailer's) other sealing keys while MAIL_SEALING_KEY is rotated
+ * (comma-separated, newest first): the jobs sealed under them are still opened and delivered;
+ * nothing is sealed under them. The producers seal under MAIL_SEALING_KEY alone. Empty by default.
+ */
+export const previousSealingKeys = () => ({
   MAIL_SEALING_KEYS_PREVIOUS: key256List('the keys MAIL_SEALING_KEY replaced'),
 });
 
