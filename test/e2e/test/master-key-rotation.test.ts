@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { listen, type Logger } from '@hush/common';
 import { capturingLogger, cliDriver, createTestDatabase, freePort, postForm, startSmtp, testRedisUrl, uniquePrefix, type TestDatabase, type TestSmtp } from '@hush/testing';
 import { createIdentityApp } from '../../../services/identity/src/app.js';
 import { runCli as runIdentityCli } from '../../../services/identity/src/cli/cli.js';
@@ -38,6 +37,15 @@ interface Running {
   url: string;
   http: ReturnType<typeof request>;
   close(): Promise<void>;
+}
+
+type Logger = ReturnType<typeof capturingLogger>['logger'];
+
+async function listen(handler: RequestListener, port: number, options: ServerOptions = {}): Promise<Server> {
+  const server = createServer(options, handler);
+  server.listen(port);
+  await once(server, 'listening');
+  return server;
 }
 
 /** The secrets service with `env` over the shared settings, as `main` starts it (key fingerprints first). */
@@ -158,8 +166,8 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
       readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', MAIL_SEALING_KEY: keys.mailOld, LOG_LEVEL: 'silent' }),
       logger,
     );
-    let secretsA = await start(runSecrets(secretsBase, oldSecrets, logger));
-    let identityA = await start(runIdentity(identityBase, oldIdentity, logger));
+    const secretsA = await start(runSecrets(secretsBase, oldSecrets, logger));
+    const identityA = await start(runIdentity(identityBase, oldIdentity, logger));
 
     const shared: { key: string; value: string; passphrase?: string }[] = [];
     const addresses: string[] = [];
