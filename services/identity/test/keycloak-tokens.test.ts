@@ -140,8 +140,9 @@ describe('userinfo takes any access token of the user that carries openid', () =
     const { tokens } = await codeFlow((c) => `openid email ${c.read}`);
     const info = await userinfo(tokens.access_token);
     expect(info.status).toBe(200);
-    // profile came with openid, as Keycloak's default client scopes do
-    expect(info.body).toEqual({ sub: userId, preferred_username: 'dora', email: 'dora@example.com' });
+    // profile came with openid, as Keycloak's default client scopes do; email brings
+    // email_verified beside the address, false until proved, as Keycloak's email scope does
+    expect(info.body).toEqual({ sub: userId, preferred_username: 'dora', email: 'dora@example.com', email_verified: false });
     expect(info.headers['cache-control']).toBe('no-store');
   });
 

@@ -91,6 +91,24 @@ describe('a zero-knowledge text', () => {
     expect(results.filter((r) => r.status === 'rejected' && (r.reason as ZkApiError).status === 404)).toHaveLength(19);
   });
 
+  it('reads of many secrets at once, right and wrong links mixed, a passphrase among them: each right link reads its own once, nothing else changes', async () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `secret number ${i}`);
+    const shared = await Promise.all(texts.map((text) => zkShare(service, { text })));
+    const locked = await zkShare(service, { text: 'with a passphrase' }, { passphrase: 'correct horse' });
+    const reads = [...shared.map((s) => zkRead({}, otherKey(s.link))), ...shared.map((s) => zkRead({}, s.link)), ...shared.map((s) => zkRead({}, s.link)), zkRead({}, locked.link)];
+    const results = await Promise.allSettled(reads);
+    const outcome = (r: PromiseSettledResult<{ text?: string }>) => (r.status === 'fulfilled' ? r.value.text : (r.reason as ZkApiError).code);
+    const wrong = results.slice(0, 12).map(outcome);
+    expect(wrong).toEqual(texts.map(() => 'wrong_key'));
+    // Of each pair of right reads exactly one got its own text, the other found it gone.
+    for (let i = 0; i < 12; i++) {
+      const pair = [outcome(results[12 + i]!), outcome(results[24 + i]!)];
+      expect(pair.filter((o) => o === texts[i])).toHaveLength(1);
+    }
+    expect(outcome(results[36]!)).toBe('passphrase_required');
+    await expect(zkRead({}, locked.link, 'correct horse')).resolves.toEqual({ text: 'with a passphrase' });
+  });
+
   it('stores neither the text nor the key nor the proof: the row holds a sealed envelope and the verifier', async () => {
     const shared = await zkShare(service, { text: 'never in clear' });
     const parts = zkParseLink(shared.link)!;

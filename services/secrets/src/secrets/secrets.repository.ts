@@ -204,6 +204,31 @@ const CLAIM_ZK = (withoutPassphrase: boolean) =>
   });
 const CLAIM_ZK_PLAIN = CLAIM_ZK(true);
 const CLAIM_ZK_ANY = CLAIM_ZK(false);
+/**
+ * The zero-knowledge reads of one event-loop turn that need nothing but the key (no passphrase, no
+ * reader, no recipient), in ONE statement: each row is claimed only where the SHA-256 of its
+ * reader's proof equals its key verifier, and its file handed to that reader's download token
+ * (bindings: hashes, proof digests, download token hashes, seconds the download stays possible).
+ * A read this claims nothing for (a wrong key, a passphrase, a reader, a recipient, gone) takes
+ * the checked path (peekZk, CLAIM_ZK), which says why.
+ */
+const CLAIM_ZK_KEY_ONLY = `
+  WITH i AS (
+    SELECT * FROM unnest(?::bytea[], ?::bytea[], ?::bytea[]) AS i(secret_hash, key_verifier, download_hash)
+  ), s AS (
+    DELETE FROM secrets USING i
+    WHERE secrets.secret_hash = i.secret_hash AND secrets.key_verifier = i.key_verifier AND secrets.expires_at > now()
+      AND secrets.passphrase_verifier IS NULL AND secrets.reader_custid IS NULL AND secrets.recipient_sealed IS NULL
+    RETURNING secrets.secret_hash, secrets.metadata_hash, secrets.ciphertext, i.download_hash
+  ), m AS (
+    UPDATE metadata SET state = 'received', received_at = now(), received_by = NULL, updated_at = now(), secret_key_sealed = NULL
+    FROM s WHERE metadata.metadata_hash = s.metadata_hash
+    RETURNING ${NOTIFY_COLUMNS}
+  ), n AS (${NOTIFY('m', 'revealed')}), f AS (
+    UPDATE zk_files SET secret_hash = NULL, download_hash = s.download_hash, expires_at = now() + make_interval(secs => ?)
+    FROM s WHERE zk_files.secret_hash = s.secret_hash RETURNING s.secret_hash, zk_files.bytes
+  )
+  SELECT s.secret_hash, s.ciphertext, f.bytes AS file_bytes FROM s LEFT JOIN f ON f.secret_hash = s.secret_hash`;
 
 /**
  * Metadata, secret and (with a recipient) outbox row of every share of one event-loop turn, in
@@ -456,6 +481,40 @@ export class SecretsRepository {
     const row = rows[0];
     return row ? { ciphertext: row.ciphertext, fileBytes: row.file_bytes === null ? null : Number(row.file_bytes) } : undefined;
   }
+
+  /**
+   * The one-time read of a zero-knowledge secret that asks for nothing but its key, batched with
+   * the others of the same event-loop turn (CLAIM_ZK_KEY_ONLY): claimed when `proofDigest` (the
+   * SHA-256 of the reader's key proof) is its key verifier. Comparing digests in the statement
+   * reveals, at most, how much of a digest the caller chose matches the verifier, and the verifier
+   * is itself only a digest: it opens nothing. Undefined: not claimed here (see CLAIM_ZK_KEY_ONLY);
+   * of two reads of one key in a batch only the first is tried, the other takes the checked path.
+   */
+  claimZkKeyOnly(
+    secretHash: Buffer,
+    proofDigest: Buffer,
+    o: { downloadHash: Buffer; downloadSeconds: number },
+  ): Promise<{ ciphertext: Buffer; fileBytes: number | null } | undefined> {
+    return this.claimKeyOnly({ secretHash, proofDigest, ...o });
+  }
+
+  private readonly claimKeyOnly = batchedPerItem(async (items: { secretHash: Buffer; proofDigest: Buffer; downloadHash: Buffer; downloadSeconds: number }[]) => {
+    const first = new Map<string, (typeof items)[number]>();
+    for (const item of items) if (!first.has(item.secretHash.toString('hex'))) first.set(item.secretHash.toString('hex'), item);
+    const tried = [...first.values()].sort((a, b) => Buffer.compare(a.secretHash, b.secretHash)); // one lock order
+    const { rows } = await this.db.raw<{ rows: { secret_hash: Buffer; ciphertext: Buffer; file_bytes: string | null }[] }>(CLAIM_ZK_KEY_ONLY, [
+      tried.map((t) => t.secretHash),
+      tried.map((t) => t.proofDigest),
+      tried.map((t) => t.downloadHash),
+      items[0]!.downloadSeconds,
+    ] as unknown as readonly Knex.RawBinding[]);
+    const claimed = new Map(rows.map((r) => [r.secret_hash.toString('hex'), r]));
+    return items.map((item) => {
+      const key = item.secretHash.toString('hex');
+      const row = first.get(key) === item ? claimed.get(key) : undefined;
+      return row ? { ciphertext: row.ciphertext, fileBytes: row.file_bytes === null ? null : Number(row.file_bytes) } : undefined;
+    });
+  }, ONE_AT_A_TIME);
 
   /**
    * Counts a passphrase-proof attempt of a zero-knowledge secret before the proof is compared, as

@@ -20,6 +20,9 @@ import type { ZkReadInput } from './zk.params.js';
  *    never sees the passphrase;
  * 4. then the one statement that claims it (of concurrent readers, one gets it) and hands its
  *    file, if any, to a fresh download token.
+ * A read without a passphrase proof first tries the batched claim of secrets that ask for nothing
+ * but the key (one statement for the reads of an event-loop turn, bound to the proof's digest);
+ * when it claims nothing, the rules above run and say why.
  */
 
 /** A live zero-knowledge secret as a reader's client needs to know it before the read. */
@@ -78,6 +81,16 @@ export async function readZk(
   input: ZkReadInput,
   who: Reader = {},
 ): Promise<ZkRead> {
+  const token = randomBytes(32).toString('base64url');
+  const seconds = deps.zk.downloadSeconds;
+  if (input.passphrase_proof === undefined && isKey(secretKey)) {
+    const fast = await deps.secrets.claimZkKeyOnly(hashKey(secretKey), createHash('sha256').update(input.key_proof).digest(), {
+      downloadHash: downloadHashOf(token),
+      downloadSeconds: seconds,
+    });
+    if (fast) return opened(deps, secretKey, hashKey(secretKey), fast, token, seconds);
+  }
+
   const { secretHash, secret } = await live(deps, secretKey);
   if (!proves(input.key_proof, secret.keyVerifier)) throw new WrongKeyError();
 
@@ -93,8 +106,6 @@ export async function readZk(
     await checkPassphraseProof(deps, secretHash, input.passphrase_proof);
   }
 
-  const token = randomBytes(32).toString('base64url');
-  const seconds = deps.zk.downloadSeconds;
   const claimed = await deps.secrets.claimZk(secretHash, secret.keyVerifier, {
     withoutPassphrase: secret.passphraseVerifier === null,
     receivedBy,
@@ -102,6 +113,17 @@ export async function readZk(
     downloadSeconds: seconds,
   });
   if (!claimed) throw new UnknownSecretError();
+  return opened(deps, secretKey, secretHash, claimed, token, seconds);
+}
+
+function opened(
+  deps: Pick<ZkDeps, 'crypto' | 'events'>,
+  secretKey: string,
+  secretHash: Buffer,
+  claimed: { ciphertext: Buffer; fileBytes: number | null },
+  token: string,
+  seconds: number,
+): ZkRead {
   deps.events.read();
   const envelope = Buffer.from(deps.crypto.openValue(secretKey, secretHash, undefined, claimed.ciphertext), 'base64url');
   return { secretKey, envelope, file: claimed.fileBytes === null ? null : { token, bytes: claimed.fileBytes, seconds } };
