@@ -3,7 +3,19 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { capturingLogger, cliDriver, createTestDatabase, freePort, postForm, startSmtp, testRedisUrl, uniquePrefix, type TestDatabase, type TestSmtp } from '@hush/testing';
+import {
+  capturingLogger,
+  cliDriver,
+  createTestDatabase,
+  eventually,
+  freePort,
+  postForm,
+  startSmtp,
+  testRedisUrl,
+  uniquePrefix,
+  type TestDatabase,
+  type TestSmtp,
+} from '@hush/testing';
 import { createIdentityApp } from '../../../services/identity/src/app.js';
 import { runCli as runIdentityCli } from '../../../services/identity/src/cli/cli.js';
 import { readConfig as readIdentityConfig } from '../../../services/identity/src/config.js';
@@ -25,7 +37,8 @@ import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.
  * kept as previous, (3) `rewrap`, (4) the old key removed. Between the steps instances of two
  * generations run side by side on one database (a rolling update), and shares and reads go on
  * through both. Every secret shared before, during and after opens exactly once; every client
- * secret authenticates and reads back; every TOTP credential verifies; a recipient's e-mail
+ * secret authenticates and reads back; every TOTP credential verifies; every session (a refresh
+ * token) refreshed during the rotation goes on after it; a recipient's e-mail
  * sealed under the old MAIL_SEALING_KEY is still delivered; and with the old keys gone, all of it
  * still works, while a process given only an old key refuses to start.
  */
@@ -68,11 +81,14 @@ async function runSecrets(base: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv, logge
   return { url, http: request(url), close: () => stop(server, app.close(), db.destroy(), redis) };
 }
 
-/** Identity with `env` over the shared settings, on its own port (AUTH_URL is the shared one). */
+/**
+ * Identity with `env` over the shared settings, on its own port: every instance has the one public
+ * AUTH_URL (and so one issuer), as replicas behind an Ingress have; this process calls the port.
+ */
 async function runIdentity(base: NodeJS.ProcessEnv, env: NodeJS.ProcessEnv, logger: Logger): Promise<Running & { config: ReturnType<typeof readIdentityConfig> }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = readIdentityConfig({ ...base, ...env, AUTH_URL: url });
+  const config = readIdentityConfig({ ...base, ...env, INTERNAL_URL: url });
   const db = createIdentityDb(config.DATABASE_URL, 5);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   const app = createIdentityApp(config, { db, redis, logger });
@@ -114,7 +130,7 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
       REDIS_PREFIX: uniquePrefix('identity-rotation'),
       REVOCATIONS_CHANNEL: uniquePrefix('revocations-rotation').slice(0, -1),
       PASSWORD_HASH_COST: '4',
-      AUTH_URL: 'http://127.0.0.1:1',
+      AUTH_URL: 'https://auth.rotation.example',
       LOG_LEVEL: 'silent',
     };
     secretsBase = {
@@ -139,7 +155,7 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await Promise.all([identityDb.drop(), secretsDb.drop()]);
   });
 
-  it('opens every secret once, verifies every client secret and TOTP, delivers every e-mail, before, during and after, and then without the old keys', async () => {
+  it('opens every secret once, verifies every client secret and TOTP, keeps every session refreshed during it, delivers every e-mail, before, during and after, and then without the old keys', async () => {
     // The producers seal under MAIL_SEALING_KEY alone; only the mailer keeps the previous ones.
     const secretsEnv = (master: string, previous: string[], mail: string) => ({ MASTER_KEY: master, MASTER_KEYS_PREVIOUS: previous.join(','), MAIL_SEALING_KEY: mail });
     const identityEnv = (master: string, previous: string[]) => ({ MASTER_KEY: master, MASTER_KEYS_PREVIOUS: previous.join(',') });
@@ -230,6 +246,44 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
       }
     };
 
+    /**
+     * Sessions: refresh tokens a client gets with client_credentials for an API (Keycloak's "refresh
+     * tokens for client credentials"), one client each (a client's next one replaces its last).
+     */
+    const sessions: { client: { id: string; secret: string }; refreshToken: string }[] = [];
+    const api = 'https://rotation.example.com';
+    const tokenUrl = (via: Running) => `${via.url}/auth/realms/public/protocol/openid-connect/token`;
+    const startSession = async (via: Running, env: NodeJS.ProcessEnv) => {
+      const c = await identityCli(env).cli<{ client_id: string; client_secret: string }>(
+        'clients',
+        'create',
+        '--name',
+        `s${sessions.length}`,
+        '--grants',
+        'client_credentials,refresh_token',
+        '--scopes',
+        'rotation:read',
+      );
+      const db = createIdentityDb(identityDb.url, 1);
+      await db('clients').where({ client_id: c.client_id }).update({ client_credentials_refresh: true });
+      await db.destroy();
+      const form = { grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret, scope: 'rotation:read', resource: api };
+      const refreshToken = await eventually(async () => {
+        const res = await postForm(tokenUrl(via), form);
+        return typeof res.body['refresh_token'] === 'string' ? res.body['refresh_token'] : undefined;
+      }, 10_000);
+      sessions.push({ client: { id: c.client_id, secret: c.client_secret }, refreshToken });
+    };
+    /** Refreshes every session through `via`: each goes on, with the refresh token it is given. */
+    const refreshSessions = async (via: Running) => {
+      for (const [i, session] of sessions.entries()) {
+        const form = { grant_type: 'refresh_token', refresh_token: session.refreshToken, client_id: session.client.id, client_secret: session.client.secret };
+        const res = await postForm(tokenUrl(via), form);
+        expect({ session: i, status: res.status, body: res.status === 200 ? {} : res.body }).toEqual({ session: i, status: 200, body: {} });
+        if (typeof res.body['refresh_token'] === 'string') session.refreshToken = res.body['refresh_token'];
+      }
+    };
+
     const totps: { userId: string; secret: string }[] = [];
     let clock = Date.now();
     /** The TOTP use-cases over identity's own context and deps, as `env` configures them. */
@@ -259,6 +313,9 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     };
 
     await shareSome(secretsA);
+    await identityCli(oldIdentity).cli('apis', 'create', api, '--scopes', 'rotation:read');
+    await startSession(identityA, oldIdentity);
+    await startSession(identityA, oldIdentity);
     await addClient(oldIdentity);
     await enrol(oldIdentity);
     await checkClients(identityA, oldIdentity);
@@ -300,6 +357,8 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await readSome(secretsB);
     await checkClients(identityB, step1Identity);
     await checkClients(identityC, step2Identity);
+    await startSession(identityB, step1Identity);
+    await refreshSessions(identityC);
     await checkTotps(step1Identity);
     await retire(secretsB);
     await retire(identityB);
@@ -342,6 +401,8 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await readSome(secretsD, true);
     await checkClients(identityD, newIdentity);
     await checkTotps(newIdentity);
+    await startSession(identityD, newIdentity);
+    await refreshSessions(identityD);
 
     // Every recipient's e-mail arrived, those sealed under the old MAIL_SEALING_KEY too.
     for (const to of addresses) expect(await smtp.waitFor(to, 1, 30_000)).toHaveLength(1);
