@@ -8,13 +8,15 @@ const dirs = (path) => (existsSync(join(root, path)) ? readdirSync(join(root, pa
 const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // A composition root wires every feature of its service together, so it may reach anything
-// inside that service: app.ts builds the app, context.ts the dependencies, main.ts runs it, and
-// cli/ is the admin tool's own entry point.
-const compositionRoot = '^services/[^/]+/src/(app\\.ts|context\\.ts|main\\.ts|cli/)';
+// inside that service: app.ts builds the app, context.ts the dependencies, main.ts runs it,
+// wiring/ makes what the features share and runs their timers, and cli/ is the admin tool's own
+// entry point.
+const compositionRoot = '^services/[^/]+/src/(app\\.ts|context\\.ts|main\\.ts|wiring/|cli/)';
 
 // A feature folder that has an index.ts has declared its public surface there: every other
 // folder goes through it, so the folder's files can be split, renamed or merged without touching
-// their callers. One rule per such folder, found when the check runs.
+// their callers. Its mount.ts, if any, is the one other door, for the composition root alone
+// (the rule below). One rule per such folder, found when the check runs.
 const throughIndex = [];
 for (const service of dirs('services'))
   for (const feature of dirs(`services/${service}/src`))
@@ -25,7 +27,7 @@ for (const service of dirs('services'))
         comment: `services/${service}/src/${feature} exports what others may use from its index.ts; import that, not its files.`,
         severity: 'error',
         from: { path: `^services/${escape(service)}/src/`, pathNot: folder },
-        to: { path: folder, pathNot: `${folder}index\\.ts$` },
+        to: { path: folder, pathNot: `${folder}(index|mount)\\.ts$` },
       });
     }
 
@@ -70,6 +72,14 @@ export default {
       to: { path: '\\.repository\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     ...throughIndex,
+    {
+      name: 'mount-from-composition-root',
+      comment:
+        'A feature’s mount.ts adds its routes to the app from the shared deps (wiring/deps.ts); only the composition root calls it, so no feature mounts another and the deps stay out of the features’ index.ts (which the deps are built from).',
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/', pathNot: compositionRoot },
+      to: { path: '^services/[^/]+/src/[^/]+/mount\\.ts$' },
+    },
     {
       name: 'not-to-unresolvable',
       comment: 'An import the check cannot resolve is one it cannot judge; it is usually a typo or a missing dependency.',

@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 /**
  * A link proves the address it was mailed to, not whatever the account holds when it is used:
  * - `users.address_version` counts the account's changes of address (case aside): the update that
- *   changes the address raises it (accounts/users.repository.ts);
+ *   changes the address raises it (users/users.repository.ts);
  * - `action_tokens.sent_to_hash` (SHA-256 of the address trimmed and lower-cased: no address in
  *   clear) and `action_tokens.address_version` record where and when the link went. A link opens
- *   only while both still match the account (account-actions/), so a change of address cancels
+ *   only while both still match the account (account-links/), so a change of address cancels
  *   every open link for good, even if the account moves back.
  * Links issued before this migration have neither and open nothing: the address they went to is
  * not known any more (their e-mail left the outbox), and binding them to the account's current

@@ -1,24 +1,20 @@
 import { availableParallelism } from 'node:os';
-import { OrganizationsRepository } from './accounts/organizations.repository.js';
-import { UsersRepository } from './accounts/users.repository.js';
-import { Passwords } from './accounts/passwords.js';
-import { ApisRepository } from './apis/apis.repository.js';
-import { ClientsRepository } from './clients/clients.repository.js';
-import { ClientSecretSeal } from './clients/client-secret-seal.js';
 import type { Redis } from 'ioredis';
 import { BcryptPool, KeyRing, type Logger } from '@hush/common';
 import { REALM_PATH, type Config } from './config.js';
-import type { Db } from './db/knex.js';
-import { KeysRepository } from './keys/keys.repository.js';
-import { SigningKeys } from './keys/keys.js';
-import { Revocations } from './revocations/revocations.js';
 import { RolesRepository } from './roles/index.js';
 import { SessionsRepository } from './sessions/index.js';
 import { EventsRepository } from './events/index.js';
-import { HandoversRepository } from './handover/handovers.repository.js';
-import { SecretsApi } from './handover/secrets-api.js';
-import { CredentialsRepository } from './mfa/index.js';
-import { ActionTokensRepository, MailOutboxRepository } from './account-actions/index.js';
+import { CredentialsRepository } from './login/index.js';
+import { ActionTokensRepository, MailOutboxRepository } from './account-links/index.js';
+import { Passwords, UsersRepository } from './users/index.js';
+import { OrganizationsRepository } from './organizations/index.js';
+import { ClientSecretSeal, ClientsRepository } from './clients/index.js';
+import { ApisRepository } from './apis/index.js';
+import { KeysRepository, SigningKeys } from './keys/index.js';
+import { HandoversRepository, SecretsApi } from './handover/index.js';
+import { Revocations } from './revocations/index.js';
+import type { Db } from './db/index.js';
 
 /**
  * Every repository, bound to `db`: the pool, or one transaction (`inTransaction` below), in which

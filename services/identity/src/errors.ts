@@ -33,7 +33,7 @@ export class AdminForbiddenError extends fixedError(403, 'forbidden', 'HTTP 403 
 /** Organization membership that cannot change this way (a user belongs to one organization at a time). */
 export class MembershipConflictError extends wordedError(409, 'conflict') {}
 
-/** One IP already has LOGIN_CONCURRENCY_PER_IP sign-ins in progress on this instance (ratelimit/login-gate.ts). */
+/** One IP already has LOGIN_CONCURRENCY_PER_IP sign-ins in progress on this instance (login/login-gate.ts). */
 export class SignInsInProgressError extends fixedError(429, 'temporarily_unavailable', 'too many sign-ins from your address at once; retry in a moment', {
   'Retry-After': '1',
 }) {}

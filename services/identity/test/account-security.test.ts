@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Browser } from '@hush/testing';
-import { codeAt } from '../src/mfa/totp.js';
+import { codeAt } from '../src/login/totp.js';
 import { startIdentity, type Harness } from './harness.js';
 
 /**

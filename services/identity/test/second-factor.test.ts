@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Browser, parseForms, postForm } from '@hush/testing';
-import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../src/mfa/second-factor.js';
-import { secondFactorDeps } from '../src/mfa/index.js';
-import { codeAt } from '../src/mfa/totp.js';
+import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../src/login/second-factor.js';
+import { secondFactorDeps } from '../src/login/index.js';
+import { codeAt } from '../src/login/totp.js';
 import { authorizationUrl, clientConfig } from './flows.js';
 import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 

@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { cspViolations, inspectPage, launchChromium } from './chromium.js';
 import { eventually, postForm } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
-import { codeAt } from '../../../services/identity/src/mfa/totp.js';
+import { codeAt } from '../../../services/identity/src/login/totp.js';
 
 /**
  * Two-factor sign-in and passkeys in Chromium, through the account console:

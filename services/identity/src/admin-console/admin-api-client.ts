@@ -1,5 +1,5 @@
 import { DependencyUnavailableError, DomainError } from '@hush/common';
-import { ADMIN_MOUNT } from '../admin/index.js';
+import { ADMIN_MOUNT } from '../admin-api/index.js';
 
 /**
  * The admin console's only way to read or change the realm: the admin API itself, over HTTP at

@@ -1,8 +1,9 @@
 import type { Request, Response, Router } from 'express';
-import { html, nonceOf, readForm, type Html } from '@hush/common';
+import { html, readForm, type Html } from '@hush/common';
 import { ZodError, type z } from 'zod';
 import { InvalidInputError } from '../errors.js';
-import { ADMIN_CONSOLE, consoleCsrfField, consolePage, type ConsoleNavItem, type ConsoleSignIn } from '../consoles/index.js';
+import { ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
+import { csrfField, type ConsoleNavItem } from '../pages/index.js';
 import { adminApiFor, AdminApiRefusedError, type AdminApiCall } from './admin-api-client.js';
 
 export const CONSOLE_MOUNT = ADMIN_CONSOLE.mount;
@@ -47,24 +48,10 @@ export async function consoleRequest(ctx: ConsoleContext, res: Response): Promis
     api: adminApiFor(ctx.apiUrl, session.accessToken),
     roles,
     has: (...wanted) => wanted.some((r) => roles.has(r)),
-    csrf: consoleCsrfField(csrfToken),
+    csrf: csrfField(csrfToken),
     render(current, title, body, status = 200) {
-      res
-        .status(status)
-        .type('html')
-        .send(
-          consolePage({
-            console: 'Administration',
-            nav,
-            current: SECTIONS.find((s) => s.key === current)?.href ?? (current === undefined ? `${CONSOLE_MOUNT}/` : undefined),
-            title,
-            nonce: nonceOf(res),
-            csrf: csrfToken,
-            signOutPath: ctx.signIn.signOutPath,
-            username: session.username,
-            body,
-          }),
-        );
+      const here = SECTIONS.find((s) => s.key === current)?.href ?? (current === undefined ? `${CONSOLE_MOUNT}/` : undefined);
+      ctx.signIn.sendPage(res, { console: 'Administration', nav, ...(here === undefined ? {} : { current: here }), title, body }, status);
     },
   };
 }

@@ -1,6 +1,7 @@
 import express, { type Response, type Router } from 'express';
-import { fixedError, html, pageErrorHandler, pageSecurity, type Logger } from '@hush/common';
-import type { ConsoleSignIn } from '../consoles/index.js';
+import { fixedError, html, pageSecurity, type Logger } from '@hush/common';
+import type { ConsoleSignIn } from '../console-sign-in/index.js';
+import { consolePageErrors } from '../pages/index.js';
 import { consoleRequest, CONSOLE_MOUNT, SECTIONS, type ConsoleContext, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 import { clientPages } from './clients.pages.js';
 import { eventPages } from './events.pages.js';
@@ -66,7 +67,7 @@ export function adminConsole(deps: AdminConsoleDeps): Router {
   keyPages(router, routes);
   eventPages(router, routes);
 
-  router.use(pageErrorHandler(deps.logger, { fault: { message: 'The admin console could not do this. Try again later.' } }));
+  router.use(consolePageErrors(deps.logger, 'The admin console could not do this. Try again later.'));
   return router;
 }
 

@@ -1,6 +1,6 @@
 import { html, type Html } from '@hush/common';
 
-/** A handover's receipt as the admin API answers it (admin/handovers.routes.ts). */
+/** A handover's receipt as the admin API answers it (admin-api/handovers.routes.ts). */
 export interface Receipt {
   id: string;
   kind: 'client_secret' | 'password';

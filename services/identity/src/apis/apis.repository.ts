@@ -1,6 +1,6 @@
-import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
+import type { Db } from '../db/index.js';
 
 /** A resource server: the `aud` of its access tokens, the scopes it understands, their lifetime. */
 export interface Api {

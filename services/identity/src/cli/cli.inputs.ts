@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CreateClientInput } from '../clients/clients.js';
+import type { CreateClientInput } from '../clients/index.js';
 
 /**
  * The admin CLI's input, as zod schemas over a command's options and named positionals (see

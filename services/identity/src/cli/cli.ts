@@ -1,18 +1,10 @@
 import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
-import { addMember, removeMember } from '../accounts/organizations.js';
 import { endAccountSessions } from '../sessions/index.js';
-import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../accounts/users.js';
-import { ensureAdminClient } from '../admin/index.js';
-import { ensureHandoverClient } from '../handover/handover-client.js';
+import { ensureAdminClient } from '../admin-api/index.js';
 import { createRealmRole, REALM, REALM_MANAGEMENT, REALM_MANAGEMENT_ROLES, resolveRoles } from '../roles/index.js';
-import { createApi } from '../apis/apis.js';
-import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/clients.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
-import { createDb, migrateLatest } from '../db/knex.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { rewrapAll } from '../keys/master-key-rewrap.js';
-import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/rotation.js';
 import {
   apisCreateInput,
   bootstrapEnv,
@@ -31,6 +23,13 @@ import {
   usersCreateInput,
   usersSetPasswordInput,
 } from './cli.inputs.js';
+import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser } from '../users/index.js';
+import { addMember, removeMember } from '../organizations/index.js';
+import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
+import { createApi } from '../apis/index.js';
+import { addNextKey, promoteNextKey, retireKeys, rewrapAll, rotateKeysStep } from '../keys/index.js';
+import { ensureHandoverClient } from '../handover/index.js';
+import { createDb, migrateLatest } from '../db/index.js';
 
 export const USAGE = `Usage: hush-identity <command> [options] [--json]
 
@@ -94,7 +93,7 @@ SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); 
  * What a command runs against: the context, and the environment the CLI was given (never process.env).
  * The CLI acts as the operator, not for a caller: whoever runs it holds DATABASE_URL and MASTER_KEY,
  * so holds everything already, and there is no administrator whose roles the admin API's
- * no-takeover rule (admin/admin-authority.ts) could compare with a principal's.
+ * no-takeover rule (admin-api/admin-authority.ts) could compare with a principal's.
  */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
 

@@ -1,9 +1,7 @@
-import type { Db } from '../db/knex.js';
-import { likePattern } from '../db/like.js';
-import { PageBoundaries, pageOf } from '../db/page-boundaries.js';
 import { batched, isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { resolveWebOrigins } from './web-origins.js';
+import { type Db, likePattern, PageBoundaries, pageOf } from '../db/index.js';
 
 export interface Client {
   /** Keycloak's internal id (a UUID): the id of the admin API's paths; never changes. */

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { isUuid, randomToken } from '@hush/common';
-import type { ApisRepository } from '../apis/apis.repository.js';
-import type { OrganizationsRepository } from '../accounts/organizations.repository.js';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { OIDC_SCOPES } from '../oidc/scopes.js';
-import { SIGNING_ALGS, type SigningAlg } from '../keys/keys.js';
 import { hashClientSecret, newClientSecret } from './client-secret.js';
 import { redirectUriProblem } from './redirect-uris.js';
 import type { Client, ClientsRepository } from './clients.repository.js';
-import type { Revocations } from '../revocations/revocations.js';
 import type { ClientSecretSeal } from './client-secret-seal.js';
+import type { OrganizationsRepository } from '../organizations/index.js';
+import type { ApisRepository } from '../apis/index.js';
+import { SIGNING_ALGS, type SigningAlg } from '../keys/index.js';
+import type { Revocations } from '../revocations/index.js';
+import { OIDC_SCOPES } from '../oidc/scopes.js';
 
 /** RFC 8628's device authorization grant, as Keycloak's "OAuth 2.0 Device Authorization Grant" switch. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

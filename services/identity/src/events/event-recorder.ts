@@ -26,7 +26,7 @@ export interface EventRecorderOptions {
  * Records user events without a database round trip on the request's path: events are buffered
  * and written in batches (one INSERT per batch, as refresh tokens are), every `flushMs` or at
  * `maxBatch`. Admin events are not buffered: each is written in its change's transaction
- * (admin/admin-transaction.ts). Rules:
+ * (admin-api/admin-transaction.ts). Rules:
  * - what is recorded follows the realm's settings (`GET/PUT /events/config`), re-read every
  *   `settingsMs` (and at once on this replica when changed here); until first changed, the
  *   environment's (EVENTS_ENABLED, ADMIN_EVENTS_ENABLED, ...);

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { inBoundedBatches } from '@hush/common';
-import type { Db } from '../db/knex.js';
-import { PageBoundaries, pageOf } from '../db/page-boundaries.js';
 import type { AdminEvent, EventsConfig, UserEvent } from './events.types.js';
+import { type Db, PageBoundaries, pageOf } from '../db/index.js';
 
 /** What both event queries take: a time window and Keycloak's `first`/`max` paging. */
 interface EventWindow {

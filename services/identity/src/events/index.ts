@@ -4,3 +4,4 @@ export { recordProviderEvents } from './provider-events.js';
 export { redactRepresentation } from './redact.js';
 export { sanitiseAdminEvent } from './sanitise.js';
 export { USER_EVENT_TYPES, type AdminEvent, type EventsConfig, type OperationType, type UserEvent, type UserEventType } from './events.types.js';
+export { eventsDefaults, sweepOldEvents } from './retention.js';

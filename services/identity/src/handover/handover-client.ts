@@ -1,5 +1,4 @@
-import { createClient, type ClientsDeps } from '../clients/clients.js';
-import { hashClientSecret } from '../clients/client-secret.js';
+import { type ClientsDeps, createClient, hashClientSecret } from '../clients/index.js';
 
 /**
  * Identity's own client of the secrets service, through which it hands credentials over

@@ -1,5 +1,5 @@
 import { isUuid } from '@hush/common';
-import type { Db } from '../db/knex.js';
+import type { Db } from '../db/index.js';
 
 export type HandoverKind = 'client_secret' | 'password';
 

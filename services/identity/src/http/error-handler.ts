@@ -7,7 +7,7 @@ import { EndpointNotFoundError } from '../errors.js';
  * (`{ error, error_description }`): a `DomainError` answers its status with `error` = its code;
  * anything else is a generic 500 `server_error` whose detail goes to the log only.
  * oidc-provider answers its own protocol errors, and the login pages render theirs
- * (interactions.routes.ts).
+ * (login/login.routes.ts).
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return domainErrorMiddleware(logger, {

@@ -2,7 +2,7 @@ import type Provider from 'oidc-provider';
 import { Counter, Gauge } from 'prom-client';
 import { createHttpMetrics, declaredRoutes } from '@hush/common';
 import { REALM_PATH } from '../config.js';
-import { signingKeyAgeGauge, type LoadedKey } from '../keys/keys.metrics.js';
+import { type LoadedKey, signingKeyAgeGauge } from '../keys/index.js';
 import { LEGACY_PAR_PATH, ROUTES } from '../oidc/routes.js';
 
 /**

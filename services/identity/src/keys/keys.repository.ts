@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex.js';
+import type { Db } from '../db/index.js';
 
 export type KeyStatus = 'next' | 'active' | 'retiring';
 

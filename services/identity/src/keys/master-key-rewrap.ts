@@ -1,8 +1,8 @@
 import { rewrapTargets, type KeyRing, type RewrapProgress, type RewrapTarget } from '@hush/common';
-import type { ClientSecretSeal } from '../clients/client-secret-seal.js';
-import type { Db } from '../db/knex.js';
+import type { ClientSecretSeal } from '../clients/index.js';
+import type { Db } from '../db/index.js';
 import { KEY_LABELS } from '../key-labels.js';
-import { rewrapTotpSecret } from '../mfa/index.js';
+import { rewrapTotpSecret } from '../login/index.js';
 import type { SigningKeys } from './keys.js';
 
 /**

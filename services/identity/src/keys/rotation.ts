@@ -1,6 +1,6 @@
-import type { ApisRepository } from '../apis/apis.repository.js';
 import type { KeysRepository } from './keys.repository.js';
 import { SIGNING_ALGS, type SigningKeys } from './keys.js';
+import type { ApisRepository } from '../apis/index.js';
 
 /** ID tokens are signed with the same keys and live this long (oidc-provider's default IdToken TTL). */
 export const ID_TOKEN_TTL = 3600;

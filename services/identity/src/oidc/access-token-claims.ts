@@ -1,8 +1,8 @@
 import type { Configuration } from 'oidc-provider';
-import type { UsersRepository } from '../accounts/users.repository.js';
-import { withGrantClaim } from '../revocations/grant-claim.js';
 import { clientMetadata } from './client-metadata.js';
 import { ADMIN_API_AUDIENCE, REALM_MANAGEMENT } from '../roles/index.js';
+import type { UsersRepository } from '../users/index.js';
+import { withGrantClaim } from '../revocations/index.js';
 
 type ExtraTokenClaims = NonNullable<Configuration['extraTokenClaims']>;
 

@@ -1,9 +1,9 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import type { Db } from '../db/knex.js';
 import { batched, inBoundedBatches, type KeyRing } from '@hush/common';
 import { artifactKey, storablePayload } from './artifact-key.js';
 import { replacesEarlierRefreshTokens } from './keycloak/client-credentials-refresh.js';
+import type { Db } from '../db/index.js';
 
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 

@@ -1,8 +1,8 @@
 import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { ApiCatalog } from '../apis/api-catalog.js';
-import type { SigningAlg } from '../keys/keys.js';
 import { clientMetadata } from './client-metadata.js';
 import { OIDC_SCOPES } from './scopes.js';
+import type { ApiCatalog } from '../apis/index.js';
+import type { SigningAlg } from '../keys/index.js';
 
 type ResourceIndicators = NonNullable<NonNullable<Configuration['features']>['resourceIndicators']>;
 type OidcClient = NonNullable<KoaContextWithOIDC['oidc']['client']>;

@@ -1,8 +1,7 @@
 import Provider, { type AdapterPayload, type KoaContextWithOIDC, type ResponseType } from 'oidc-provider';
-import type { Client } from '../clients/clients.repository.js';
-import type { ClientLookup } from '../clients/client-cache.js';
-import type { SigningAlg } from '../keys/keys.js';
 import { OIDC_SCOPES } from './scopes.js';
+import type { Client, ClientLookup } from '../clients/index.js';
+import type { SigningAlg } from '../keys/index.js';
 
 /** Both variants of a client record's payload, built once per record (the ClientCache keeps records). */
 const payloads = new WeakMap<Client, { basic?: AdapterPayload; post?: AdapterPayload }>();

@@ -1,6 +1,6 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { securePage } from '@hush/common';
-import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../interactions/device-views.js';
+import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../login/index.js';
 
 /**
  * RFC 8628's device authorization grant as Keycloak serves it: the device asks at
@@ -9,7 +9,7 @@ import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../intera
  * polling at the token endpoint then gets tokens. Only clients whose grant types include
  * `urn:ietf:params:oauth:grant-type:device_code` may start it. oidc-provider runs the protocol;
  * this module renders its three pages on our layout; keycloak/device-form-origin.ts refuses form
- * posts a browser says came from another site (its own `xsrf` field is the token; see device-views.ts).
+ * posts a browser says came from another site (its own `xsrf` field is the token; see login/device.views.ts).
  */
 export const DEVICE_CODE_TTL = 600;
 

@@ -1,7 +1,7 @@
 import type { Account, FindAccount } from 'oidc-provider';
 import { isUuid } from '@hush/common';
-import type { UsersRepository } from '../accounts/users.repository.js';
-import type { ClientLookup } from '../clients/client-cache.js';
+import type { UsersRepository } from '../users/index.js';
+import type { ClientLookup } from '../clients/index.js';
 
 /**
  * oidc-provider's `findAccount`. Accounts are users (uuid ids) or a client's service account (its

@@ -1,6 +1,6 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { allowFormTarget, securePage } from '@hush/common';
-import { loggedOutPage, logoutPage } from '../interactions/views.js';
+import { loggedOutPage, logoutPage } from '../login/index.js';
 import { HINTED_CONFIRM_PARAM } from './keycloak/hinted-logout.js';
 
 type RpInitiatedLogout = NonNullable<NonNullable<Configuration['features']>['rpInitiatedLogout']>;

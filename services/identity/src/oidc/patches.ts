@@ -1,6 +1,6 @@
 import Provider from 'oidc-provider';
-import { compareAndCheck } from '../ratelimit/client-auth-failures.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
+import { compareAndCheck } from '../clients/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * The methods of oidc-provider's models we replace, because no setting of its public
@@ -9,7 +9,7 @@ import type { FailureLimits } from '../ratelimit/failure-limits.js';
  * not the version they were written against: read the replaced method again before changing it.
  *
  * - `Client#compareClientSecret`: stored secrets are SHA-256 hashes (clients/client-secret.ts),
- *   compared by hash while the failure counters are read (ratelimit/client-auth-failures.ts);
+ *   compared by hash while the failure counters are read (clients/client-auth-failures.ts);
  *   oidc-provider compares the stored value with the presented one as they are.
  * - `Client#includeSid`: Keycloak puts the session id (`sid`) in every token of a session, for
  *   every client; oidc-provider only for clients registered for back-channel logout.

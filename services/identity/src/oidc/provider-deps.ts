@@ -1,17 +1,16 @@
 import type { JWK } from 'jose';
 import type { Logger, RateLimit } from '@hush/common';
-import type { ApiCatalog } from '../apis/api-catalog.js';
-import type { ClientsRepository } from '../clients/clients.repository.js';
-import type { ClientLookup } from '../clients/client-cache.js';
-import type { UsersRepository } from '../accounts/users.repository.js';
-import type { FailureLimits } from '../ratelimit/failure-limits.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db/knex.js';
-import type { Revocations } from '../revocations/revocations.js';
 import type { EnvelopeKeys } from './token-envelope.js';
 import type { AdminRolesOf } from './access-token-claims.js';
+import type { UsersRepository } from '../users/index.js';
+import type { ClientLookup, ClientsRepository } from '../clients/index.js';
+import type { ApiCatalog } from '../apis/index.js';
+import type { Revocations } from '../revocations/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
+import type { Db } from '../db/index.js';
 
-/** What the provider is built from (app.ts wires it). */
+/** What the provider is built from (wiring/deps.ts makes it; protocol.ts adds the keys of each build). */
 export interface ProviderDeps {
   config: Config;
   db: Db;

@@ -2,9 +2,7 @@ import Provider, { type Configuration } from 'oidc-provider';
 import { KeyRing, trustFunction } from '@hush/common';
 import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
-import { SIGNING_ALGS } from '../keys/keys.js';
-import { ID_TOKEN_TTL } from '../keys/rotation.js';
-import { loadExistingGrant } from '../consoles/index.js';
+import { loadExistingGrant } from '../console-sign-in/index.js';
 import { accessTokenClaims } from './access-token-claims.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { apiResources } from './api-resources.js';
@@ -25,6 +23,7 @@ import { PROTOCOL, ROUTES } from './routes.js';
 import { OIDC_SCOPES, withDefaultUserScopes } from './scopes.js';
 import { sessionStateProtocol } from './session-state.js';
 import { shapeJwtAccessToken } from './access-token-shape.js';
+import { ID_TOKEN_TTL, SIGNING_ALGS } from '../keys/index.js';
 
 const SESSION_TTL = 14 * 24 * 3600;
 
@@ -106,7 +105,7 @@ export function buildProvider(deps: ProviderDeps): Provider {
     rotateRefreshToken: () => true,
     findAccount: accountFinder(deps.users, deps.clients),
     extraTokenClaims: accessTokenClaims(deps.users, deps.adminRoles),
-    // Keycloak's consoles ask no consent (consoles/console-clients.ts).
+    // Keycloak's consoles ask no consent (console-sign-in/console-clients.ts).
     loadExistingGrant,
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError,

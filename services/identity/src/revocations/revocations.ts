@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { addressKey, encodeRevocation, outageLog, revocationKey, type Logger, type OutageLog, type Revocation } from '@hush/common';
-import { MAX_ACCESS_TOKEN_TTL } from '../apis/apis.js';
+import { MAX_ACCESS_TOKEN_TTL } from '../apis/index.js';
 
 /**
  * Identity's side of ADR 10: each revocation an access token can outlive is written to the Redis

@@ -1,6 +1,6 @@
-import type { Db } from '../db/knex.js';
 import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
+import type { Db } from '../db/index.js';
 
 /** A realm role (container `realm`) or a role of the `realm-management` client. */
 export interface Role {

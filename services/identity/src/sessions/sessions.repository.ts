@@ -1,4 +1,4 @@
-import type { Db } from '../db/knex.js';
+import type { Db } from '../db/index.js';
 import { artifactKey } from '../oidc/artifact-key.js';
 
 /** A user's sign-in session as the admin API shows it (Keycloak's UserSessionRepresentation). */

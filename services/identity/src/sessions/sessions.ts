@@ -1,5 +1,5 @@
-import type { Revocations } from '../revocations/revocations.js';
 import type { SessionsRepository } from './sessions.repository.js';
+import type { Revocations } from '../revocations/index.js';
 
 export interface SessionsDeps {
   sessions: SessionsRepository;

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import type { Response } from 'supertest';
 import type * as oidc from 'openid-client';
 import { Browser, parseForms } from '@hush/testing';
-import { confirmEnrolment, secondFactorDeps, startEnrolment } from '../../src/mfa/index.js';
-import { codeAt } from '../../src/mfa/totp.js';
+import { confirmEnrolment, secondFactorDeps, startEnrolment } from '../../src/login/index.js';
+import { codeAt } from '../../src/login/totp.js';
 import { authorizationUrl, clientConfig } from '../flows.js';
 import { createApiAndClient, type Harness } from '../harness.js';
 

@@ -6,7 +6,7 @@ import { atOnce, tally } from './attack.js';
  * Promise: wrong client secrets for one client are answered as such (401) at most
  * CLIENT_AUTH_MAX_FAILURES times per AUTH_FAILURE_WINDOW, however many are sent at once; past that
  * they get 429 with Retry-After. The right secret is always accepted (a 256-bit secret cannot be
- * guessed, and nobody's failures may lock its owner out: ratelimit/client-auth-failures.ts).
+ * guessed, and nobody's failures may lock its owner out: clients/client-auth-failures.ts).
  */
 const MAX = 10;
 let h: Harness;

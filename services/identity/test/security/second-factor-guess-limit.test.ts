@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { newRecoveryCodes } from '../../src/mfa/recovery-codes.js';
-import { codeAt } from '../../src/mfa/totp.js';
+import { newRecoveryCodes } from '../../src/login/recovery-codes.js';
+import { codeAt } from '../../src/login/totp.js';
 import { startIdentity, type Harness } from '../harness.js';
 import { atOnce, isConsent, loginForm, otherThan, PASSWORD, personWithTotp, tally } from './attack.js';
 

@@ -1,7 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errorPage, parseBasicClientAuth, securePage } from '@hush/common';
-import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../ratelimit/client-auth-failures.js';
-import type { FailureLimits } from '../../ratelimit/failure-limits.js';
+import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../clients/index.js';
+import type { FailureLimits } from '../../ratelimit/index.js';
 
 /** The routes that authenticate clients: on them a 401 is always invalid_client, in JSON or as a page. */
 const AUTHENTICATED_ROUTES = new Set(['token', 'introspection', 'revocation']);
@@ -16,7 +16,7 @@ function presentedCredentials(ctx: KoaContextWithOIDC): { clientId: string | und
 }
 
 /**
- * Decides how a failed client authentication is answered (rules: ratelimit/client-auth-failures.ts):
+ * Decides how a failed client authentication is answered (rules: clients/client-auth-failures.ts):
  * a caller the counters' read found blocked gets 429 with Retry-After; any other failure is
  * counted, and answered by that count, in one step (`take`): within the limit it stays a 401, past
  * it a 429, so of any number of failures at once no more than the limit are answered 401. oidc-provider compares

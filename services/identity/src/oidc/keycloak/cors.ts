@@ -1,7 +1,7 @@
 import type { Client, KoaContextWithOIDC } from 'oidc-provider';
-import { resolveWebOrigins } from '../../clients/web-origins.js';
 import { clientMetadata } from '../client-metadata.js';
 import { ROUTES } from '../routes.js';
+import { resolveWebOrigins } from '../../clients/index.js';
 
 /**
  * Credentialed CORS as Keycloak answers it, for each client's registered web origins (`+`: the

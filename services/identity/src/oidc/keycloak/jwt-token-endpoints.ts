@@ -2,10 +2,8 @@ import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { DependencyUnavailableError, isUuid, reportUnavailable, toDomainError, type Logger } from '@hush/common';
-import { sameAddress } from '../../accounts/addresses.js';
-import type { UsersRepository } from '../../accounts/users.repository.js';
-import { accessTokenLiveness } from '../../revocations/access-token-liveness.js';
-import type { Revocations } from '../../revocations/revocations.js';
+import { sameAddress, type UsersRepository } from '../../users/index.js';
+import { accessTokenLiveness, type Revocations } from '../../revocations/index.js';
 
 export interface JwtTokenEndpointsDeps {
   provider: Provider;

@@ -1,6 +1,5 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { accessTokenLiveness } from '../../revocations/access-token-liveness.js';
 import { renderError } from '../error-page.js';
 import type { ProviderDeps } from '../provider-deps.js';
 import { LEGACY_PAR_PATH, ROUTES } from '../routes.js';
@@ -21,6 +20,7 @@ import { tokenRequestForms } from './token-request-forms.js';
 import { keycloakTokenResponses } from './token-responses.js';
 import { answerUnavailable } from './unavailable.js';
 import { keycloakUserinfo } from './userinfo.js';
+import { accessTokenLiveness } from '../../revocations/index.js';
 
 export type Middleware = (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>;
 

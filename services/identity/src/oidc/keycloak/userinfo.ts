@@ -1,9 +1,9 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { isUuid } from '@hush/common';
-import type { UsersRepository } from '../../accounts/users.repository.js';
 import { ROUTES } from '../routes.js';
 import { looksLikeJwt, openAccessEnvelope, type EnvelopeKeys } from '../token-envelope.js';
+import type { UsersRepository } from '../../users/index.js';
 
 /**
  * userinfo takes any access token of a user that carries `openid`, as Keycloak's does:

@@ -1,0 +1,181 @@
+import express, { type Request, type Response } from 'express';
+import { InvalidInputError, pageSecurity, readForm, type Html, type Logger } from '@hush/common';
+import { z } from 'zod';
+import { ACCOUNT_CONSOLE, ADMIN_CONSOLE, type ConsoleSignIn } from '../console-sign-in/index.js';
+import { consolePageErrors, refusedForLimit } from '../pages/index.js';
+import type { EventRecorder } from '../events/index.js';
+import { endAccountSessions } from '../sessions/index.js';
+import {
+  applicationsOf,
+  changePassword,
+  endSession,
+  ProfileInvalidError,
+  revokeApplication,
+  sessionsOf,
+  updateProfile,
+  WrongPasswordError,
+  type AccountDeps,
+  type CurrentSession,
+} from './account.js';
+import { accountApi, type AccountApiDeps } from './account-api.js';
+import { ACCOUNT_CONSOLE_FAULT, ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
+import { applicationsBody, passwordBody, profileBody, sessionsBody } from './account.views.js';
+import { MAX_PASSWORD_BYTES } from '../users/index.js';
+import type { FailureLimits } from '../ratelimit/index.js';
+
+export interface AccountConsoleDeps {
+  signIn: ConsoleSignIn;
+  account: AccountDeps;
+  /** A client's display name (its id when it has none or is gone). */
+  clientName: (clientId: string) => Promise<string>;
+  api: Omit<AccountApiDeps, 'account' | 'events'>;
+  /** The sign-in failure limits: a wrong current password counts as a failed sign-in. */
+  limiter: Pick<FailureLimits, 'limits' | 'login'>;
+  events?: Pick<EventRecorder, 'user'>;
+  logger: Logger;
+}
+
+const CONSOLES = [ACCOUNT_CONSOLE.clientId, ADMIN_CONSOLE.clientId];
+const text = z.string().max(1000).optional();
+const profileForm = z.object({ firstName: text, lastName: text, email: text });
+const passwordForm = z.object({ current: z.string().max(1000).default(''), password: z.string().max(1000).default(''), confirm: z.string().max(1000).default('') });
+const clientForm = z.object({ client: z.string().max(255).default('') });
+const sessionForm = z.object({ session: z.string().max(255).default('') });
+
+/**
+ * The account console at /auth/realms/public/account (mount the router there): profile, password,
+ * applications, sessions, and the link to the security pages (second factor and passkeys, their
+ * own router at /security). The same path answers Keycloak's account REST API (account-api.ts).
+ * Every page needs a console session; every form carries its CSRF token; an answer to a form is
+ * a redirect to its page (post/redirect/get), except when the form comes back with its errors.
+ */
+export function accountConsole(deps: AccountConsoleDeps): express.Router {
+  const { signIn, account } = deps;
+  const router = express.Router();
+  router.use(accountApi({ ...deps.api, account, ...(deps.events ? { events: deps.events } : {}) }));
+  router.use(signIn.router);
+  router.use(pageSecurity());
+  const requireSession = signIn.requireConsoleSession;
+
+  const page = (res: Response, current: string, title: string, body: Html, status = 200) =>
+    signIn.sendPage(res, { console: 'Account', nav: ACCOUNT_NAV, current, title, body }, status);
+  const who = (res: Response) => signIn.sessionOf(res).userId;
+  const here = (res: Response): CurrentSession => ({ clientId: ACCOUNT_CONSOLE.clientId, sid: signIn.sessionOf(res).sid });
+  const flash = (req: Request, messages: Record<string, string>) => {
+    const key = typeof req.query['done'] === 'string' ? req.query['done'] : '';
+    return Object.hasOwn(messages, key) ? messages[key] : undefined;
+  };
+  const user = async (res: Response) => {
+    const found = await account.users.findById(who(res));
+    if (!found) throw new InvalidInputError('Your account no longer exists.');
+    return found;
+  };
+  const record = (
+    req: Request,
+    res: Response,
+    type: 'UPDATE_PROFILE' | 'UPDATE_EMAIL' | 'UPDATE_PASSWORD' | 'UPDATE_PASSWORD_ERROR' | 'REVOKE_GRANT' | 'LOGOUT',
+    extra: { error?: string; details?: Record<string, string> } = {},
+  ) => deps.events?.user({ type, userId: who(res), clientId: ACCOUNT_CONSOLE.clientId, ipAddress: req.ip, ...extra });
+
+  router.get('/', requireSession, async (req, res) => {
+    const ok = flash(req, { profile: 'Your profile was saved.', email: 'Your profile was saved. Your new e-mail address is not verified yet.' });
+    page(res, ACCOUNT_PAGES.profile, 'Profile', profileBody({ user: await user(res), csrf: signIn.csrfToken(res), ...(ok ? { ok } : {}) }));
+  });
+
+  router.post('/', requireSession, ...signIn.form(3 * 1000), async (req, res) => {
+    const typed = readForm(req, profileForm);
+    try {
+      const { emailChanged } = await updateProfile(account, who(res), typed);
+      record(req, res, 'UPDATE_PROFILE');
+      if (emailChanged) record(req, res, 'UPDATE_EMAIL');
+      res.redirect(303, `${ACCOUNT_PAGES.profile}?done=${emailChanged ? 'email' : 'profile'}`);
+    } catch (err) {
+      if (!(err instanceof ProfileInvalidError)) throw err;
+      const shown = { firstName: typed.firstName ?? '', lastName: typed.lastName ?? '', email: typed.email ?? '' };
+      page(res, ACCOUNT_PAGES.profile, 'Profile', profileBody({ user: await user(res), csrf: signIn.csrfToken(res), typed: shown, errors: err.fields }), 400);
+    }
+  });
+
+  router.get('/password', requireSession, (req, res) => {
+    const ok = flash(req, { password: 'Your password was changed. Your other sessions were signed out.' });
+    page(res, ACCOUNT_PAGES.password, 'Password', passwordBody({ csrf: signIn.csrfToken(res), ...(ok ? { ok } : {}) }));
+  });
+
+  router.post('/password', requireSession, ...signIn.form(3 * 1000), async (req, res) => {
+    const form = readForm(req, passwordForm);
+    const refuse = (error: string, status = 400) => page(res, ACCOUNT_PAGES.password, 'Password', passwordBody({ csrf: signIn.csrfToken(res), error }), status);
+    if (form.password !== form.confirm) return refuse('The new password and its confirmation differ.');
+    if (form.password.length < 8 || Buffer.byteLength(form.password) > MAX_PASSWORD_BYTES)
+      return refuse(`The new password must have at least 8 characters and at most ${MAX_PASSWORD_BYTES} bytes.`);
+    // The current password is guessed no faster here than at the login page: the same counters,
+    // counted before it is checked and given back unless it was wrong (RateLimits#attempt).
+    const { perUser, perIp } = deps.limiter.login;
+    const checks = [
+      { limit: perUser, key: `${signIn.sessionOf(res).username.toLowerCase()}:${req.ip}` },
+      { limit: perIp, key: req.ip ?? 'unknown' },
+    ];
+    const attempt = await deps.limiter.limits.attempt(
+      checks,
+      async () => {
+        try {
+          await changePassword(account, who(res), form.current, form.password, here(res));
+          return undefined;
+        } catch (err) {
+          if (err instanceof InvalidInputError) return err;
+          throw err;
+        }
+      },
+      (refused) => refused instanceof WrongPasswordError,
+    );
+    if (attempt.blocked) return refuse(refusedForLimit(res, attempt.retryAfter, 'wrong passwords'), 429);
+    if (attempt.result) {
+      record(req, res, 'UPDATE_PASSWORD_ERROR', { error: attempt.result instanceof WrongPasswordError ? 'invalid_user_credentials' : 'password_rejected' });
+      return refuse(attempt.result.message);
+    }
+    record(req, res, 'UPDATE_PASSWORD');
+    res.redirect(303, `${ACCOUNT_PAGES.password}?done=password`);
+  });
+
+  router.get('/applications', requireSession, async (req, res) => {
+    const ok = flash(req, { revoked: 'Access revoked.' });
+    const apps = await Promise.all((await applicationsOf(account, who(res), CONSOLES)).map(async (app) => ({ ...app, name: await deps.clientName(app.clientId) })));
+    page(res, ACCOUNT_PAGES.applications, 'Applications', applicationsBody({ csrf: signIn.csrfToken(res), apps, ...(ok ? { ok } : {}) }));
+  });
+
+  router.post('/applications/revoke', requireSession, ...signIn.form(255), async (req, res) => {
+    const { client } = readForm(req, clientForm);
+    if (!CONSOLES.includes(client) && (await revokeApplication(account, who(res), client))) record(req, res, 'REVOKE_GRANT', { details: { revoked_client: client } });
+    res.redirect(303, `${ACCOUNT_PAGES.applications}?done=revoked`);
+  });
+
+  router.get('/sessions', requireSession, async (req, res) => {
+    const ok = flash(req, { ended: 'The session was signed out.' });
+    const sessions = await sessionsOf(account, who(res), here(res));
+    const names = new Map<string, string>();
+    for (const id of new Set(sessions.flatMap((s) => s.clients))) names.set(id, await deps.clientName(id));
+    page(res, ACCOUNT_PAGES.sessions, 'Sessions', sessionsBody({ csrf: signIn.csrfToken(res), sessions, clientName: (id) => names.get(id) ?? id, ...(ok ? { ok } : {}) }));
+  });
+
+  router.post('/sessions/end', requireSession, ...signIn.form(255), async (req, res) => {
+    const { session } = readForm(req, sessionForm);
+    const current = (await sessionsOf(account, who(res), here(res))).find((s) => s.current)?.id;
+    if (await endSession(account, who(res), session)) record(req, res, 'LOGOUT', { details: { reason: 'account_console' } });
+    if (session === current) {
+      // This browser's own session: the console's goes with it.
+      signIn.clearSession(req, res);
+      res.redirect(303, ACCOUNT_PAGES.profile);
+      return;
+    }
+    res.redirect(303, `${ACCOUNT_PAGES.sessions}?done=ended`);
+  });
+
+  router.post('/sessions/end-all', requireSession, ...signIn.form(0), async (req, res) => {
+    await endAccountSessions(account, who(res));
+    record(req, res, 'LOGOUT', { details: { reason: 'account_console_all' } });
+    signIn.clearSession(req, res);
+    res.redirect(303, ACCOUNT_PAGES.profile);
+  });
+
+  router.use(consolePageErrors(deps.logger, ACCOUNT_CONSOLE_FAULT));
+  return router;
+}

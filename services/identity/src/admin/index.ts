@@ -1,6 +1,0 @@
-export { createAdminApi, ADMIN_MOUNT } from './admin-api.js';
-export { adminOpenApiDocument } from './admin-openapi.js';
-export { ADMIN_ROUTES } from './admin.routes.js';
-export type { AdminDeps } from './admin-deps.js';
-export { adminTransactions } from './admin-transaction.js';
-export { ADMIN_CLIENT_ID, ensureAdminClient } from './admin-client.js';

@@ -1,0 +1,3 @@
+export { errorHandler, notFound } from './error-handler.js';
+export { createIdentityMetrics } from './metrics.js';
+export { requestLog } from './request-log.js';

@@ -1,0 +1,2 @@
+export { type Organization, OrganizationsRepository } from './organizations.repository.js';
+export { addMember, createOrganization, removeMember, updateOrganization } from './organizations.js';

@@ -1,0 +1,1 @@
+export { createFailureLimits, type FailureLimits } from './failure-limits.js';
