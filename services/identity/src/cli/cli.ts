@@ -27,7 +27,8 @@ import { createUser, deleteUser, serviceAccountUser, setUserPassword, updateUser
 import { addMember, removeMember } from '../organizations/index.js';
 import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
 import { createApi } from '../apis/index.js';
-import { addNextKey, promoteNextKey, retireKeys, rewrapAll, rotateKeysStep } from '../keys/index.js';
+import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/index.js';
+import { rewrapAll } from './master-key-rewrap.js';
 import { ensureHandoverClient } from '../handover/index.js';
 import { createDb, migrateLatest } from '../db/index.js';
 

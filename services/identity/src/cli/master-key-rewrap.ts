@@ -3,7 +3,7 @@ import type { ClientSecretSeal } from '../clients/index.js';
 import type { Db } from '../db/index.js';
 import { KEY_LABELS } from '../key-labels.js';
 import { rewrapTotpSecret } from '../login/index.js';
-import type { SigningKeys } from './keys.js';
+import type { SigningKeys } from '../keys/index.js';
 
 /**
  * Every column identity seals under MASTER_KEY, with how to move it under the newest key. Not
