@@ -6,6 +6,7 @@ export * from './config/config.js';
 export * from './config/config-keys.js';
 export * from './logging/logger.js';
 export * from './crypto/crypto.js';
+export * from './crypto/crypto-ring.js';
 export * from './health/metrics.js';
 export * from './health/management.js';
 export * from './process/shutdown.js';

@@ -12,3 +12,4 @@ export * from './auth/revocations.js';
 export * from './crypto/bcrypt-pool.js';
 export * from './db/bounded-batches.js';
 export * from './process/periodic.js';
+export * from './crypto/crypto-rewrap.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deriveKey, seal } from '@hush/common/base';
+import { deriveKey, KeyRing, seal } from '@hush/common/base';
 import type { AccountLinkJob } from './account-link-job.js';
 import { jobSeal, producerOf, UnsealableJobError } from './sealed-job.js';
 import { isAccountLink, isNotification, isRecipientCode, isSecretRequest, mailJobName } from './mail-job.js';
@@ -33,6 +33,17 @@ describe('sealed secret-link jobs', () => {
     const sealed = jobSeal(key).seal(job);
     expect(() => jobSeal(randomBytes(32)).open(sealed)).toThrow(UnsealableJobError);
     expect(() => jobSeal(randomBytes(32)).open(sealed)).toThrow(/MAIL_SEALING_KEY differs/);
+  });
+
+  it('sealed before a key rotation still open under the ring that keeps the old key, and not once it is gone', () => {
+    const newKey = randomBytes(32);
+    const before = jobSeal(key).seal(job);
+    const after = jobSeal(KeyRing.of(newKey, [key])).seal(job);
+    const mailer = jobSeal(KeyRing.of(newKey, [key]));
+    expect(mailer.open(before)).toEqual(job);
+    expect(mailer.open(after)).toEqual(job);
+    expect(jobSeal(newKey).open(after)).toEqual(job);
+    expect(() => jobSeal(newKey).open(before)).toThrow(/MAIL_SEALING_KEY differs/);
   });
 
   it('do not open when moved to another delivery id or altered', () => {

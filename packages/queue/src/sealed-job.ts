@@ -1,4 +1,4 @@
-import { deriveKey, open, seal } from '@hush/common/base';
+import { KeyRing } from '@hush/common/base';
 import { z } from 'zod';
 import { mailJob, type MailJob } from './mail-job.js';
 import { mailProducer, type MailProducer } from './producers.js';
@@ -73,12 +73,17 @@ export function traceparentOf(data: unknown): string | undefined {
   return typeof trace === 'string' && sealedMailJob.shape.trace.safeParse(trace).success ? trace : undefined;
 }
 
-/** Seals and opens the mail queue's jobs (both types) under `sealingKey` (MAIL_SEALING_KEY, 32 bytes). */
-export function jobSeal(sealingKey: Buffer): JobSeal {
-  const key = deriveKey(sealingKey, SEALING_LABEL);
+/**
+ * Seals and opens the mail queue's jobs under `sealingKey` (MAIL_SEALING_KEY, 32 bytes), or under
+ * a ring of them (MAIL_SEALING_KEY with MAIL_SEALING_KEYS_PREVIOUS): sealed under the newest and
+ * tagged with its id, opened under whichever key sealed them, so the jobs a producer sealed before
+ * a rotation are still delivered.
+ */
+export function jobSeal(sealingKey: Buffer | KeyRing): JobSeal {
+  const keys = (sealingKey instanceof KeyRing ? sealingKey : KeyRing.of(sealingKey, [], 'MAIL_SEALING_KEY')).derive(SEALING_LABEL);
   return {
     seal(job, from = 'secrets') {
-      const sealed = seal(key, JSON.stringify(job), aad(job.deliveryId, from)).toString('base64url');
+      const sealed = keys.seal(JSON.stringify(job), aad(job.deliveryId, from)).toString('base64url');
       return from === 'secrets' ? { version: 2, deliveryId: job.deliveryId, sealed } : { version: 2, deliveryId: job.deliveryId, sealed, from };
     },
     open(data) {
@@ -87,9 +92,11 @@ export function jobSeal(sealingKey: Buffer): JobSeal {
       const { deliveryId, sealed, from = 'secrets' } = envelope.data;
       let plaintext: Buffer;
       try {
-        plaintext = open(key, Buffer.from(sealed, 'base64url'), aad(deliveryId, from));
+        plaintext = keys.open(Buffer.from(sealed, 'base64url'), aad(deliveryId, from));
       } catch {
-        throw new UnsealableJobError('job seal does not open: MAIL_SEALING_KEY differs between the secrets service and the mailer, or the job was altered');
+        throw new UnsealableJobError(
+          "job seal does not open: MAIL_SEALING_KEY differs between the producer and the mailer (and is not in the mailer's MAIL_SEALING_KEYS_PREVIOUS), or the job was altered",
+        );
       }
       const job = mailJob.safeParse(JSON.parse(plaintext.toString('utf8')));
       if (!job.success || job.data.deliveryId !== deliveryId) throw new UnsealableJobError('invalid job payload');

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
+import { connectRedis, KeyRing, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
 import { DELIVERY_STATUS_QUEUE, IDENTITY_DELIVERY_STATUS_QUEUE, MAIL_QUEUE, PREVIOUS_MAIL_QUEUES, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -91,7 +91,15 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue, { identity: identityStatusQueue });
-    const deps = { config, logger, transport, status, metrics, inFlight, seal: jobSeal(config.MAIL_SEALING_KEY) };
+    const deps = {
+      config,
+      logger,
+      transport,
+      status,
+      metrics,
+      inFlight,
+      seal: jobSeal(KeyRing.of(config.MAIL_SEALING_KEY, config.MAIL_SEALING_KEYS_PREVIOUS, 'MAIL_SEALING_KEY')),
+    };
     // A previous name holds only what was queued before the upgrade: one job at a time drains it.
     const workers = mailQueues.map((queue) => createMailWorker({ name: queue.name, concurrency: queue.name === MAIL_QUEUE ? config.CONCURRENCY : 1 }, deps, track));
     running = { redis, statusQueue, identityStatusQueue, mailQueues, transport, workers };

@@ -1,9 +1,10 @@
-import { linkKeySealingKeys, loadConfig, managementKeys, processKeys, requireSealingKey, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
+import { linkKeySealingKeys, loadConfig, managementKeys, previousSealingKeys, processKeys, requireSealingKey, queueKeys, redisKeys, smtpKeys } from '@hush/common/base';
 import { z } from 'zod';
 
 export const configSchema = z.object({
   ...redisKeys(),
   ...queueKeys(),
+  ...previousSealingKeys(),
   ...smtpKeys(),
   /** Opens the key of a zero-knowledge link identity hands over (docs/zero-knowledge.md): identity's value. */
   ...linkKeySealingKeys(),

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   requireDeliveryKeys(config);
   const infra = connect(config, 'secrets', dbOptions);
   // Before anything reads or writes sealed data: the database must belong to this MASTER_KEY.
-  await verifyKeyFingerprints(new KeyFingerprintRepository(infra.db), { MASTER_KEY: config.MASTER_KEY }, config.DATABASE_URL);
+  await verifyKeyFingerprints(new KeyFingerprintRepository(infra.db), { MASTER_KEY: [config.MASTER_KEY, ...config.MASTER_KEYS_PREVIOUS] }, config.DATABASE_URL);
   await serveUntilSignal(createSecretsApp(config, infra), config, servedOn(infra));
   infra.logger.info({ port: config.PORT, managementPort: config.MANAGEMENT_PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });

@@ -1,4 +1,4 @@
-import { deriveKey, open, sha256 } from '@hush/common';
+import { deriveKey, KeyRing, open, sha256 } from '@hush/common';
 import { eventually } from '@hush/testing';
 import { startSecrets, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
@@ -41,17 +41,28 @@ describe('a copy of the database plus the master key decrypts nothing', () => {
     const metadataHash = sha256(created.metadata_key);
     const secret = await h.db('secrets').where('secret_hash', secretHash).first();
     const meta = await h.db('metadata').where('metadata_hash', metadataHash).first();
-    const master = h.config.MASTER_KEY;
+    const master = KeyRing.of(h.config.MASTER_KEY);
+    const valueAad = `secret:${secretHash.toString('hex')}`;
+    const metadataAad = `metadata:${metadataHash.toString('hex')}`;
+    // The outer layer is the master key's (so a key rotation can rewrap it without the link) ...
+    const innerValue = master.derive('hush:secret:value:wrap:v2').open(secret.ciphertext, valueAad);
+    const innerSecretKey = master.derive('hush:metadata:secret-key:wrap:v2').open(meta.secret_key_sealed, metadataAad);
+    // ... and what it holds opens under no key the master key and the rows give.
+    const root = h.config.MASTER_KEY;
     const attempts = [
-      () => open(deriveKey(master, 'hush:secret:value:v1'), secret.ciphertext, `secret:${secretHash.toString('hex')}`),
-      () => open(deriveKey(master, 'hush:secret:value:v1', secretHash), secret.ciphertext, `secret:${secretHash.toString('hex')}`),
-      () => open(deriveKey(master, 'hush:secret:value:v1', secretHash.toString('hex')), secret.ciphertext, `secret:${secretHash.toString('hex')}`),
-      () => open(deriveKey(master, 'hush:metadata:secret-key:v1'), meta.secret_key_sealed, `metadata:${metadataHash.toString('hex')}`),
-      () => open(deriveKey(master, 'hush:metadata:secret-key:v1', metadataHash), meta.secret_key_sealed, `metadata:${metadataHash.toString('hex')}`),
+      () => open(deriveKey(root, 'hush:secret:value:inner:v2'), innerValue, valueAad),
+      () => open(deriveKey(root, 'hush:secret:value:v1'), innerValue, valueAad),
+      () => open(deriveKey(root, 'hush:secret:value:v1', secretHash), innerValue, valueAad),
+      () => open(deriveKey(secretHash, 'hush:secret:value:inner:v2'), innerValue, valueAad),
+      () => open(deriveKey(Buffer.from(secretHash.toString('hex')), 'hush:secret:value:inner:v2'), innerValue, valueAad),
+      () => open(deriveKey(root, 'hush:metadata:secret-key:inner:v2'), innerSecretKey, metadataAad),
+      () => open(deriveKey(metadataHash, 'hush:metadata:secret-key:inner:v2'), innerSecretKey, metadataAad),
     ];
     for (const attempt of attempts) expect(attempt).toThrow();
     // ... while the secret key (which only the recipient holds) does open it: the test decrypts correctly.
-    expect(open(deriveKey(master, 'hush:secret:value:v1', created.secret_key), secret.ciphertext, `secret:${secretHash.toString('hex')}`).toString()).toBe('unrecoverable');
+    expect(open(deriveKey(Buffer.from(created.secret_key), 'hush:secret:value:inner:v2'), innerValue, valueAad).toString()).toBe('unrecoverable');
+    // The link alone opens nothing either: the outer layer needs the master key.
+    expect(() => open(deriveKey(Buffer.from(created.secret_key), 'hush:secret:value:inner:v2'), secret.ciphertext, valueAad)).toThrow();
   });
 
   it('a row copied under another key fails authentication (the AAD binds ciphertext to its row)', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, ConfigError, key256, logLevel, port } from './config.js';
+import { bool, ConfigError, key256, key256List, logLevel, port } from './config.js';
 import { DEFAULT_REVOCATIONS_CHANNEL } from '../auth/revocations.js';
 import { trustProxy } from '../http/trust-proxy.js';
 
@@ -79,6 +79,12 @@ export const httpServiceKeys = (defaults: HttpServiceDefaults) => ({
   /** Root of every key the service derives or encrypts with. Required: there is no default. */
   MASTER_KEY: key256('generate one with: openssl rand -hex 32'),
   /**
+   * Older root keys that still open what they sealed while a rotation is under way (comma-separated,
+   * newest first; docs/deploy.md "Rotating MASTER_KEY"): nothing new is sealed under them, and the
+   * `rewrap` command moves what they sealed under MASTER_KEY. Empty by default.
+   */
+  MASTER_KEYS_PREVIOUS: key256List('the keys MASTER_KEY replaced'),
+  /**
    * The proxies whose X-Forwarded-For/-Proto give the client IP (which the per-IP limits count)
    * and HTTPS: `false`, a hop count, or their addresses/CIDRs, as Express's `trust proxy` (trust-proxy.ts).
    */
@@ -114,6 +120,15 @@ export const queueKeys = () => ({
    * (@hush/delivery's `requireDeliveryKeys`).
    */
   MAIL_SEALING_KEY: key256('generate one with: openssl rand -hex 32; the same in the mailer and the services that queue e-mail').optional(),
+});
+
+/**
+ * The consumer's (the mailer's) other sealing keys while MAIL_SEALING_KEY is rotated
+ * (comma-separated, newest first): the jobs sealed under them are still opened and delivered;
+ * nothing is sealed under them. The producers seal under MAIL_SEALING_KEY alone. Empty by default.
+ */
+export const previousSealingKeys = () => ({
+  MAIL_SEALING_KEYS_PREVIOUS: key256List('the keys MAIL_SEALING_KEY replaced'),
 });
 
 /** The check behind "required wherever a queue is used": the message names the key and how to make one. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, key256, loadConfig, url } from './config.js';
+import { ConfigError, key256, key256List, loadConfig, url } from './config.js';
 
 const schema = z.object({ MASTER_KEY: key256('openssl rand -hex 32'), DATABASE_URL: url('postgres://localhost/db'), NAME: z.string().default('n') });
 const KEY = 'ab'.repeat(32);
@@ -54,5 +54,28 @@ describe('loadConfig: <NAME>_FILE', () => {
     }
     expect(message).toMatch(/MASTER_KEY/);
     expect(message).not.toMatch(/not-a-key-but-secret|very-secret-password/);
+  });
+});
+
+describe('key256List (the previous keys of a key ring)', () => {
+  const ring = z.object({ KEYS_PREVIOUS: key256List('the replaced keys') });
+  it('is empty when unset or empty, and reads comma-separated keys in hex or base64, newest first', () => {
+    expect(loadConfig(ring, {}).KEYS_PREVIOUS).toEqual([]);
+    expect(loadConfig(ring, { KEYS_PREVIOUS: '' }).KEYS_PREVIOUS).toEqual([]);
+    const base64 = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig(ring, { KEYS_PREVIOUS: ` ${KEY} ,${base64}` }).KEYS_PREVIOUS).toEqual([Buffer.from(KEY, 'hex'), Buffer.alloc(32, 7)]);
+  });
+
+  it('names the key that is not 32 bytes, and never shows it', () => {
+    let message = '';
+    try {
+      loadConfig(ring, { KEYS_PREVIOUS: `${KEY},abc123` });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/KEYS_PREVIOUS: key 2: must be 32 random bytes/);
+    expect(message).not.toContain('abc123');
+    expect(message).not.toContain(KEY);
   });
 });

@@ -66,3 +66,25 @@ export const key256 = (hint: string) =>
     }
     return bytes;
   });
+
+/** Zero or more 256-bit keys (as `key256`), comma-separated; empty or unset: none. */
+export const key256List = (hint: string) =>
+  z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const keys: Buffer[] = [];
+      for (const [i, item] of value
+        .split(',')
+        .map((v) => v.trim())
+        .filter((v) => v !== '')
+        .entries()) {
+        const bytes = /^[0-9a-fA-F]{64}$/.test(item) ? Buffer.from(item, 'hex') : Buffer.from(item, 'base64');
+        if (bytes.length !== 32) {
+          ctx.addIssue({ code: 'custom', message: `key ${i + 1}: must be 32 random bytes as 64 hex characters or base64 (${hint})` });
+          return z.NEVER;
+        }
+        keys.push(bytes);
+      }
+      return keys;
+    });

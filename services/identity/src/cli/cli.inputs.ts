@@ -90,6 +90,16 @@ export const clientIdInput = z.object({ clientId: required('client id') });
 
 export const keysRetireInput = z.object({ force: flag });
 
+/** `rewrap --batch-size N`: rows per transaction, 500 unless given. */
+export const rewrapInput = z.object({
+  'batch-size': z.coerce
+    .number({ error: '--batch-size must be a whole number from 1 to 10000' })
+    .int('--batch-size must be a whole number from 1 to 10000')
+    .min(1, '--batch-size must be a whole number from 1 to 10000')
+    .max(10_000, '--batch-size must be a whole number from 1 to 10000')
+    .default(500),
+});
+
 export const rolesCreateInput = z.object({ name: required('role name'), description: optional });
 
 /** `roles grant|revoke <role>... --user U | --client C`: realm-management roles by their names, realm roles otherwise. */

@@ -15,6 +15,7 @@ import {
   listOption,
   clientsCreateInput,
   keysRetireInput,
+  rewrapInput,
   orgsCreateInput,
   orgsMemberInput,
   rolesCreateInput,
@@ -28,6 +29,7 @@ import { addMember, removeMember } from '../organizations/index.js';
 import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
 import { createApi } from '../apis/index.js';
 import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/index.js';
+import { rewrapAll } from './master-key-rewrap.js';
 import { ensureHandoverClient } from '../handover/index.js';
 import { createDb, migrateLatest } from '../db/index.js';
 
@@ -82,8 +84,11 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   keys rotate                               one safe step: add next keys (RS256, ES256), or promote
                                             them, retire old
   keys add-next | keys promote | keys retire [--force]
+  rewrap [--batch-size N]                   move everything sealed under MASTER_KEYS_PREVIOUS under
+                                            MASTER_KEY (resumable; progress on stderr); then the
+                                            previous keys can be removed (docs/deploy.md)
 
-Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE), MASTER_KEYS_PREVIOUS; bootstrap also reads SECRETS_API_AUDIENCE,
 SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); see .env.example.`;
 
 /**
@@ -233,6 +238,9 @@ const commands: Record<string, CliCommand<CliContext>> = {
     return promoted;
   },
   'keys retire': cliCommand(keysRetireInput, [], async (ctx: CliContext, { force }) => ({ retired: await retireKeys(ctx, force) })),
+  rewrap: cliCommand(rewrapInput, [], async (ctx: CliContext, input) =>
+    rewrapAll(ctx, { batchSize: input['batch-size'], onProgress: (p) => process.stderr.write(`${p.name}: ${p.rewrapped} rewrapped, ${p.left} left\n`) }),
+  ),
 };
 
 async function userNamed(ctx: CliContext, username: string) {
@@ -283,6 +291,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
       commands,
       options: {
         password: { type: 'string' },
+        'batch-size': { type: 'string' },
         email: { type: 'string' },
         'email-verified': { type: 'boolean' },
         name: { type: 'string' },

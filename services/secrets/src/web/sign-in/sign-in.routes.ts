@@ -1,6 +1,6 @@
 import express from 'express';
 import { WEB_CALLBACK_PATH, WEB_SIGNED_OUT_PATH } from '@hush/contracts';
-import { deriveKey, open, requestLogger, seal } from '@hush/common';
+import { requestLogger, type KeyRing } from '@hush/common';
 import { KEY_LABELS } from '../../key-labels.js';
 import {
   pageFrame,
@@ -25,7 +25,7 @@ export interface SignInDeps {
   sessions: WebSessions;
   identity: IdentityClient;
   cookies: WebCookies;
-  masterKey: Buffer;
+  masterKeys: KeyRing;
 }
 
 /**
@@ -36,7 +36,7 @@ export interface SignInDeps {
 export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logger'>, deps: SignInDeps, pageSessions: PageSessions): express.Router {
   const { baseUrl, logger } = ctx;
   const { sessions, identity, cookies } = deps;
-  const signInKey = deriveKey(deps.masterKey, KEY_LABELS.webSignIn);
+  const signInKeys = deps.masterKeys.derive(KEY_LABELS.webSignIn);
   const router = express.Router();
 
   router.get('/auth/sign-in', async (req, res) => {
@@ -46,7 +46,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
       return;
     }
     const { url, pending } = await identity.start(returnTo, wordsOf(res).locale);
-    const sealed = seal(signInKey, JSON.stringify({ ...pending, until: Date.now() + SIGN_IN_SECONDS * 1000 }), 'web-sign-in').toString('base64url');
+    const sealed = signInKeys.seal(JSON.stringify({ ...pending, until: Date.now() + SIGN_IN_SECONDS * 1000 }), 'web-sign-in').toString('base64url');
     res.appendHeader('Set-Cookie', cookies.signInCookie(sealed, SIGN_IN_SECONDS));
     res.redirect(303, url.toString());
   });
@@ -94,7 +94,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
   function openPending(cookie: string | undefined): PendingSignIn | undefined {
     if (!cookie) return undefined;
     try {
-      const p = JSON.parse(open(signInKey, Buffer.from(cookie, 'base64url'), 'web-sign-in').toString('utf8')) as PendingSignIn & { until: number };
+      const p = JSON.parse(signInKeys.open(Buffer.from(cookie, 'base64url'), 'web-sign-in').toString('utf8')) as PendingSignIn & { until: number };
       if (!(p.until > Date.now()) || !p.state || !p.nonce || !p.verifier) return undefined;
       return { state: p.state, nonce: p.nonce, verifier: p.verifier, returnTo: safeReturn(p.returnTo) };
     } catch {
