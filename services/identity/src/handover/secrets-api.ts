@@ -8,7 +8,7 @@ import {
   type SecretsApiComponents,
   type SecretsApiOperation,
 } from '@hush/contracts';
-import { sealLinkKey } from '@hush/queue';
+import { sealLinkKey, type HandoverLabel } from '@hush/queue';
 import { withSpan } from '@hush/telemetry';
 import { zkEncode, zkKeys, zkRandom, zkSealHeader } from '@hush/zk';
 
@@ -54,15 +54,19 @@ export class SecretsApi {
     this.api = secretsApiClient({ baseUrl: options.secretsUrl, authorization: async () => `Bearer ${await this.accessToken()}`, timeoutMs: TIMEOUT_MS });
   }
 
-  /** Shares `value` with `recipient` (the secrets service mails the one-time link); the new secret's metadata. */
-  async share(value: string, recipient: string, ttl: number): Promise<SharedSecret> {
+  /**
+   * Shares `value` with `recipient` (the secrets service mails the one-time link, naming what it
+   * carries by `label`); the new secret's metadata.
+   */
+  async share(value: string, recipient: string, ttl: number, label?: HandoverLabel): Promise<SharedSecret> {
     const linkKey = this.options.linkKeySealingKey;
-    if (linkKey === undefined) return this.shared(await this.calling('share', () => this.api.post('/share', { body: { secret: value, recipient, ttl } })));
+    const labelled = label === undefined ? {} : { handover_kind: label.kind, handover_name: label.name, handover_id: label.id, handover_by: label.by };
+    if (linkKey === undefined) return this.shared(await this.calling('share', () => this.api.post('/share', { body: { secret: value, recipient, ttl, ...labelled } })));
     // Zero-knowledge: the key exists here only, and leaves sealed for the mailer.
     const key = zkRandom(32);
     const keys = await zkKeys(key);
     const envelope = await zkSealHeader(keys, { text: value }, zkRandom(12));
-    const body = { envelope: zkEncode(envelope), key_verifier: keys.keyVerifier, recipient, ttl, link_key_sealed: sealLinkKey(linkKey, zkEncode(key)) };
+    const body = { envelope: zkEncode(envelope), key_verifier: keys.keyVerifier, recipient, ttl, link_key_sealed: sealLinkKey(linkKey, zkEncode(key)), ...labelled };
     return this.shared(await this.calling('share', () => this.api.post('/zk/share', { body })));
   }
 
