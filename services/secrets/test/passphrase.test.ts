@@ -104,9 +104,10 @@ describe('bcrypt never blocks the event loop', () => {
       // The pool's worker runs at nice 19 (bcrypt-pool.ts); a cost-12 hash and its check are
       // hundreds of milliseconds of CPU, which went to it, not to the loop's thread.
       const used = (task: string) => (after.get(task)?.cpu ?? 0) - (before.get(task)?.cpu ?? 0);
+      // Other pools of this file's services run at nice 19 too: their threads, idle here, add nothing.
       const workers = [...after].filter(([, t]) => t.nice === 19).map(([task]) => task);
-      expect(workers).toHaveLength(1);
-      expect(used(workers[0]!)).toBeGreaterThan(used(String(process.pid)));
+      expect(workers.length).toBeGreaterThanOrEqual(1);
+      expect(workers.reduce((sum, task) => sum + used(task), 0)).toBeGreaterThan(used(String(process.pid)));
     } finally {
       await strong.close();
     }
