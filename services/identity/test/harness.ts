@@ -106,7 +106,9 @@ export async function createApiAndClient(h: Harness, opts: { grants?: string; sc
   args.push('--scopes', opts.scopes ?? `read-${suffix},write-${suffix}`);
   if (opts.org) args.push('--org', opts.org);
   if (opts.redirectUri) args.push('--redirect-uri', opts.redirectUri);
-  args.push(...(opts.extraArgs ?? []));
+  // Third-party clients, as the tests' sign-ins go through the consent page; first-party ones pass --no-consent-required.
+  if (!(opts.extraArgs ?? []).includes('--no-consent-required')) args.push('--consent-required');
+  args.push(...(opts.extraArgs ?? []).filter((a) => a !== '--no-consent-required'));
   const client = await h.cli<{ client_id: string; client_secret: string }>(...args);
   return { api: identifier, read: `read-${suffix}`, write: `write-${suffix}`, clientId: client.client_id, clientSecret: client.client_secret };
 }

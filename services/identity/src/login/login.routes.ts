@@ -12,6 +12,8 @@ import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 import { authenticateUser, type UsersDeps } from '../users/index.js';
 import type { FailureLimits } from '../ratelimit/index.js';
+import type { ConsentsRepository } from './consents.repository.js';
+import { describeScopes } from './scope-descriptions.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
@@ -31,6 +33,10 @@ export interface InteractionDeps {
   secondStep?: SecondStep;
   /** REGISTRATION: the login page links to the registration form. */
   registration?: boolean;
+  /** What people allowed clients on the consent page, remembered until revoked. */
+  consents: Pick<ConsentsRepository, 'remember'>;
+  /** The account console, where a remembered consent is revoked. */
+  accountHref: string;
 }
 
 /**
@@ -114,15 +120,14 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-    const resourceScopes = Object.values(d.missingResourceScopes ?? {}).flat();
     res.type('html').send(
       consentPage({
         action: `${base(uid)}/confirm`,
         abort: `${base(uid)}/abort`,
         csrf: forms.token(uid),
         clientName: name,
-        scopes: [...(d.missingOIDCScope ?? []), ...resourceScopes],
-        apis: Object.keys(d.missingResourceScopes ?? {}),
+        scopes: describeScopes(d.missingOIDCScope ?? [], d.missingResourceScopes ?? {}),
+        accountHref: deps.accountHref,
         nonce,
       }),
     );
@@ -193,6 +198,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
+    // Remembered per person and client, so another session or browser is not asked again (oidc/consent-grant.ts).
+    await deps.consents.remember(accountId, grant.clientId as string, { scopes: d.missingOIDCScope ?? [], resourceScopes: d.missingResourceScopes ?? {} });
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   });
 

@@ -1,5 +1,6 @@
 import { html, layout, raw, type Html } from '@hush/common';
 import { csrfField } from '../pages/index.js';
+import type { ScopeLine } from './scope-descriptions.js';
 
 /*
  * Server-rendered pages on the shared layout: plain HTML forms (keyboard usable, no JavaScript),
@@ -44,13 +45,15 @@ ${o.registerHref && html`<p>New here? <a href="${o.registerHref}">Register</a></
   });
 }
 
-export function consentPage(o: { action: string; abort: string; csrf: string; clientName: string; scopes: string[]; apis: string[]; nonce: string }): string {
+/** The consent page: what the client asks for, each scope by its description; the answer is remembered until revoked in `accountHref`. */
+export function consentPage(o: { action: string; abort: string; csrf: string; clientName: string; scopes: ScopeLine[]; accountHref: string; nonce: string }): string {
   return layout({
-    title: 'Authorize',
+    title: `Allow ${o.clientName}?`,
     nonce: o.nonce,
     body: html`<h1>Allow ${o.clientName}?</h1>
-<p>${o.clientName} asks for access to your account${o.apis.length > 0 && html` and to ${o.apis.join(', ')}`}:</p>
-<ul>${o.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul>
+<p>${o.clientName} asks to:</p>
+<ul class="scopes">${o.scopes.map((s) => html`<li>${s.description}</li>`)}</ul>
+<p class="hint">Your answer is remembered; you can revoke it under Applications in <a href="${o.accountHref}">your account</a>.</p>
 <div class="actions">
 <form method="post" action="${o.action}">${csrfField(o.csrf)}<button type="submit" autofocus>Allow</button></form>
 <form method="post" action="${o.abort}">${csrfField(o.csrf)}<button class="secondary" type="submit">Deny</button></form>
