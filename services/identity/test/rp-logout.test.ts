@@ -17,6 +17,7 @@ beforeAll(async () => {
   const c = await h.cli<{ client_id: string; client_secret: string }>(
     'clients',
     'create',
+    '--consent-required',
     '--name',
     'Logout app',
     '--id',

@@ -56,7 +56,9 @@ export function within(asked: Consent, remembered: Consent | undefined): Consent
   if (!remembered) return { scopes: [], resourceScopes: {} };
   return {
     scopes: asked.scopes.filter((s) => remembered.scopes.includes(s)),
-    resourceScopes: Object.fromEntries(Object.entries(asked.resourceScopes).map(([api, scopes]) => [api, scopes.filter((s) => (remembered.resourceScopes[api] ?? []).includes(s))])),
+    resourceScopes: Object.fromEntries(
+      Object.entries(asked.resourceScopes).map(([api, scopes]) => [api, scopes.filter((s) => (remembered.resourceScopes[api] ?? []).includes(s))]),
+    ),
   };
 }
 
