@@ -56,6 +56,7 @@ beforeAll(async () => {
   const client = await identity.cli<{ client_id: string; web_origins: string[] }>(
     'clients',
     'create',
+    '--consent-required',
     '--name',
     'Keycloak JS app',
     '--public',
