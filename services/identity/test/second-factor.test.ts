@@ -77,7 +77,7 @@ async function afterPassword(username: string) {
   return { browser, login, step };
 }
 
-const isConsent = (html: string) => html.includes('asks for access to your account');
+const isConsent = (html: string) => html.includes('<h1>Allow ');
 
 describe('the second step at sign-in', () => {
   it('a person with TOTP is asked for a code after the password; a wrong code is refused, the current one completes the sign-in', async () => {
