@@ -12,6 +12,7 @@ export default {
     '^@hush/common/base$': '<rootDir>/packages/common/src/base.ts',
     '^@hush/common/web$': '<rootDir>/packages/common/src/web/index.ts',
     '^@hush/common/html$': '<rootDir>/packages/common/src/web/html.ts',
+    '^@hush/common/i18n$': '<rootDir>/packages/common/src/i18n/index.ts',
     '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

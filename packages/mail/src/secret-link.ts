@@ -1,73 +1,79 @@
-import type { SecretLinkJob } from '@hush/queue';
-import { html } from '@hush/common/html';
-import { emailDocument } from './document.js';
+import type { HandoverLabel, SecretLinkJob } from '@hush/queue';
+import { html, type Html } from '@hush/common/html';
+import { emailDocument, linkButton, smallPrint } from './document.js';
 import { displayName } from './escape.js';
+import { mailMessages, type MailMessages } from './messages/index.js';
+import type { RenderedEmail } from './rendered.js';
 
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+export { formatExpiry, type RenderedEmail } from './rendered.js';
 
-type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt' | 'recipientOnly' | 'keyApart'>;
-
-// Built with the first e-mail, not with the module: a formatter loads the locale's ICU data, ~5 MB
-// of the node binary's pages (more where the kernel maps them as huge pages) in every process that
-// imports this package, sending or not.
-let expiryFormat: Intl.DateTimeFormat | undefined;
-
-/** "Tuesday 14 January 2025 at 12:00 UTC": absolute, as the mail may be read much later than sent. */
-export function formatExpiry(expiresAt: number): string {
-  expiryFormat ??= new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', dateStyle: 'full', timeStyle: 'short' });
-  return `${expiryFormat.format(new Date(expiresAt * 1000))} UTC`;
-}
+type SecretLinkView = Pick<SecretLinkJob, 'sender' | 'link' | 'passphraseRequired' | 'expiresAt' | 'recipientOnly' | 'keyApart' | 'handover' | 'locale'>;
 
 /**
  * The e-mail that carries a secret's link. It names the sender, holds the link, says the
  * link works once and until when, and whether a passphrase is needed; it never holds the value or
  * the passphrase (the job has neither). Opening the link reveals nothing until the button is
  * pressed, so link scanners do not burn it; the text says so, to keep people from worrying.
+ * A handed-over credential's e-mail (`handover`) says what it carries, who handed it over and
+ * what to do with it instead of a bare "sent you a secret".
  */
 export function renderSecretLinkEmail(view: SecretLinkView): RenderedEmail {
-  const sender = displayName(view.sender);
-  const expires = formatExpiry(view.expiresAt);
-  const passphraseText = view.passphraseRequired
-    ? `You need a passphrase to read it. ${sender} will give it to you separately; it is not in this e-mail.`
-    : 'No passphrase is needed to read it.';
-  const recipientOnlyText = view.recipientOnly
-    ? 'It is for this address only: to read it, sign in to Hush with an account of this address, or ask the page for a one-time code sent here.'
-    : '';
-  const keyApartText = view.keyApart
-    ? `${sender} encrypted it before sending it, and its key is not in this e-mail (nor did our server ever have it): ${sender} will give you the full link, or its key, separately.`
-    : '';
-
-  const subject = `${sender} sent you a secret`;
+  const m = mailMessages(view.locale);
+  const sender = displayName(view.sender, 100, m.text('common.someone'));
+  const expires = m.dateTime(view.expiresAt);
+  const notes: [Html, string][] = [
+    [m.html('secretLink.once', { expires }), m.text('secretLink.once', { expires })],
+    view.passphraseRequired ? pair(m, 'secretLink.passphrase', { sender }) : pair(m, 'secretLink.noPassphrase'),
+    ...(view.recipientOnly ? [pair(m, 'secretLink.recipientOnly')] : []),
+    ...(view.keyApart ? [pair(m, 'secretLink.keyApart', { sender })] : []),
+    pair(m, 'secretLink.pressButton'),
+  ];
+  const head = view.handover ? handoverHead(m, view.handover, sender) : genericHead(m, sender);
 
   const text = [
-    `${sender} sent you a secret.`,
+    head.intro[1],
     '',
-    'Open this link to read it:',
+    ...(head.todo ? [head.todo[1], ''] : []),
+    m.text('secretLink.openText'),
     view.link,
     '',
-    `The link works only once: after you read the secret, it is deleted. It expires on ${expires}.`,
-    passphraseText,
-    ...(recipientOnlyText ? [recipientOnlyText] : []),
-    ...(keyApartText ? [keyApartText] : []),
-    'Opening the link does not reveal the secret yet; you will press a button to see it.',
+    ...notes.map(([, t]) => t),
     '',
-    'If you did not expect this e-mail, you can ignore it.',
+    head.notExpected[1],
     '',
   ].join('\n');
 
-  const content = html`<p><strong>${sender}</strong> sent you a secret.</p>
-<p><a href="${view.link}" style="display: inline-block; padding: 10px 18px; background: #1f4fd1; color: #ffffff; text-decoration: none; border-radius: 6px;">Open the secret</a></p>
-<p style="font-size: 14px;">Or copy this link into your browser:<br><a href="${view.link}">${view.link}</a></p>
-<p>The link works <strong>only once</strong>: after you read the secret, it is deleted. It expires on ${expires}.</p>
-<p>${passphraseText}</p>
-${recipientOnlyText && html`<p>${recipientOnlyText}</p>`}
-${keyApartText && html`<p>${keyApartText}</p>`}
-<p>Opening the link does not reveal the secret yet; you will press a button to see it.</p>
-<p style="font-size: 13px; color: #666666;">If you did not expect this e-mail, you can ignore it.</p>
+  const content = html`<p>${head.intro[0]}</p>
+${head.todo && html`<p>${head.todo[0]}</p>`}
+${linkButton(view.link, head.button, m)}
+${notes.map(([h]) => html`<p>${h}</p>\n`)}${smallPrint(head.notExpected[0])}
 `;
-  return { subject, text, html: emailDocument(subject, content) };
+  return { subject: head.subject, text, html: emailDocument(head.subject, content, m) };
+}
+
+type Pair = [Html, string];
+const pair = (m: MailMessages, key: Parameters<MailMessages['text']>[0], values: Record<string, string> = {}): Pair => [m.html(key, values), m.text(key, values)];
+
+function genericHead(m: MailMessages, sender: string) {
+  return {
+    subject: m.text('secretLink.subject', { sender }),
+    intro: pair(m, 'secretLink.intro', { sender }),
+    todo: undefined as Pair | undefined,
+    button: m.text('secretLink.button'),
+    notExpected: pair(m, 'common.notExpected'),
+  };
+}
+
+function handoverHead(m: MailMessages, h: HandoverLabel, sender: string) {
+  const name = displayName(h.name, 200);
+  const by = h.by === undefined ? sender : displayName(h.by, 200);
+  const what: Record<string, string> = h.id === undefined ? { kind: h.kind, name } : { kind: h.kind, name, id: displayName(h.id, 200) };
+  const whatKey = h.id === undefined ? 'handover.what' : 'handover.whatWithId';
+  return {
+    subject: m.text('handover.subject', { kind: h.kind, name }),
+    intro: [m.html('handover.intro', { by, what: m.html(whatKey, what) }), m.text('handover.intro', { by, what: m.text(whatKey, what) })] as Pair,
+    todo: pair(m, 'handover.todo', { kind: h.kind }),
+    button: m.text('handover.button'),
+    notExpected: pair(m, 'handover.notExpected', { by }),
+  };
 }

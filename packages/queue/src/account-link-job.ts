@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailLocale } from './mail-locale.js';
 
 /** Keycloak's required actions an administrator can send a person to perform (execute-actions-email). */
 export const ACCOUNT_ACTIONS = ['UPDATE_PASSWORD', 'CONFIGURE_TOTP', 'VERIFY_EMAIL'] as const;
@@ -24,5 +25,7 @@ export const accountLinkJob = z.object({
   actions: z.array(z.enum(ACCOUNT_ACTIONS)).max(ACCOUNT_ACTIONS.length).optional(),
   /** Unix seconds after which the link no longer works. */
   expiresAt: z.number().int(),
+  /** The e-mail's language (mail-locale.ts); absent: English. */
+  locale: mailLocale,
 });
 export type AccountLinkJob = z.infer<typeof accountLinkJob>;

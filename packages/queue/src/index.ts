@@ -16,6 +16,8 @@ export * from './secret-request-job.js';
 export * from './mail-job.js';
 export * from './account-link-job.js';
 export * from './sealed-job.js';
+export * from './mail-locale.js';
+export * from './handover-label.js';
 export * from './producers.js';
 
 export const deliveryStatusJob = z.object({

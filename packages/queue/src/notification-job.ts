@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailLocale } from './mail-locale.js';
 
 /** What a creator can be told about: the secret was read, burned, or expired unread. */
 export const NOTIFY_EVENTS = ['revealed', 'burned', 'expired'] as const;
@@ -26,5 +27,7 @@ export const notificationJob = z.object({
   shortkey: z.string().min(1).max(20),
   /** Unix seconds of the event. */
   at: z.number().int(),
+  /** The e-mail's language (mail-locale.ts); absent: English. */
+  locale: mailLocale,
 });
 export type NotificationJob = z.infer<typeof notificationJob>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailLocale } from './mail-locale.js';
 
 /**
  * The one-time code that lets the recipient of a recipient-only secret, who has no account, prove
@@ -16,5 +17,7 @@ export const recipientCodeJob = z.object({
   code: z.string().regex(/^[0-9]{6,10}$/),
   /** Unix seconds after which the code no longer works. */
   expiresAt: z.number().int(),
+  /** The e-mail's language (mail-locale.ts); absent: English. */
+  locale: mailLocale,
 });
 export type RecipientCodeJob = z.infer<typeof recipientCodeJob>;

@@ -1,5 +1,7 @@
 import { open, seal } from '@hush/common/base';
 import { z } from 'zod';
+import { handoverLabel } from './handover-label.js';
+import { mailLocale } from './mail-locale.js';
 
 /** Queue the secrets relay adds e-mail requests to; the mailer's worker consumes it. */
 export const SECRET_LINK_QUEUE = 'hush-secret-link';
@@ -36,6 +38,10 @@ export const secretLinkJob = z.object({
     .optional(),
   /** Unix seconds after which the link no longer works. */
   expiresAt: z.number().int(),
+  /** A handed-over credential: what it is and who handed it over, named in the e-mail. */
+  handover: handoverLabel.optional(),
+  /** The e-mail's language (mail-locale.ts); absent: English. */
+  locale: mailLocale,
 });
 export type SecretLinkJob = z.infer<typeof secretLinkJob>;
 

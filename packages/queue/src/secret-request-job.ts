@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailLocale } from './mail-locale.js';
 
 /**
  * The e-mail to the person a secret request names: who asks, for what (the request's label,
@@ -17,5 +18,7 @@ export const secretRequestJob = z.object({
   link: z.url(),
   /** Unix seconds after which the link no longer takes a secret. */
   expiresAt: z.number().int(),
+  /** The e-mail's language (mail-locale.ts); absent: English. */
+  locale: mailLocale,
 });
 export type SecretRequestJob = z.infer<typeof secretRequestJob>;

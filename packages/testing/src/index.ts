@@ -103,3 +103,4 @@ export * from './readiness.js';
 export * from './env-example.js';
 export * from './main-process.js';
 export * from './key-fingerprint.js';
+export * from './template-words.js';

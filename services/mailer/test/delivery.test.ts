@@ -54,6 +54,24 @@ describe('delivering a secret link', () => {
     expect(await h.getJob(job.deliveryId)).toBeUndefined();
   });
 
+  test('when the job carries a language and a handover label, then the e-mail is in that language and names what it carries', async () => {
+    const job = aSecretLinkJob({
+      sender: 'hush-handover',
+      passphraseRequired: false,
+      locale: 'de-DE',
+      handover: { kind: 'first_password', name: 'ops-oncall', by: 'Ada Admin' },
+    });
+    await h.add(job, producerJobOptions(job.deliveryId));
+
+    const [message] = await smtp.waitFor(job.to);
+    const mail = message!.mail;
+    expect(mail.subject).toBe('Ihr erstes Passwort für das Konto ops-oncall');
+    expect(mail.text).toContain('Ada Admin hat Ihnen Ihr erstes Passwort für das Konto ops-oncall übergeben');
+    expect(mail.text).toContain(job.link);
+    expect(mail.html).toContain('<html lang="de">');
+    await h.waitForStatus(job.deliveryId, 'sent');
+  });
+
   test('when a passphrase is required, then the e-mail says so (and holds no passphrase); a sender address becomes Reply-To', async () => {
     const job = aSecretLinkJob({ sender: 'bob@example.org', passphraseRequired: true });
     await h.add(job, producerJobOptions(job.deliveryId));

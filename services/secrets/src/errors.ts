@@ -31,6 +31,7 @@ export class NotifyAddressRequiredError extends fixedError(
   "notify needs an address: give notify_email, as this account's id is not an e-mail address",
 ) {}
 export class RecipientOnlyWithoutRecipientError extends fixedError(400, 'recipient_required', 'recipient_only needs a recipient address') {}
+export class HandoverLabelError extends wordedError(400, 'invalid_handover') {}
 export class InvalidCodeError extends DomainError {
   constructor(readonly left: number) {
     super(401, 'code_incorrect', left > 0 ? `That code is not right; ${left} attempt(s) left` : 'That code is not right, and it no longer works: ask for a new one');

@@ -13,6 +13,7 @@ export const KEY_LABELS = {
   requestOwnerKey: 'hush:request:owner-key:v1',
   requestRecipient: 'hush:request:recipient:v1',
   secretRecipient: 'hush:secret:recipient:v1',
+  secretHandover: 'hush:secret:handover:v1',
   recipientCode: 'hush:secret:recipient-code:v1',
   webSession: 'hush:secrets:web-session:v1',
   webSignIn: 'hush:secrets:web-sign-in:v1',

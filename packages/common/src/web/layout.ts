@@ -12,6 +12,10 @@ export interface PageOptions {
   script?: string;
   /** A script file of our own origin, run (before `script`) under the nonce and checked by Subresource Integrity. */
   external?: { src: string; integrity: string } | undefined;
+  /** The language of the page's words (BCP 47); default English. */
+  lang?: string | undefined;
+  /** A banner above the main landmark (the product's name, the signed-in person, a language switcher). */
+  header?: Html | undefined;
 }
 
 const stylesheet = raw(STYLESHEET);
@@ -19,10 +23,10 @@ const stylesheet = raw(STYLESHEET);
 /** The one page layout: a complete document, never indexed, the body in a single main landmark. */
 export function layout(page: PageOptions): string {
   return String(html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${page.lang ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><meta name="color-scheme" content="light dark"><title>${page.title} · Hush</title>
 <style nonce="${page.nonce}">${stylesheet}</style></head>
-<body><main>${page.body}</main>${page.external && html`<script src="${page.external.src}" integrity="${page.external.integrity}" nonce="${page.nonce}"></script>`}${
+<body>${page.header}<main>${page.body}</main>${page.external && html`<script src="${page.external.src}" integrity="${page.external.integrity}" nonce="${page.nonce}"></script>`}${
     page.script && html`<script nonce="${page.nonce}">${raw(page.script)}</script>`
   }</body></html>`);
 }

@@ -61,7 +61,13 @@ fieldset{border:1px solid var(--border);border-radius:6px;margin:1rem 0 0;paddin
 legend{font-weight:600;padding:0 .3rem}
 fieldset label{font-weight:400;margin:.45rem 0 0}
 label>input[type=checkbox],label>input[type=radio]{display:inline-block;width:auto;margin:0 .45rem 0 0;vertical-align:middle}
-@media (max-width:30rem){main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}.actions>a{display:inline-block;margin-top:1rem}button.link,.copy button{width:auto}nav form{margin-left:0}}
+header.masthead{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem 1rem;max-width:34rem;margin:1.5rem auto 0;padding:0 .25rem}
+header.masthead+main{margin-top:.75rem}
+.masthead .product{font-weight:700;font-size:1.15rem;color:var(--text);text-decoration:none;margin-right:auto}
+.masthead nav{margin:0;padding:0;border:0;gap:.75rem}
+.masthead nav a[aria-current]{font-weight:700;text-decoration:none;color:var(--text)}
+.masthead form{display:flex;align-items:baseline;gap:.5rem}
+@media (max-width:30rem){body:has(>header.masthead){display:flex;flex-direction:column;min-height:100vh}header.masthead{margin:0;padding:.75rem 1.25rem;background:var(--card);border-bottom:1px solid var(--border)}header.masthead+main{flex:1 0 auto;min-height:0;margin-top:0}main{margin:0;min-height:100vh;border-radius:0;box-shadow:none;padding:1.25rem}dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.6rem}button{width:100%;margin-right:0}.actions{display:block}.actions>a{display:inline-block;margin-top:1rem}button.link,.copy button{width:auto}nav form{margin-left:0}}
 `
   .trim()
   .replace(/\n/g, '');

@@ -9,6 +9,7 @@ import * as recipientOnly from '../../migrations/20270115000000_recipient_only.j
 import * as keyFingerprints from '../../migrations/20270201000000_key_fingerprints.js';
 import * as sweepIndexes from '../../migrations/20270210000000_sweep_indexes.js';
 import * as zeroKnowledge from '../../migrations/20270301000000_zero_knowledge.js';
+import * as handoverLabels from '../../migrations/20270401000000_handover_labels.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -22,4 +23,5 @@ export const migrationSource = staticMigrations({
   '20270201000000_key_fingerprints': keyFingerprints,
   '20270210000000_sweep_indexes': sweepIndexes,
   '20270301000000_zero_knowledge': zeroKnowledge,
+  '20270401000000_handover_labels': handoverLabels,
 });

@@ -32,6 +32,7 @@ export class Delivery extends DeliveryRelay<OutboxRow> {
  */
 function jobOf(crypto: DeliveryDeps['crypto'], row: OutboxRow): MailJob {
   if (!row.notify) return mailJob.parse(JSON.parse(crypto.openOutbox(row.id, row.payloadSealed)));
-  const { to, shortkey } = JSON.parse(crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string };
-  return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at: Math.floor(row.notify.at.getTime() / 1000) });
+  const { to, shortkey, locale } = JSON.parse(crypto.openNotify(row.notify.metadataHash, row.payloadSealed)) as { to: string; shortkey: string; locale?: string };
+  const at = Math.floor(row.notify.at.getTime() / 1000);
+  return notificationJob.parse({ version: 1, kind: 'notification', deliveryId: row.id, to, shortkey, event: row.notify.event, at, ...(locale !== undefined ? { locale } : {}) });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFY_EVENTS } from '@hush/queue';
+import { HANDOVER_KINDS, mailLocale, NOTIFY_EVENTS } from '@hush/queue';
 import { InvalidLengthError, InvalidParameterError, InvalidRecipientError, InvalidShareDomainError, InvalidTtlError, SecretRequiredError } from '../errors.js';
 import { blankable, paramsParser, text, wholeNumber, type FieldErrors, type Params, type ParamsParser } from '../http/params.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from './generate-value.js';
@@ -140,6 +140,42 @@ const notifyEmail = blankable(
 
 const notifyOptions = { notify, notify_email: notifyEmail };
 
+/** One line of printable text, as a handover label's parts are (they are shown in a subject, a body and a page). */
+const labelPart = (description: string) =>
+  blankable(
+    z
+      .string()
+      .max(200, { error: 'handover labels are at most 200 characters' })
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/, { error: 'handover labels are one line of printable text' })
+      .optional()
+      .describe(description),
+    { trim: true },
+  );
+
+/**
+ * A handed-over credential's label (a service client's share, such as identity's handover): what
+ * the secret is, for its e-mail and reveal page to name it. Extensions: Onetime Secret's clients
+ * never send them, and no answer shows them.
+ */
+const handoverOptions = {
+  handover_kind: blankable(
+    z
+      .enum(HANDOVER_KINDS, { error: `handover_kind is one of ${HANDOVER_KINDS.join(', ')}` })
+      .optional()
+      .describe(`A handed-over credential: ${HANDOVER_KINDS.join(', ')}. Needs handover_name; service clients only.`),
+    { trim: true },
+  ),
+  handover_name: labelPart("The handed-over credential's client name or account username, named in the e-mail and on the reveal page."),
+  handover_id: labelPart("The handed-over credential's client id, shown beside its name."),
+  handover_by: labelPart('Who handed the credential over (an administrator), named in the e-mail and on the reveal page.'),
+  // A hint, never a refusal: a malformed tag (or one sent twice) is ignored, as a language Hush does not write is;
+  // one the mail job takes (mailLocale) is kept, so the job never fails over it.
+  locale: z
+    .preprocess((v) => (typeof v === 'string' && v.trim() !== '' && mailLocale.safeParse(v.trim()).success ? v.trim() : undefined), z.string().optional())
+    .describe("The recipient's language (BCP 47, e.g. de or en-GB) for the e-mails; absent, malformed or not spoken: English."),
+};
+
 /**
  * `recipient_only`: only the recipient may read the secret, after signing in at identity with an
  * account whose verified address it is, or proving the address with a one-time code e-mailed to it.
@@ -172,7 +208,16 @@ const optionErrors: Record<string, FieldErrors> = {
 function shareSchema(bounds: TtlBounds) {
   return z.preprocess(
     withRecipientAlias,
-    z.object({ secret: text(z.string().min(1)), ttl: ttl(bounds), passphrase, recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions }),
+    z.object({
+      secret: text(z.string().min(1)),
+      ttl: ttl(bounds),
+      passphrase,
+      recipient,
+      recipient_only: recipientOnly,
+      share_domain: shareDomain,
+      ...notifyOptions,
+      ...handoverOptions,
+    }),
   );
 }
 
@@ -198,6 +243,7 @@ function otsShareSchema(bounds: TtlBounds) {
       recipient_only: recipientOnly,
       share_domain: shareDomain,
       ...notifyOptions,
+      ...handoverOptions,
     }),
   );
 }
@@ -324,7 +370,7 @@ function shareOptionErrors(bounds: TtlBounds): Record<string, FieldErrors> {
  */
 export function shareOptions(bounds: TtlBounds) {
   return {
-    fields: { ttl: ttl(bounds), recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions },
+    fields: { ttl: ttl(bounds), recipient, recipient_only: recipientOnly, share_domain: shareDomain, ...notifyOptions, ...handoverOptions },
     errors: shareOptionErrors(bounds),
     preprocess: withRecipientAlias,
   };

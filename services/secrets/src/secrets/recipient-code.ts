@@ -21,8 +21,8 @@ export const CODE_MAX_SENDS = 6;
 export const CODE_RESEND_AFTER_SECONDS = 30;
 export const CODE_PATTERN = /^[0-9]{6}$/;
 
-/** Sends a new code to the address the secret is for; returns that address obfuscated. */
-export async function sendRecipientCode(deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto' | 'outboxWritten'>, secretKey: string): Promise<{ to: string }> {
+/** Sends a new code to the address the secret is for (in `locale`, the asking page's language); returns that address obfuscated. */
+export async function sendRecipientCode(deps: Pick<SecretsDeps, 'secrets' | 'codes' | 'crypto' | 'outboxWritten'>, secretKey: string, locale?: string): Promise<{ to: string }> {
   if (!isKey(secretKey)) throw new UnknownSecretError();
   const secretHash = hashKey(secretKey);
   const live = await deps.secrets.peek(secretHash);
@@ -38,6 +38,7 @@ export async function sendRecipientCode(deps: Pick<SecretsDeps, 'secrets' | 'cod
     sender: live.sender,
     code,
     expiresAt: Math.floor(Date.now() / 1000) + CODE_TTL_SECONDS,
+    ...(locale !== undefined ? { locale } : {}),
   };
   const issued = await deps.codes.issue(
     secretHash,

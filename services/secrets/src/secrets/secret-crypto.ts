@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { deriveKey, open, seal } from '@hush/common';
+import { handoverLabel, type HandoverLabel } from '@hush/queue';
 import { KEY_LABELS } from '../key-labels.js';
 
 /**
@@ -115,6 +116,22 @@ export class SecretCrypto {
 
   openRecipient(secretKey: string, secretHash: Buffer, sealed: Buffer): string {
     return open(deriveKey(this.masterKey, KEY_LABELS.secretRecipient, secretKey), sealed, `recipient:${secretHash.toString('hex')}`).toString('utf8');
+  }
+
+  /** A handed-over credential's label, sealed like the recipient's address (under the secret key). */
+  sealHandover(secretKey: string, secretHash: Buffer, label: HandoverLabel): Buffer {
+    return seal(deriveKey(this.masterKey, KEY_LABELS.secretHandover, secretKey), JSON.stringify(label), `handover:${secretHash.toString('hex')}`);
+  }
+
+  /** The label `sealHandover` sealed; undefined when it does not open or read as a label (never fails a page). */
+  openHandover(secretKey: string, secretHash: Buffer, sealed: Buffer): HandoverLabel | undefined {
+    try {
+      const text = open(deriveKey(this.masterKey, KEY_LABELS.secretHandover, secretKey), sealed, `handover:${secretHash.toString('hex')}`).toString('utf8');
+      const label = handoverLabel.safeParse(JSON.parse(text));
+      return label.success ? label.data : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** A one-time code as stored: HMAC under a MASTER_KEY-derived key, bound to its secret (a copy of the table guesses nothing offline). */

@@ -65,6 +65,8 @@ export interface NewSecret {
   requestLabel?: string | null;
   /** The address a recipient-only secret is for, sealed under its secret key (SecretCrypto.sealRecipient); null: anyone with the link. */
   recipientSealed?: Buffer | null;
+  /** What a handed-over credential is, sealed under its secret key (SecretCrypto.sealHandover); null: an ordinary secret. */
+  handoverSealed?: Buffer | null;
   /** The events its creator is told about, and where to (sealed, see SecretCrypto.sealNotify); null: none. */
   notify?: { on: readonly NotifyEvent[]; sealed: Buffer } | null;
   /** A zero-knowledge secret (its ciphertext is the client's envelope): what a read must prove; null: encrypted here. */
@@ -239,11 +241,11 @@ const INSERT = (gate?: string) => `
   WITH ${gate ? `gate AS (${gate}), ` : ''}input AS (
     SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
                          ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bytea[],
-                         ?::bytea[], ?::bytea[], ?::bytea[], ?::bigint[])
+                         ?::bytea[], ?::bytea[], ?::bytea[], ?::bigint[], ?::bytea[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
            outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain,
            reader_custid, request_label, notify_on, notify_sealed, recipient_sealed,
-           key_verifier, passphrase_verifier, wrapped_key, file_bytes)
+           key_verifier, passphrase_verifier, wrapped_key, file_bytes, handover_sealed)
     ${gate ? 'WHERE EXISTS (SELECT 1 FROM gate)' : ''}
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
@@ -263,9 +265,10 @@ const INSERT = (gate?: string) => `
     SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at
     FROM input JOIN m ON m.metadata_hash = input.metadata_hash WHERE input.outbox_id IS NOT NULL
   )
-  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, recipient_sealed, key_verifier, passphrase_verifier, wrapped_key, expires_at)
+  INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, recipient_sealed, key_verifier, passphrase_verifier, wrapped_key,
+                       handover_sealed, expires_at)
   SELECT input.secret_hash, m.metadata_hash, input.ciphertext, input.passphrase_hash, input.reader_custid, input.recipient_sealed,
-         input.key_verifier, input.passphrase_verifier, input.wrapped_key, m.secret_expires_at
+         input.key_verifier, input.passphrase_verifier, input.wrapped_key, input.handover_sealed, m.secret_expires_at
   FROM input JOIN m ON m.metadata_hash = input.metadata_hash
   RETURNING secret_hash, created_at`;
 
@@ -306,6 +309,7 @@ function insertBindings(items: readonly NewSecret[], receiptRetention: number): 
     items.map((s) => s.zk?.passphraseVerifier ?? null),
     items.map((s) => s.zk?.wrappedKey ?? null),
     items.map((s) => s.zk?.fileBytes ?? null),
+    items.map((s) => s.handoverSealed ?? null),
     receiptRetention,
   ] as unknown as readonly Knex.RawBinding[];
 }
@@ -321,6 +325,8 @@ export interface LiveSecret {
   sender: string;
   /** Encrypted by its creator's client: read only with the proof of its key (claimZk). */
   zeroKnowledge: boolean;
+  /** What a handed-over credential is, sealed under its secret key; null: an ordinary secret. */
+  handoverSealed: Buffer | null;
 }
 
 /** What the read of a zero-knowledge secret checks before it claims it. */
@@ -413,15 +419,25 @@ export class SecretsRepository {
    * creator's custid (for the pages that name the sender).
    */
   async peek(secretHash: Buffer): Promise<LiveSecret | undefined> {
-    const { rows } = await this.db.raw<{ rows: { locked: boolean; reader_custid: string | null; recipient_sealed: Buffer | null; custid: string; zk: boolean }[] }>(
-      `SELECT s.passphrase_hash IS NOT NULL OR s.passphrase_verifier IS NOT NULL AS locked, s.reader_custid, s.recipient_sealed, m.custid, s.key_verifier IS NOT NULL AS zk
+    const { rows } = await this.db.raw<{
+      rows: { locked: boolean; reader_custid: string | null; recipient_sealed: Buffer | null; custid: string; zk: boolean; handover_sealed: Buffer | null }[];
+    }>(
+      `SELECT s.passphrase_hash IS NOT NULL OR s.passphrase_verifier IS NOT NULL AS locked, s.reader_custid, s.recipient_sealed, m.custid, s.key_verifier IS NOT NULL AS zk,
+              s.handover_sealed
        FROM secrets s JOIN metadata m ON m.metadata_hash = s.metadata_hash
        WHERE s.secret_hash = ? AND s.expires_at > now()`,
       [secretHash],
     );
     const row = rows[0];
     return row
-      ? { passphraseRequired: Boolean(row.locked), reader: row.reader_custid, recipientSealed: row.recipient_sealed, sender: row.custid, zeroKnowledge: row.zk }
+      ? {
+          passphraseRequired: Boolean(row.locked),
+          reader: row.reader_custid,
+          recipientSealed: row.recipient_sealed,
+          sender: row.custid,
+          zeroKnowledge: row.zk,
+          handoverSealed: row.handover_sealed,
+        }
       : undefined;
   }
 
@@ -437,9 +453,10 @@ export class SecretsRepository {
         wrapped_key: Buffer | null;
         file_bytes: string | null;
         expires_at: Date;
+        handover_sealed: Buffer | null;
       }[];
     }>(
-      `SELECT s.reader_custid, s.recipient_sealed, m.custid, s.key_verifier, s.passphrase_verifier, s.wrapped_key, f.bytes AS file_bytes, s.expires_at
+      `SELECT s.reader_custid, s.recipient_sealed, m.custid, s.key_verifier, s.passphrase_verifier, s.wrapped_key, f.bytes AS file_bytes, s.expires_at, s.handover_sealed
        FROM secrets s JOIN metadata m ON m.metadata_hash = s.metadata_hash LEFT JOIN zk_files f ON f.secret_hash = s.secret_hash
        WHERE s.secret_hash = ? AND s.expires_at > now() AND s.key_verifier IS NOT NULL`,
       [secretHash],
@@ -457,6 +474,7 @@ export class SecretsRepository {
       wrappedKey: row.wrapped_key,
       fileBytes: row.file_bytes === null ? null : Number(row.file_bytes),
       expiresAt: row.expires_at,
+      handoverSealed: row.handover_sealed,
     };
   }
 

@@ -1,12 +1,12 @@
 import { planOf, type Plan } from '../accounts/plans.js';
 import { isAnonymous, type Principal } from '../auth/principal.js';
-import { AnonymousRecipientError, NotifyAddressRequiredError, RecipientOnlyWithoutRecipientError, SecretTooLongError, UnknownFileError } from '../errors.js';
+import { AnonymousRecipientError, HandoverLabelError, NotifyAddressRequiredError, RecipientOnlyWithoutRecipientError, SecretTooLongError, UnknownFileError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
 import { characterCount, type GenerateInput, type ShareInput } from './params.js';
 import { randomUUID } from 'node:crypto';
-import { obfuscateEmail, type SecretLinkJob } from '@hush/queue';
+import { obfuscateEmail, type HandoverLabel, type SecretLinkJob } from '@hush/queue';
 import { isValidAddress } from './recipient.js';
 import type { NewSecret, NewZkSecret } from './secrets.repository.js';
 
@@ -91,7 +91,8 @@ export async function storeSecret(
   // Without an account nobody answers for the e-mail: an open relay otherwise.
   if (anonymous && (options.recipient !== undefined || options.notify !== undefined)) throw new AnonymousRecipientError();
   if (options.recipient_only === true && options.recipient === undefined) throw new RecipientOnlyWithoutRecipientError();
-  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state, zk?.secret ?? null, zk?.keySealed);
+  const handover = handoverLabelOf(principal, options);
+  const { row, created } = await prepareSecret(deps, { custid: principal.custid, anonymous }, value, options, state, zk?.secret ?? null, zk?.keySealed, handover);
   const file = zk?.file;
   const stored = file === undefined ? await deps.secrets.insert(row) : await deps.secrets.insertWithFile({ id: file, custid: principal.custid }, row);
   if (!stored) throw new UnknownFileError();
@@ -115,6 +116,7 @@ export async function prepareSecret(
   state: 'new' | 'viewed',
   zk: NewZkSecret | null = null,
   keySealed?: string,
+  handover?: HandoverLabel,
 ): Promise<{ row: NewSecret; created: Omit<CreatedSecret, 'createdAt'> }> {
   const { ttl, passphrase, recipient } = options;
   const recipientOnly = options.recipient_only === true && recipient !== undefined;
@@ -133,7 +135,9 @@ export async function prepareSecret(
   const passphraseRequired = passphraseHash !== null || (zk?.passphraseVerifier ?? null) !== null;
   const recipientObfuscated = recipient === undefined ? null : obfuscateEmail(recipient);
   const outbox =
-    recipient === undefined ? null : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, { passphraseRequired, recipientOnly, zeroKnowledge: zk !== null, keySealed });
+    recipient === undefined
+      ? null
+      : outboxEntry(deps, owner.custid, recipient, secretKey, ttl, { passphraseRequired, recipientOnly, zeroKnowledge: zk !== null, keySealed, handover, locale: options.locale });
   const row: NewSecret = {
     metadataHash,
     metadataShortkey: metadataKey.slice(0, 6),
@@ -150,10 +154,17 @@ export async function prepareSecret(
     shareDomain,
     ciphertext: deps.crypto.sealValue(secretKey, secretHash, passphrase, value),
     recipientSealed: recipientOnly ? deps.crypto.sealRecipient(secretKey, secretHash, recipient) : null,
+    handoverSealed: handover === undefined ? null : deps.crypto.sealHandover(secretKey, secretHash, handover),
     notify:
       notifyTo === undefined
         ? null
-        : { on: options.notify ?? [], sealed: deps.crypto.sealNotify(metadataHash, JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6) })) },
+        : {
+            on: options.notify ?? [],
+            sealed: deps.crypto.sealNotify(
+              metadataHash,
+              JSON.stringify({ to: notifyTo, shortkey: metadataKey.slice(0, 6), ...(options.locale !== undefined ? { locale: options.locale } : {}) }),
+            ),
+          },
     zk,
   };
   return {
@@ -173,7 +184,14 @@ function outboxEntry(
   to: string,
   secretKey: string,
   ttl: number,
-  o: { passphraseRequired: boolean; recipientOnly: boolean; zeroKnowledge: boolean; keySealed: string | undefined },
+  o: {
+    passphraseRequired: boolean;
+    recipientOnly: boolean;
+    zeroKnowledge: boolean;
+    keySealed: string | undefined;
+    handover: HandoverLabel | undefined;
+    locale: string | undefined;
+  },
 ) {
   const { passphraseRequired, recipientOnly } = o;
   const id = randomUUID();
@@ -187,8 +205,23 @@ function outboxEntry(
     ...(recipientOnly ? { recipientOnly } : {}),
     ...(o.keySealed !== undefined ? { keySealed: o.keySealed } : o.zeroKnowledge ? { keyApart: true } : {}),
     expiresAt: Math.floor(Date.now() / 1000) + ttl,
+    ...(o.handover !== undefined ? { handover: o.handover } : {}),
+    ...(o.locale !== undefined ? { locale: o.locale } : {}),
   };
   return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
+}
+
+/**
+ * The label of a handed-over credential, from the share's `handover_*` options: only a service
+ * client (a client-credentials token, such as identity's handover) may label a secret so, since
+ * its e-mail then speaks in an administrator's name; a kind needs a name, and a name a kind.
+ */
+function handoverLabelOf(principal: Principal, options: Options): HandoverLabel | undefined {
+  const { handover_kind: kind, handover_name: name, handover_id: id, handover_by: by } = options;
+  if (kind === undefined && name === undefined && id === undefined && by === undefined) return undefined;
+  if (principal.via !== 'client_token') throw new HandoverLabelError('handover labels are for service clients (client-credentials tokens)');
+  if (kind === undefined || name === undefined) throw new HandoverLabelError('a handover label needs handover_kind and handover_name');
+  return { kind, name, ...(id !== undefined ? { id } : {}), ...(by !== undefined ? { by } : {}) };
 }
 
 /** notify_email if given, else the account's id when it is an e-mail address (web sign-ins). */

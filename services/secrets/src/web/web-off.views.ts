@@ -1,12 +1,14 @@
-import { html, layout } from '@hush/common';
+import { html } from '@hush/common';
 import { API_MOUNT } from '../http/api.routes.js';
+import { chromedPage, type Chrome } from './shared/index.js';
 
-export function webOffPage(nonce: string): string {
-  return layout({
-    title: 'Hush',
-    nonce,
-    body: html`<h1>Hush</h1>
-<p>The web app is not configured on this server (WEB_CLIENT_SECRET is not set): secrets can be shared through the API at <code>${API_MOUNT}</code>.</p>
-<p class="note">Operators: see docs/web-app.md.</p>`,
-  });
+export function webOffPage(c: Chrome): string {
+  const { m } = c;
+  return chromedPage(
+    c,
+    m.text('chrome.product'),
+    html`<h1>${m.text('chrome.product')}</h1>
+<p>${m.html('webOff.text', { mount: API_MOUNT })}</p>
+<p class="note">${m.text('webOff.note')}</p>`,
+  );
 }

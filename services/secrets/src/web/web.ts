@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from 'express';
-import { allowFormTarget, deriveKey, nonceOf, pageErrorHandler, pageForms, pageSecurity, type Logger } from '@hush/common';
+import { allowFormTarget, deriveKey, pageErrorHandler, pageForms, pageSecurity, type Logger } from '@hush/common';
 import type { Config } from '../config.js';
+import { API_MOUNT } from '../http/api.routes.js';
 import type { Context } from '../context.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { KEY_LABELS } from '../key-labels.js';
@@ -12,7 +13,18 @@ import { mySecretsRoutes } from './my-secrets/index.js';
 import { receiptRoutes, revealRoutes } from './receipt/index.js';
 import { answerRoutes, requestsRoutes } from './requests/index.js';
 import { shareRoutes, type ShareOptions } from './share/index.js';
-import { IdentityClient, nobodySignedIn, pageSessions, webCookies, WebSessions, WebSessionsRepository, type PageContext, type Viewer } from './shared/index.js';
+import {
+  IdentityClient,
+  nobodySignedIn,
+  pageFrame,
+  pageLocale,
+  pageSessions,
+  webCookies,
+  WebSessions,
+  WebSessionsRepository,
+  type PageContext,
+  type Viewer,
+} from './shared/index.js';
 import { settingsRoutes } from './settings/index.js';
 import { signInRoutes } from './sign-in/index.js';
 import { webOffPage } from './web-off.views.js';
@@ -53,6 +65,9 @@ export function createWebApp(
 
   const router = express.Router();
   router.use(zkScriptRoutes(script));
+  // The pages' language; a request for the API that falls through to here (an unknown route) keeps its answer untouched.
+  const locale = pageLocale(config.BASE_URL);
+  router.use((req, res, next) => (req.path.startsWith(API_MOUNT) ? next() : locale(req, res, next)));
   router.use(revealRoutes(ctx, viewer));
   router.use(answerRoutes(ctx));
   router.use(receiptRoutes(ctx, viewer));
@@ -80,7 +95,7 @@ export function createWebApp(
 }
 
 const webOff: RequestHandler = (_req, res) => {
-  res.status(503).send(webOffPage(nonceOf(res)));
+  res.status(503).send(webOffPage(pageFrame(res)));
 };
 
 /** The pages behind a sign-in: every one needs a session except the sign-in steps (and, with ANONYMOUS_SHARES, the share page). */

@@ -1,7 +1,7 @@
 import express, { type Response } from 'express';
 import { formField } from '@hush/common';
 import { listApiTokens, mintApiToken, revokeApiToken, type AccountsDeps } from '../../accounts/accounts.js';
-import type { PageContext, PageSessions } from '../shared/index.js';
+import { wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
 import { tokensPage } from './api-tokens.views.js';
 import { apiPathOf } from '../../http/api.routes.js';
 
@@ -34,7 +34,7 @@ export function apiTokenRoutes(ctx: Pick<PageContext, 'baseUrl' | 'limiter'>, ac
   };
 
   router.get('/tokens', sessions.signedIn, async (req, res) => {
-    await renderTokens(res, { notice: req.query['revoked'] === '1' ? 'The token was revoked: it no longer works.' : undefined });
+    await renderTokens(res, { notice: req.query['revoked'] === '1' ? wordsOf(res).text('tokens.revoked') : undefined });
   });
 
   router.post('/tokens', ...sessions.post('tokens'), ctx.limiter.byAccount(), async (req, res) => {
@@ -42,7 +42,7 @@ export function apiTokenRoutes(ctx: Pick<PageContext, 'baseUrl' | 'limiter'>, ac
     const label = (formField(req, 'label') ?? '').trim();
     if (!label) {
       res.status(400);
-      await renderTokens(res, { error: 'Give the token a label, so you can tell your tokens apart.' });
+      await renderTokens(res, { error: wordsOf(res).text('tokens.labelMissing') });
       return;
     }
     const minted = await mintApiToken(accounts, custid, label);

@@ -1,7 +1,7 @@
 import express from 'express';
 import { formField } from '@hush/common';
 import { UnknownSecretError } from '../../errors.js';
-import type { PageContext, PageSessions } from '../shared/index.js';
+import { wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
 import { burnOwnSecret, mySecrets, ownSecretShortkey } from './my-secrets.js';
 import { burnConfirmPage, mySecretsPage } from './my-secrets.views.js';
 
@@ -16,7 +16,7 @@ export function mySecretsRoutes(ctx: Pick<PageContext, 'secrets'>, sessions: Pag
     const raw = req.query['before'];
     const before = typeof raw === 'string' && /^[A-Za-z0-9_-]{1,40}$/.test(raw) ? raw : undefined;
     const { items, next } = await mySecrets(secrets, sessions.principalOf(res), PAGE_SIZE, before);
-    const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
+    const notice = req.query['burned'] === '1' ? wordsOf(res).text('mySecrets.burnedNotice') : undefined;
     res.send(mySecretsPage(sessions.chrome(res, 'secrets'), { items, next, notice, burnCsrf: sessions.csrfToken(sessions.sessionOf(res), 'burn') }));
   });
 

@@ -4,4 +4,4 @@
  */
 export { revealRoutes } from './reveal.routes.js';
 export { receiptRoutes } from './receipt.routes.js';
-export { receiptSection } from './receipt.views.js';
+export { deliveryText, receiptSection, stateText } from './receipt.views.js';

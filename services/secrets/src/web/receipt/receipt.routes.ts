@@ -1,9 +1,9 @@
 import express, { type Request } from 'express';
-import { nonceOf, pageSecurity } from '@hush/common';
+import { pageSecurity } from '@hush/common';
 import { UnknownSecretError } from '../../errors.js';
 import { burnSecret, showMetadata } from '../../secrets/metadata.js';
 import { presentMetadata } from '../../secrets/presenter.js';
-import type { PageContext, Viewer } from '../shared/index.js';
+import { pageFrame, wordsOf, type PageContext, type Viewer } from '../shared/index.js';
 import { receiptNotFoundPage, receiptPage } from './receipt.views.js';
 
 /** The burn form holds nothing but its token. */
@@ -25,15 +25,16 @@ export function receiptRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'fo
   router.get('/private/:key', async (req, res) => {
     const metadataKey = keyOf(req);
     try {
-      const notice = req.query['burned'] === '1' ? 'The secret was burned: nobody can view it now.' : undefined;
+      const notice = req.query['burned'] === '1' ? wordsOf(res).text('receipt.burnedNotice') : undefined;
       const metadata = presentMetadata(await showMetadata(secrets, metadataKey, false));
       const { action, resource } = burn(metadataKey);
       const created = req.query['created'] === '1' && metadata.state === 'new';
       const user = await viewer(req);
-      res.send(receiptPage(metadata, { action, csrf: forms.browser.issue(req, res, resource) }, nonceOf(res), { baseUrl: ctx.baseUrl, notice, created, user, script: ctx.script }));
+      const csrf = forms.browser.issue(req, res, resource);
+      res.send(receiptPage(pageFrame(res, { user }), metadata, { action, csrf }, { baseUrl: ctx.baseUrl, notice, created, script: ctx.script }));
     } catch (err) {
       if (!(err instanceof UnknownSecretError)) throw err;
-      res.status(404).send(receiptNotFoundPage(nonceOf(res)));
+      res.status(404).send(receiptNotFoundPage(pageFrame(res)));
     }
   });
 

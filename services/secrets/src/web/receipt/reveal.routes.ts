@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
-import { formField, nonceOf, pageSecurity } from '@hush/common';
-import { obfuscateEmail } from '@hush/queue';
+import { formField, pageSecurity } from '@hush/common';
+import { obfuscateEmail, type HandoverLabel } from '@hush/queue';
 import {
   CodeUnavailableError,
   InvalidCodeError,
@@ -15,7 +15,7 @@ import { PASSPHRASE_MAX_LENGTH, revealInput } from '../../secrets/params.js';
 import { sendRecipientCode } from '../../secrets/recipient-code.js';
 import { REFUSED_NOTICE_INTERVAL_SECONDS, revealSecret, sameAddress } from '../../secrets/reveal.js';
 import type { LiveSecret } from '../../secrets/secrets.repository.js';
-import type { PageContext, Viewer } from '../shared/index.js';
+import { formErrorText, pageFrame, wordsOf, type PageContext, type Viewer } from '../shared/index.js';
 import { linkPage } from '../zk/index.js';
 import { zkSecretInfo } from '../../zk/index.js';
 import { codePage, gonePage, notYoursPage, recipientPage, revealedPage, waitingPage, type ZkReveal } from './reveal.views.js';
@@ -56,14 +56,23 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
     return { open: `/secret/${secretKey}/open`, script: ctx.script, wrappedKey: info.wrappedKey?.toString('base64url') };
   };
 
-  const waiting = (req: Request, res: Response, secretKey: string, passphraseRequired: boolean, error?: string, zk?: ZkReveal) => {
+  /** What a handed-over credential is (its label sealed with the secret), for its pages to name it. */
+  const handoverOf = (secretKey: string, live: Pick<LiveSecret, 'handoverSealed'> | undefined): HandoverLabel | undefined =>
+    live?.handoverSealed ? secrets.crypto.openHandover(secretKey, hashKey(secretKey), live.handoverSealed) : undefined;
+
+  const waiting = (
+    req: Request,
+    res: Response,
+    secretKey: string,
+    o: { passphraseRequired: boolean; error?: string; zk?: ZkReveal | undefined; handover: HandoverLabel | undefined },
+  ) => {
     const { action, resource } = reveal(secretKey);
-    return waitingPage({ action, csrf: forms.browser.issue(req, res, resource), passphraseRequired, error, nonce: nonceOf(res), zk });
+    return waitingPage(pageFrame(res), { action, csrf: forms.browser.issue(req, res, resource), ...o });
   };
 
   const notYours = async (req: Request, res: Response, secretKey: string) => {
     const user = await viewer(req);
-    res.status(403).send(notYoursPage({ signedInAs: user?.name, signIn: signInUrl(secretKey), nonce: nonceOf(res) }));
+    res.status(403).send(notYoursPage(pageFrame(res), { signedInAs: user?.name, signIn: signInUrl(secretKey) }));
   };
 
   const signInUrl = (secretKey: string) => `/auth/sign-in?return=${encodeURIComponent(`/secret/${secretKey}`)}`;
@@ -77,7 +86,7 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
 
   const forRecipient = (req: Request, res: Response, secretKey: string, o: { shown: string; signedInAs: string | undefined; notice?: string; zk: boolean }) => {
     const { resource } = reveal(secretKey);
-    return recipientPage({
+    return recipientPage(pageFrame(res), {
       zk: o.zk ? { script: ctx.script } : undefined,
       recipient: o.shown,
       signedInAs: o.signedInAs,
@@ -85,26 +94,30 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
       codeAction: `/secret/${secretKey}/code`,
       csrf: forms.browser.issue(req, res, resource),
       notice: o.notice,
-      nonce: nonceOf(res),
     });
   };
 
-  const codeForm = (req: Request, res: Response, secretKey: string, o: { to: string; passphraseRequired: boolean; error?: string; notice?: string; zk?: ZkReveal | undefined }) => {
+  const codeForm = (
+    req: Request,
+    res: Response,
+    secretKey: string,
+    o: { to: string; passphraseRequired: boolean; error?: string; notice?: string; zk?: ZkReveal | undefined; handover: HandoverLabel | undefined },
+  ) => {
     const { action, resource } = reveal(secretKey);
-    return codePage({ action, codeAction: `/secret/${secretKey}/code`, csrf: forms.browser.issue(req, res, resource), ...o, nonce: nonceOf(res) });
+    return codePage(pageFrame(res), { action, codeAction: `/secret/${secretKey}/code`, csrf: forms.browser.issue(req, res, resource), ...o });
   };
 
   router.get('/secret/:key', async (req, res) => {
     const secretKey = keyOf(req);
     const live = isKey(secretKey) ? await secrets.secrets.peek(hashKey(secretKey)) : undefined;
     if (live === undefined) {
-      res.status(404).send(gonePage(nonceOf(res)));
+      res.status(404).send(gonePage(pageFrame(res)));
       return;
     }
     if (live.recipientSealed !== null) {
       const r = await recipientOf(req, secretKey, { ...live, recipientSealed: live.recipientSealed });
       if (r.isRecipient) {
-        res.send(waiting(req, res, secretKey, live.passphraseRequired, undefined, await zkOf(req, res, secretKey, live)));
+        res.send(waiting(req, res, secretKey, { passphraseRequired: live.passphraseRequired, zk: await zkOf(req, res, secretKey, live), handover: handoverOf(secretKey, live) }));
         return;
       }
       // Someone signed in who is not the recipient: a refused opening. A signed-out visit (the
@@ -117,7 +130,7 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
       await notYours(req, res, secretKey);
       return;
     }
-    res.send(waiting(req, res, secretKey, live.passphraseRequired, undefined, await zkOf(req, res, secretKey, live)));
+    res.send(waiting(req, res, secretKey, { passphraseRequired: live.passphraseRequired, zk: await zkOf(req, res, secretKey, live), handover: handoverOf(secretKey, live) }));
   });
 
   // Asks for a one-time code for a recipient-only secret: e-mailed to its recipient; nothing is consumed.
@@ -126,22 +139,31 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
     forms.browser.check(req, reveal(secretKey).resource);
     const live = isKey(secretKey) ? await secrets.secrets.peek(hashKey(secretKey)) : undefined;
     if (live?.recipientSealed == null) {
-      res.status(404).send(gonePage(nonceOf(res)));
+      res.status(404).send(gonePage(pageFrame(res)));
       return;
     }
     try {
-      const { to } = await sendRecipientCode(secrets, secretKey);
+      const { to } = await sendRecipientCode(secrets, secretKey, wordsOf(res).locale);
       const zk = await zkOf(req, res, secretKey, live);
-      res.send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, notice: `We sent a code to ${to}.`, zk }));
+      const notice = wordsOf(res).text('reveal.codeSent', { to });
+      res.send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, notice, zk, handover: handoverOf(secretKey, live) }));
     } catch (err) {
       if (err instanceof CodeUnavailableError) {
         const shown = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
         const zk = await zkOf(req, res, secretKey, live);
-        res.status(429).send(codeForm(req, res, secretKey, { to: shown, passphraseRequired: live.passphraseRequired, error: err.message, zk }));
+        res.status(429).send(
+          codeForm(req, res, secretKey, {
+            to: shown,
+            passphraseRequired: live.passphraseRequired,
+            error: formErrorText(wordsOf(res), err),
+            zk,
+            handover: handoverOf(secretKey, live),
+          }),
+        );
         return;
       }
       if (err instanceof UnknownSecretError) {
-        res.status(404).send(gonePage(nonceOf(res)));
+        res.status(404).send(gonePage(pageFrame(res)));
         return;
       }
       throw err;
@@ -153,6 +175,8 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
     forms.browser.check(req, reveal(secretKey).resource);
     const passphrase = formField(req, 'passphrase') || undefined;
     const code = formField(req, 'code')?.replace(/\s+/g, '') || undefined;
+    // The label of a handed-over credential, read before the reveal deletes it with the secret.
+    const handover = isKey(secretKey) ? handoverOf(secretKey, await secrets.secrets.peek(hashKey(secretKey))) : undefined;
     try {
       const user = await viewer(req);
       const { value } = await revealSecret(secrets, secretKey, revealInput.parse(passphrase === undefined ? {} : { passphrase }), {
@@ -160,18 +184,18 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
         email: user?.email,
         code,
       });
-      res.send(revealedPage(value, nonceOf(res)));
+      res.send(revealedPage(pageFrame(res), value, handover));
     } catch (err) {
       if (code !== undefined && (err instanceof InvalidCodeError || err instanceof PassphraseIncorrectError || err instanceof PassphraseRequiredError)) {
         const live = await secrets.secrets.peek(hashKey(secretKey));
         if (live?.recipientSealed) {
           const to = obfuscateEmail(secrets.crypto.openRecipient(secretKey, hashKey(secretKey), live.recipientSealed));
-          res.status(401).send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, error: err.message }));
+          res.status(401).send(codeForm(req, res, secretKey, { to, passphraseRequired: live.passphraseRequired, error: formErrorText(wordsOf(res), err), handover }));
           return;
         }
       }
       if (err instanceof PassphraseIncorrectError || err instanceof PassphraseRequiredError) {
-        res.status(401).send(waiting(req, res, secretKey, true, err.message));
+        res.status(401).send(waiting(req, res, secretKey, { passphraseRequired: true, error: formErrorText(wordsOf(res), err), handover }));
         return;
       }
       if (err instanceof SecretForRecipientError) {
@@ -187,7 +211,7 @@ export function revealRoutes(ctx: Pick<PageContext, 'secrets' | 'zk' | 'script' 
         return;
       }
       if (err instanceof UnknownSecretError) {
-        res.status(404).send(gonePage(nonceOf(res)));
+        res.status(404).send(gonePage(pageFrame(res)));
         return;
       }
       throw err;

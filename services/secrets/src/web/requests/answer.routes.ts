@@ -1,11 +1,11 @@
 import express, { type Request, type Response } from 'express';
-import { formField, nonceOf, pageSecurity, toDomainError } from '@hush/common';
+import { formField, pageSecurity, toDomainError } from '@hush/common';
 import { PLANS } from '../../accounts/plans.js';
 import { UnknownRequestError } from '../../errors.js';
 import { answerRequestInput, PASSPHRASE_MAX_LENGTH } from '../../secrets/params.js';
 import { answerRequest, openRequest } from '../../secrets/requests.js';
 import { apiPathOf } from '../../http/api.routes.js';
-import type { PageContext } from '../shared/index.js';
+import { formErrorText, pageFrame, wordsOf, type PageContext } from '../shared/index.js';
 import { linkPage } from '../zk/index.js';
 import { answeredPage, answerPage, requestClosedPage } from './answer.views.js';
 
@@ -21,7 +21,7 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
   const answer = (requestKey: string) => ({ action: `/request/${requestKey}`, resource: `answer ${requestKey}` });
   const keyOf = (req: Request) => String(req.params['key']);
   const longestSecret = Math.max(...Object.values(PLANS).map((p) => p.maxSecretLength));
-  const closed = (res: Response) => res.status(404).send(requestClosedPage(nonceOf(res)));
+  const closed = (res: Response) => res.status(404).send(requestClosedPage(pageFrame(res)));
   // A zero-knowledge request is answered by the page's script, through the API (no credentials needed).
   const zkAnswer = apiPathOf('zkAnswerRequest');
 
@@ -31,19 +31,16 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     const r = await openRequest(secrets, requestKey);
     const { action, resource } = answer(requestKey);
     if (r.publicKey !== null) linkPage(req, res);
-    return answerPage(
-      {
-        action,
-        csrf: forms.browser.issue(req, res, resource),
-        label: r.label,
-        requester: r.requester,
-        passphrasePolicy: r.passphrasePolicy,
-        maxLength: r.maxSecretLength,
-        zk: r.publicKey === null ? undefined : { answer: zkAnswer.replace(':key', requestKey), publicKey: r.publicKey, script: ctx.script },
-        ...extra,
-      },
-      nonceOf(res),
-    );
+    return answerPage(pageFrame(res), {
+      action,
+      csrf: forms.browser.issue(req, res, resource),
+      label: r.label,
+      requester: r.requester,
+      passphrasePolicy: r.passphrasePolicy,
+      maxLength: r.maxSecretLength,
+      zk: r.publicKey === null ? undefined : { answer: zkAnswer.replace(':key', requestKey), publicKey: r.publicKey, script: ctx.script },
+      ...extra,
+    });
   };
 
   router.get('/request/:key', async (req, res) => {
@@ -60,7 +57,7 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
     forms.browser.check(req, answer(requestKey).resource);
     const fields = { secret: formField(req, 'secret'), passphrase: formField(req, 'passphrase') };
     try {
-      res.send(answeredPage(await answerRequest(secrets, requestKey, answerRequestInput.parse(fields)), nonceOf(res)));
+      res.send(answeredPage(pageFrame(res), await answerRequest(secrets, requestKey, answerRequestInput.parse(fields))));
     } catch (err) {
       if (err instanceof UnknownRequestError) {
         closed(res);
@@ -69,7 +66,7 @@ export function answerRoutes(ctx: Pick<PageContext, 'secrets' | 'forms' | 'limit
       const known = toDomainError(err);
       if (!known || known.status >= 500 || known.status === 429) throw err;
       try {
-        res.status(known.status).send(await form(req, res, requestKey, { error: `${known.message}.`.replace(/\.\.$/, '.'), secret: fields.secret }));
+        res.status(known.status).send(await form(req, res, requestKey, { error: formErrorText(wordsOf(res), known), secret: fields.secret }));
       } catch (again) {
         if (!(again instanceof UnknownRequestError)) throw again;
         closed(res);

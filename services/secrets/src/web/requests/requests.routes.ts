@@ -4,7 +4,7 @@ import { UnknownRequestError } from '../../errors.js';
 import { createRequestParser } from '../../secrets/params.js';
 import { cancelRequest, createRequest, listRequests } from '../../secrets/requests.js';
 import { presentRequest } from '../../secrets/requests.presenter.js';
-import type { PageContext, PageSessions } from '../shared/index.js';
+import { wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
 import { ttlChoices } from '../share/index.js';
 import { requestsPage, type RequestForm } from './requests.views.js';
 
@@ -38,7 +38,7 @@ export function requestsRoutes(ctx: Pick<PageContext, 'secrets' | 'baseUrl' | 'l
 
   router.get('/ask', sessions.signedIn, async (req, res) => {
     const created = typeof req.query['created'] === 'string' ? req.query['created'] : undefined;
-    await render(res, { created, notice: req.query['cancelled'] === '1' ? 'The request was cancelled: its link no longer takes a secret.' : undefined });
+    await render(res, { created, notice: req.query['cancelled'] === '1' ? wordsOf(res).text('requests.cancelled') : undefined });
   });
 
   router.post('/ask', ...sessions.post('request', REQUEST_FORM_CHARACTERS), ctx.limiter.byAccount(), async (req, res) => {

@@ -1,8 +1,8 @@
-import { html, type Html } from '@hush/common';
+import { html, type Html, type Interpolation } from '@hush/common';
 import { PASSPHRASE_POLICIES } from '../../secrets/params.js';
 import type { SecretRequestResponse } from '../../secrets/requests.presenter.js';
-import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, when, type Chrome } from '../shared/index.js';
-import type { TtlOption } from '../share/index.js';
+import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, when, type Chrome, type PageMessages } from '../shared/index.js';
+import { ttlSelect, type TtlOption } from '../share/index.js';
 
 export interface RequestForm {
   csrf: string;
@@ -13,60 +13,54 @@ export interface RequestForm {
   error?: string | undefined;
 }
 
-const STATE_TEXT: Record<SecretRequestResponse['state'], string> = {
-  open: 'Open: waiting for the secret',
-  fulfilled: 'Answered: the secret is in My secrets',
-  cancelled: 'Cancelled',
-  expired: 'Expired unanswered',
-};
-
-const POLICY_TEXT: Record<(typeof PASSPHRASE_POLICIES)[number], string> = {
-  optional: 'They may set a passphrase',
-  required: 'They must set a passphrase',
-  none: 'No passphrase',
-};
-
-const ttlSelect = (id: string, options: TtlOption[], selected: number) =>
-  html`<select id="${id}" name="${id}">${options.map((o) => html`<option value="${o.seconds}"${o.seconds === selected ? html` selected` : ''}>${o.label}</option>`)}</select>`;
-
-function requestForm(f: RequestForm): Html {
+function requestForm(m: PageMessages, f: RequestForm): Html {
   const policy = f.values.passphrasePolicy ?? 'optional';
   return postForm(
     '/ask',
     f.csrf,
     html`<input type="hidden" name="public_key" value="">
-<p id="request-mode" class="note" hidden>Your browser makes a key pair for this request: whoever answers encrypts the secret for it in their browser, and only you can open it, with the opening key this browser keeps. The server never sees the secret.</p>
-<label for="label">What do you need?</label>
-<input id="label" name="label" type="text" required maxlength="200" autocomplete="off" value="${f.values.label ?? ''}" aria-describedby="label-note"${f.autofocus ? html` autofocus` : ''}>
-<p class="note" id="label-note">Shown to the person you ask, e.g. “VPN password for the build server”. Never put a secret here.</p>
-<label for="ttl">The link stays open for</label>
-${ttlSelect('ttl', f.ttlOptions, f.values.ttl)}
-<label for="secret_ttl">The secret is kept for</label>
-${ttlSelect('secret_ttl', f.ttlOptions, f.values.secretTtl)}
-<label for="passphrase_policy">Passphrase</label>
-<select id="passphrase_policy" name="passphrase_policy">${PASSPHRASE_POLICIES.map((p) => html`<option value="${p}"${p === policy ? html` selected` : ''}>${POLICY_TEXT[p]}</option>`)}</select>
-<label for="recipient">Their e-mail <span class="note">(optional)</span></label>
+<p id="request-mode" class="note" hidden>${m.text('requests.zkMode')}</p>
+<label for="label">${m.text('requests.label')}</label>
+<input id="label" name="label" type="text" required maxlength="200" autocomplete="off" value="${f.values.label ?? ''}" aria-describedby="label-note"${
+      f.autofocus ? html` autofocus` : ''
+    }>
+<p class="note" id="label-note">${m.text('requests.labelNote')}</p>
+<label for="ttl">${m.text('requests.linkOpenFor')}</label>
+${ttlSelect(m, 'ttl', f.ttlOptions, f.values.ttl)}
+<label for="secret_ttl">${m.text('requests.keptFor')}</label>
+${ttlSelect(m, 'secret_ttl', f.ttlOptions, f.values.secretTtl)}
+<label for="passphrase_policy">${m.text('requests.passphrase')}</label>
+<select id="passphrase_policy" name="passphrase_policy">${PASSPHRASE_POLICIES.map(
+      (p) => html`<option value="${p}"${p === policy ? html` selected` : ''}>${m.text(`requests.policies.${p}`)}</option>`,
+    )}</select>
+<label for="recipient">${m.text('requests.recipient')} <span class="note">${m.text('chrome.optional')}</span></label>
 <input id="recipient" name="recipient" type="email" autocomplete="off" value="${f.values.recipient ?? ''}" aria-describedby="recipient-note">
-<p class="note" id="recipient-note">We e-mail them the link, with your label. You can also hand it to them yourself.</p>
-<div class="actions"><button type="submit" id="create-request">Create the request link</button></div>`,
+<p class="note" id="recipient-note">${m.text('requests.recipientNote')}</p>
+<div class="actions"><button type="submit" id="create-request">${m.text('requests.create')}</button></div>`,
     html` data-zk-request`,
   );
 }
 
-function requestItem(r: SecretRequestResponse, cancelCsrf: string): Html {
+function requestItem(m: PageMessages, r: SecretRequestResponse, cancelCsrf: string): Html {
   return html`<li data-request="${r.id}"><dl>
-<dt>For</dt><dd class="label">${r.label}</dd>
-<dt>State</dt><dd class="state" data-state="${r.state}">${STATE_TEXT[r.state]}</dd>
-<dt>Created</dt><dd>${when(r.created)}</dd>
-${r.state === 'open' ? html`<dt>Open until</dt><dd>${when(r.expires)}</dd>` : ''}
-${r.fulfilled ? html`<dt>Answered</dt><dd>${when(r.fulfilled)}</dd>` : ''}
-<dt>Secret kept for</dt><dd>${duration(r.secret_ttl)}</dd>
-<dt>Passphrase</dt><dd>${POLICY_TEXT[r.passphrase_policy]}</dd>
-${r.recipient ? html`<dt>Asked</dt><dd>${r.recipient}</dd>` : ''}
+<dt>${m.text('requests.for')}</dt><dd class="label">${r.label}</dd>
+<dt>${m.text('requests.state')}</dt><dd class="state" data-state="${r.state}">${m.text(`requests.states.${r.state}`)}</dd>
+<dt>${m.text('requests.created')}</dt><dd>${when(r.created)}</dd>
+${r.state === 'open' ? html`<dt>${m.text('requests.openUntil')}</dt><dd>${when(r.expires)}</dd>` : ''}
+${r.fulfilled ? html`<dt>${m.text('requests.answered')}</dt><dd>${when(r.fulfilled)}</dd>` : ''}
+<dt>${m.text('requests.secretKeptFor')}</dt><dd>${duration(m, r.secret_ttl)}</dd>
+<dt>${m.text('requests.passphrase')}</dt><dd>${m.text(`requests.policies.${r.passphrase_policy}`)}</dd>
+${r.recipient ? html`<dt>${m.text('requests.asked')}</dt><dd>${r.recipient}</dd>` : ''}
 </dl>${
     r.state === 'open' &&
-    html`${r.link && copyField(`link-${r.id}`, `Link of request “${r.label}”`, r.link)}
-${postForm('/ask/cancel', cancelCsrf, html`<input type="hidden" name="id" value="${r.id}"><button type="submit" class="secondary" aria-label="Cancel request ${r.label}">Cancel</button>`)}`
+    html`${r.link && copyField(m, `link-${r.id}`, m.text('requests.linkOf', { label: r.label }), r.link)}
+${postForm(
+  '/ask/cancel',
+  cancelCsrf,
+  html`<input type="hidden" name="id" value="${r.id}"><button type="submit" class="secondary" aria-label="${m.text('requests.cancelLabel', { label: r.label })}">${m.text(
+    'requests.cancel',
+  )}</button>`,
+)}`
   }</li>`;
 }
 
@@ -81,30 +75,32 @@ export function requestsPage(
     script: { src: string; integrity: string };
   },
 ): string {
+  const { m } = c;
   const created = o.created === undefined ? undefined : o.requests.find((r) => r.id === o.created && r.state === 'open');
+  const mine = (chunks: Interpolation[]) => html`<a href="/secrets">${chunks}</a>`;
   return chromedPage(
     c,
-    'Secret requests',
-    html`<h1>${created ? 'Your request link is ready' : 'Ask for a secret'}</h1>
+    m.text('requests.title'),
+    html`<h1>${created ? m.text('requests.createdHeading') : m.text('requests.heading')}</h1>
 ${o.notice && html`<p class="ok" role="status">${o.notice}</p>`}
 ${
   created?.link &&
-  html`<section aria-labelledby="created-heading"><h2 id="created-heading">Send this link to the person you ask</h2>
-${copyField('request-link', `Request link for “${created.label}”`, created.link)}
-<p class="note">Whoever opens it can send you one secret, once. Only you can read it: it appears in <a href="/secrets">My secrets</a>.</p>
+  html`<section aria-labelledby="created-heading"><h2 id="created-heading">${m.text('requests.sendThis')}</h2>
+${copyField(m, 'request-link', m.text('requests.linkFor', { label: created.label }), created.link)}
+<p class="note">${m.html('requests.linkNote', { a: mine })}</p>
 ${
   created.public_key &&
-  html`<div data-zk-opening-key="${created.public_key}" hidden>${copyField('opening-key', 'Your opening key: the secret they send is encrypted for it', '')}
-<p class="note" id="opening-key-note">This browser keeps it and opens the answer with it. To read the answer elsewhere (another browser, the command line), keep a copy: it is shown only now, and the server never had it.</p></div>`
+  html`<div data-zk-opening-key="${created.public_key}" hidden>${copyField(m, 'opening-key', m.text('requests.openingKey'), '')}
+<p class="note" id="opening-key-note">${m.text('requests.openingKeyNote')}</p></div>`
 }</section>`
 }
 ${o.form.error && html`<p class="error" role="alert" id="error">${o.form.error}</p>`}
 <p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
-${created && html`<h2>Ask for another secret</h2>`}
-<p class="note">A request link lets someone send you a secret, such as a password, without an account. Only you can read what they send.</p>
-${requestForm({ ...o.form, autofocus: !created && !o.form.error })}
-<h2>Your requests</h2>
-${o.requests.length === 0 ? html`<p>No requests yet.</p>` : html`<ul class="items" id="requests">${o.requests.map((r) => requestItem(r, o.cancelCsrf))}</ul>`}`,
+${created && html`<h2>${m.text('requests.another')}</h2>`}
+<p class="note">${m.text('requests.intro')}</p>
+${requestForm(m, { ...o.form, autofocus: !created && !o.form.error })}
+<h2>${m.text('requests.yours')}</h2>
+${o.requests.length === 0 ? html`<p>${m.text('requests.none')}</p>` : html`<ul class="items" id="requests">${o.requests.map((r) => requestItem(m, r, o.cancelCsrf))}</ul>`}`,
     COPY_SCRIPT,
     o.script,
   );

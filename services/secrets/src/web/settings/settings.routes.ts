@@ -2,7 +2,7 @@ import express from 'express';
 import { formField } from '@hush/common';
 import { NOTIFY_EVENTS } from '@hush/queue';
 import type { PreferencesRepository } from '../../accounts/preferences.repository.js';
-import type { PageSessions } from '../shared/index.js';
+import { wordsOf, type PageSessions } from '../shared/index.js';
 import { settingsPage } from './settings.views.js';
 
 /**
@@ -20,7 +20,7 @@ export function settingsRoutes(preferences: PreferencesRepository, sessions: Pag
         csrf: sessions.csrfToken(s, 'settings'),
         notifyOn,
         address: s.email,
-        notice: req.query['saved'] === '1' ? 'Saved.' : undefined,
+        notice: req.query['saved'] === '1' ? wordsOf(res).text('settings.saved') : undefined,
       }),
     );
   });

@@ -2,4 +2,5 @@
 export { shareRoutes } from './share.routes.js';
 export type { ShareOptions } from './share-access.js';
 export { ttlChoices } from './ttl-choices.js';
-export type { TtlOption } from './share.views.js';
+export type { TtlOption } from './ttl-choices.js';
+export { COUNTER_SCRIPT, ttlSelect } from './share.views.js';

@@ -27,8 +27,10 @@ export function notifyChoices(req: { body?: unknown }): NotifyEvent[] {
  * alike): lifetime, recipient, notifications, whose address defaults to the account's verified one
  * (web accounts are usernames, not addresses).
  */
-export function shareFormOptions(req: { body?: unknown }, principal: { email?: string | undefined }) {
+export function shareFormOptions(req: { body?: unknown }, principal: { email?: string | undefined }, locale: string) {
   return {
+    // The page's language: the recipient's e-mail is written in it.
+    locale,
     ttl: formField(req, 'ttl'),
     recipient: formField(req, 'recipient'),
     recipient_only: formField(req, 'recipient_only'),

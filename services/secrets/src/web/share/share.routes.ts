@@ -6,7 +6,7 @@ import { showMetadata } from '../../secrets/metadata.js';
 import { PASSPHRASE_MAX_LENGTH, secretsInputs } from '../../secrets/params.js';
 import { presentMetadata } from '../../secrets/presenter.js';
 import { generateSecret, planFor, shareSecret } from '../../secrets/share.js';
-import type { PageContext, PageSessions } from '../shared/index.js';
+import { formErrorText, wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
 import { generatedPage, sharePage } from './share.views.js';
 import { ttlChoices } from './ttl-choices.js';
 import { zkShareRoutes } from './zk-share.routes.js';
@@ -58,7 +58,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
 
   router.post('/', ...readForm, sharer, checkShareCsrf, shareLimit, async (req, res) => {
     const principal = sessions.principalOf(res);
-    const fields = { ...shareFormOptions(req, principal), passphrase: formField(req, 'passphrase') };
+    const fields = { ...shareFormOptions(req, principal, wordsOf(res).locale), passphrase: formField(req, 'passphrase') };
     try {
       if (formField(req, 'action') === 'generate') {
         const created = await generateSecret(secrets, principal, inputs.generate.parse(fields));
@@ -88,7 +88,7 @@ export function shareRoutes(ctx: PageContext, sessions: PageSessions, options: S
             notify: notifyChoices(req),
             notifyEmail: formField(req, 'notify_email'),
           },
-          error: `${known.message}.`.replace(/\.\.$/, '.'),
+          error: formErrorText(wordsOf(res), known),
           zk: zk(principal),
         }),
       );

@@ -2,7 +2,7 @@ import express, { type Request } from 'express';
 import { apiSecurity, formField, sameOrigin } from '@hush/common';
 import { PLANS } from '../../accounts/plans.js';
 import { envelopeLimit, presentUpload, shareZk, uploadFile, zkShareParser } from '../../zk/index.js';
-import type { PageContext, PageSessions } from '../shared/index.js';
+import { wordsOf, type PageContext, type PageSessions } from '../shared/index.js';
 import { sendRefusal } from '../zk/index.js';
 import { shareFormOptions, SHORT_FIELDS_CHARACTERS, type ShareAccess } from './share-access.js';
 
@@ -35,7 +35,7 @@ export function zkShareRoutes(ctx: PageContext, sessions: PageSessions, access: 
         key_verifier: formField(req, 'key_verifier'),
         passphrase_verifier: formField(req, 'passphrase_verifier'),
         file: formField(req, 'file'),
-        ...shareFormOptions(req, principal),
+        ...shareFormOptions(req, principal, wordsOf(res).locale),
       });
       const created = await shareZk(zk, principal, input);
       res.json({ metadata_key: created.metadataKey, secret_key: created.secretKey });

@@ -1,7 +1,8 @@
-import type { MetadataResponse } from '../../secrets/presenter.js';
+import type { PageMessages } from './messages/index.js';
 
-// How the pages word times, durations and a secret's state.
+// How the pages word times and durations.
 
+/** "2026-01-01 12:30 UTC": the same in every language. */
 export const when = (unix: number) =>
   unix
     ? new Date(unix * 1000)
@@ -10,28 +11,13 @@ export const when = (unix: number) =>
         .replace(/:\d\d\.\d+Z$/, ' UTC')
     : '—';
 
-/** "in 3 hours", "in 5 days": the largest whole unit. */
-export function duration(seconds: number): string {
-  const units: [number, string][] = [
+/** "3 hours", "5 Tage": the largest whole unit, in the page's language. */
+export function duration(m: PageMessages, seconds: number): string {
+  const units: [number, 'day' | 'hour' | 'minute'][] = [
     [86400, 'day'],
     [3600, 'hour'],
     [60, 'minute'],
   ];
-  for (const [size, name] of units) {
-    if (seconds >= size) {
-      const n = Math.floor(seconds / size);
-      return `${n} ${name}${n === 1 ? '' : 's'}`;
-    }
-  }
-  return `${Math.max(0, seconds)} seconds`;
+  for (const [size, unit] of units) if (seconds >= size) return m.text('format.duration', { unit, n: Math.floor(seconds / size) });
+  return m.text('format.duration', { unit: 'second', n: Math.max(0, seconds) });
 }
-
-export const STATE_TEXT: Record<MetadataResponse['state'], string> = {
-  new: 'Not yet viewed',
-  viewed: 'Not yet viewed',
-  received: 'Received: viewed by the recipient',
-  burned: 'Burned: deleted unread',
-  expired: 'Expired unread',
-};
-
-export const DELIVERY_TEXT: Record<string, string> = { queued: 'E-mail queued', sent: 'E-mail sent', failed: 'E-mail failed' };

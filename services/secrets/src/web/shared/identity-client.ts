@@ -103,7 +103,8 @@ export class IdentityClient {
   }
 
   /** The authorization URL to send the browser to, and what the callback will need. */
-  async start(returnTo: string): Promise<{ url: URL; pending: PendingSignIn }> {
+  /** The authorization request; `locale`: the page's language, asked of identity's sign-in pages too (`ui_locales`). */
+  async start(returnTo: string, locale?: string): Promise<{ url: URL; pending: PendingSignIn }> {
     const oidc = await openIdClient();
     const config = await this.configuration();
     const pending: PendingSignIn = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), returnTo };
@@ -114,6 +115,7 @@ export class IdentityClient {
       nonce: pending.nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
       code_challenge_method: 'S256',
+      ...(locale !== undefined ? { ui_locales: locale } : {}),
     });
     return { url, pending };
   }

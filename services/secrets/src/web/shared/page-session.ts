@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import passport from 'passport';
-import { nonceOf, type Logger, type PageForms } from '@hush/common';
+import type { Logger, PageForms } from '@hush/common';
 import { anonymousPrincipal, type Principal } from '../../auth/principal.js';
 import { InsufficientScopeError } from '../../errors.js';
-import type { Chrome } from './chrome.js';
+import { pageFrame, type Chrome } from './chrome.js';
 import { readCookie, type WebCookies } from './cookies.js';
 import { safeReturn } from './safe-return.js';
 import { principalOfSession, WEB_REQUIRED_SCOPES, type WebSession, type WebSessions } from './sessions.js';
@@ -108,7 +108,7 @@ export function pageSessions(deps: { sessions: WebSessions; cookies: WebCookies;
     principalOf: (res) => res.locals['principal'] as Principal,
     chrome: (res, page) => {
       const s = res.locals['webSession'] as WebSession | undefined;
-      return { nonce: nonceOf(res), user: s && { name: s.custid, signOutCsrf: csrfToken(s, 'sign-out') }, current: page };
+      return pageFrame(res, { user: s && { name: s.custid, signOutCsrf: csrfToken(s, 'sign-out') }, current: page });
     },
     csrfToken,
     checkCsrf,

@@ -1,10 +1,12 @@
 import express from 'express';
-import { deriveKey, nonceOf, open, requestLogger, seal } from '@hush/common';
+import { deriveKey, open, requestLogger, seal } from '@hush/common';
 import { KEY_LABELS } from '../../key-labels.js';
 import {
+  pageFrame,
   readCookie,
   safeReturn,
   SignInFailedError,
+  wordsOf,
   type IdentityClient,
   type PageContext,
   type PageSessions,
@@ -42,7 +44,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
       res.redirect(303, returnTo);
       return;
     }
-    const { url, pending } = await identity.start(returnTo);
+    const { url, pending } = await identity.start(returnTo, wordsOf(res).locale);
     const sealed = seal(signInKey, JSON.stringify({ ...pending, until: Date.now() + SIGN_IN_SECONDS * 1000 }), 'web-sign-in').toString('base64url');
     res.appendHeader('Set-Cookie', cookies.signInCookie(sealed, SIGN_IN_SECONDS));
     res.redirect(303, url.toString());
@@ -53,7 +55,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
     res.appendHeader('Set-Cookie', cookies.signInCookie('', 0));
     const pending = openPending(readCookie(req, cookies.signIn));
     if (!pending) {
-      res.status(400).send(signInProblemPage(nonceOf(res), 'This sign-in expired or was started in another browser window. Please sign in again.'));
+      res.status(400).send(signInProblemPage(pageFrame(res), wordsOf(res).text('signIn.expired')));
       return;
     }
     const search = new URL(req.originalUrl, baseUrl).search;
@@ -64,9 +66,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
       if (!(err instanceof SignInFailedError)) throw err;
       requestLogger(logger, res).info({ event: 'web_sign_in_failed', reason: err.message }, 'web sign-in refused');
       const cancelled = err.message === 'access_denied';
-      res
-        .status(400)
-        .send(signInProblemPage(nonceOf(res), cancelled ? 'Sign-in was cancelled.' : 'The answer from the identity service could not be verified. Please sign in again.'));
+      res.status(400).send(signInProblemPage(pageFrame(res), wordsOf(res).text(cancelled ? 'signIn.cancelled' : 'signIn.unverified')));
       return;
     }
     // Rotation: a new session id at every sign-in; an earlier session of this browser ends.
@@ -87,7 +87,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
   });
 
   router.get('/auth/signed-out', (_req, res) => {
-    res.send(signedOutPage(nonceOf(res)));
+    res.send(signedOutPage(pageFrame(res)));
   });
 
   function openPending(cookie: string | undefined): PendingSignIn | undefined {

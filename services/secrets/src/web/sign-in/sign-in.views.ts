@@ -1,21 +1,24 @@
-import { html, layout } from '@hush/common';
+import { html } from '@hush/common';
+import { chromedPage, type Chrome } from '../shared/index.js';
 
-export function signedOutPage(nonce: string): string {
-  return layout({
-    title: 'Signed out',
-    nonce,
-    body: html`<h1>You are signed out</h1>
-<p>You have been signed out of Hush and of the identity service.</p>
-<p><a href="/auth/sign-in">Sign in again</a></p>`,
-  });
+export function signedOutPage(c: Chrome): string {
+  const { m } = c;
+  return chromedPage(
+    c,
+    m.text('signIn.signedOutTitle'),
+    html`<h1>${m.text('signIn.signedOutHeading')}</h1>
+<p class="ok" role="status">${m.text('signIn.signedOutText')}</p>
+<p><a href="/auth/sign-in">${m.text('signIn.again')}</a></p>`,
+  );
 }
 
-export function signInProblemPage(nonce: string, message: string): string {
-  return layout({
-    title: 'Sign-in failed',
-    nonce,
-    body: html`<h1>Sign-in could not be completed</h1>
+export function signInProblemPage(c: Chrome, message: string): string {
+  const { m } = c;
+  return chromedPage(
+    c,
+    m.text('signIn.failedTitle'),
+    html`<h1>${m.text('signIn.failedHeading')}</h1>
 <p class="error" role="alert">${message}</p>
-<p><a href="/auth/sign-in">Sign in again</a></p>`,
-  });
+<p><a href="/auth/sign-in">${m.text('signIn.again')}</a></p>`,
+  );
 }
