@@ -1,25 +1,31 @@
+import type { PageMessages } from '../pages/index.js';
+
 /**
  * What the consent page says each scope gives the client (Keycloak's "consent screen text" of a
- * client scope): what a person can judge, not the scope's name.
+ * client scope): what a person can judge, not the scope's name. A scope without a text of its
+ * own names its API.
  */
-const DESCRIPTIONS: Readonly<Record<string, string>> = {
-  openid: 'Know that it is you (your account’s identifier)',
-  profile: 'Your name and username',
-  email: 'Your e-mail address, and whether it is confirmed',
-  offline_access: 'Keep access while you are signed out (offline access)',
-  'secrets:read': 'See the secrets you shared and read secrets shared with you',
-  'secrets:write': 'Share and burn secrets in your name',
-};
+const KEYS = {
+  openid: 'consent.scope.openid',
+  profile: 'consent.scope.profile',
+  email: 'consent.scope.email',
+  offline_access: 'consent.scope.offlineAccess',
+  'secrets:read': 'consent.scope.secretsRead',
+  'secrets:write': 'consent.scope.secretsWrite',
+} as const;
 
 export interface ScopeLine {
   scope: string;
   description: string;
 }
 
-/** The consent page's lines: each scope by its description; an API scope without one names its API. */
-export function describeScopes(oidcScopes: readonly string[], resourceScopes: Readonly<Record<string, readonly string[]>>): ScopeLine[] {
-  const lines = oidcScopes.map((scope) => ({ scope, description: DESCRIPTIONS[scope] ?? scope }));
-  for (const [api, scopes] of Object.entries(resourceScopes))
-    for (const scope of scopes) lines.push({ scope, description: DESCRIPTIONS[scope] ?? `Use ${api} in your name (${scope})` });
-  return lines;
+const keyOf = (scope: string) => (Object.hasOwn(KEYS, scope) ? KEYS[scope as keyof typeof KEYS] : undefined);
+
+/** The consent page's lines, in the page's language. */
+export function describeScopes(m: PageMessages, oidcScopes: readonly string[], resourceScopes: Readonly<Record<string, readonly string[]>>): ScopeLine[] {
+  const describe = (scope: string, api?: string) => {
+    const key = keyOf(scope);
+    return { scope, description: key ? m.text(key) : api ? m.text('consent.scope.api', { api, scope }) : scope };
+  };
+  return [...oidcScopes.map((scope) => describe(scope)), ...Object.entries(resourceScopes).flatMap(([api, scopes]) => scopes.map((scope) => describe(scope, api)))];
 }
