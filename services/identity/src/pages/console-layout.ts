@@ -29,7 +29,8 @@ export interface ConsolePageOptions {
 /**
  * The one console layout, in identity's page frame: the header names the product and the
  * signed-in person beside "Sign out"; then a navigation landmark (the console's pages, the
- * current one marked), the page's h1 and body. Plain links and forms: keyboard usable, no
+ * current one marked: beside the content on a desktop, above it on a phone), the page's h1 and
+ * body. Plain links and forms: keyboard usable, no
  * JavaScript.
  */
 export function consolePage(o: ConsolePageOptions): string {
@@ -38,10 +39,11 @@ export function consolePage(o: ConsolePageOptions): string {
     title: o.title,
     nonce: o.nonce,
     signedIn: { name: o.username, action: o.signOutPath, csrf: o.csrf },
-    body: html`<nav aria-label="${o.console}">
+    wide: true,
+    body: html`<div class="console"><nav aria-label="${o.console}">
 ${o.nav.map((item) => html`<a href="${item.href}"${item.href === o.current ? html` aria-current="page"` : ''}>${item.label}</a>`)}
 </nav>
-<h1>${o.title}</h1>
-${o.body}`,
+<div class="content"><h1>${o.title}</h1>
+${o.body}</div></div>`,
   });
 }

@@ -1,4 +1,5 @@
-import { html, layout, type Html } from '@hush/common';
+import { html, layout, raw, type Html } from '@hush/common';
+import { CONSOLE_STYLE } from './console-style.js';
 import { csrfField } from './csrf-field.js';
 import type { PageMessages } from './messages/index.js';
 import type { LanguageLink } from './page-locale.js';
@@ -17,6 +18,8 @@ export interface IdentityPageOptions {
   languages?: readonly LanguageLink[] | undefined;
   /** Who is signed in, and the sign-out form (the consoles). */
   signedIn?: { name: string; action: string; csrf: string } | undefined;
+  /** A console page: the width of a desktop is used (console-style.ts). */
+  wide?: boolean | undefined;
 }
 
 /**
@@ -30,7 +33,7 @@ export function identityPage(o: IdentityPageOptions): string {
 
 function masthead(o: IdentityPageOptions): Html {
   const { m } = o;
-  return html`<header class="masthead"><a class="product" href="${ACCOUNT_HOME}" aria-label="${m.text('chrome.productHome')}">${m.text('chrome.product')}</a>
+  return html`${o.wide && html`<style nonce="${o.nonce}">${raw(CONSOLE_STYLE)}</style>`}<header class="masthead${o.wide ? ' wide' : ''}"><a class="product" href="${ACCOUNT_HOME}" aria-label="${m.text('chrome.productHome')}">${m.text('chrome.product')}</a>
 ${
   o.languages &&
   html`<nav aria-label="${m.text('chrome.language')}" class="languages">${o.languages.map(
