@@ -145,7 +145,7 @@ it('an administrator creates an organization, a user and a client whose secret i
   await inspect(page, violations, 'admin-10-admin-events');
   await page.fill('#f-resourceTypes', 'CLIENT');
   await page.click('button:has-text("Filter")');
-  const filtered = await page.locator('li.event').allTextContents();
+  const filtered = await page.locator('table.list tbody tr').allTextContents();
   expect(filtered.length).toBeGreaterThan(0);
   for (const e of filtered) expect(e).toContain('CLIENT');
   await page.click('a:has-text("User events")');
