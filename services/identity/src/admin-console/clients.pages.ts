@@ -75,6 +75,7 @@ const createForm = z.object({
   grant_device: on,
   grant_refresh_token: on,
   client_credentials_refresh: on,
+  consent_required: on,
   redirectUris: z.string().optional(),
   webOrigins: z.string().optional(),
   scopes: z.string().optional(),
@@ -137,6 +138,7 @@ ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
         standardFlowEnabled: f.grant_authorization_code,
         serviceAccountsEnabled: confidential && f.grant_client_credentials,
         implicitFlowEnabled: f.grant_implicit,
+        consentRequired: f.consent_required,
         redirectUris: lines(f.redirectUris),
         webOrigins: lines(f.webOrigins),
         defaultClientScopes: lines(f.scopes?.replace(/[\s,]+/g, '\n')),
@@ -245,6 +247,7 @@ function createClientForm(c: ConsoleRequest, scopes: string[]): Html {
 <label><input type="radio" name="type" value="public"> Public (no secret: a browser or mobile app)</label></fieldset>
 <fieldset><legend>Grant types</legend>${GRANTS.map(([name, label]) => html`<label><input type="checkbox" name="${name}"> ${label}</label>`)}
 <label><input type="checkbox" name="client_credentials_refresh"> Refresh tokens with client credentials</label></fieldset>
+<fieldset><legend>Consent</legend><label><input type="checkbox" name="consent_required"> Ask people before this client gets their data (a third-party app; the answer is remembered until they revoke it)</label></fieldset>
 <label for="c-redirects">Redirect URIs (one a line)</label><textarea id="c-redirects" name="redirectUris"></textarea>
 <label for="c-origins">Web origins (one a line)</label><textarea id="c-origins" name="webOrigins"></textarea>
 <label for="c-scopes">Scopes (space-separated)</label><input id="c-scopes" name="scopes" autocomplete="off" aria-describedby="c-scopes-note">
