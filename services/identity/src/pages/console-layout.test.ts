@@ -23,7 +23,7 @@ describe('consolePage', () => {
     expect(out).toContain('<nav aria-label="Account">');
     expect(out).toContain('<a href="/a/sessions" aria-current="page">Sessions</a>');
     expect(out).toContain('<a href="/a/">Profile</a>');
-    expect(out).toMatch(/<header class="masthead"><a class="product" href="[^"]+" aria-label="Hush, your account">Hush<\/a>/);
+    expect(out).toMatch(/<header class="masthead wide"><a class="product" href="[^"]+" aria-label="Hush, your account">Hush<\/a>/);
     expect(out).toMatch(
       /<form method="post" action="\/a\/sign-out" aria-label="Signed in"><input type="hidden" name="csrf" value="tok"><span class="note" id="signed-in-as">erin<\/span> <button type="submit" class="link" id="sign-out">Sign out<\/button>/,
     );
