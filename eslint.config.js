@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import wallClock from './eslint/wall-clock.js';
 
 // Type-aware linting (typescript-eslint's recommendedTypeChecked): the rules that catch what
 // tsc cannot, above all promises nobody awaits (no-floating-promises) and promises handed to
@@ -78,4 +79,10 @@ export default tseslint.config(
     },
   },
   { files: ['**/cli/**', 'bench/**', '**/scripts/**'], rules: { 'no-console': 'off' } },
+  // A test asserts what the code does, not how long the machine took to do it (eslint/wall-clock.js).
+  {
+    files: ['**/test/**/*.ts', '**/*.test.ts', 'packages/testing/src/**/*.ts'],
+    plugins: { hush: wallClock },
+    rules: { 'hush/no-wall-clock-assertions': 'error' },
+  },
 );

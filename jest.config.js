@@ -16,9 +16,18 @@ export default {
     '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/{services,packages,test}/**/test/**/*.test.ts', '<rootDir>/{services,packages}/*/src/**/*.test.ts'],
+  testMatch: ['<rootDir>/{services,packages,test}/**/test/**/*.test.ts', '<rootDir>/{services,packages}/*/src/**/*.test.ts', '<rootDir>/eslint/*.test.js'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,
+  // Two workers for CI's two cores; a worker that holds more than this once a file is done is
+  // replaced, so the modules of hundreds of files never pile up in one process (Node's default
+  // heap limit is enough). The files known to be slow start first, so the run does not end on one.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '1GB',
+  testSequencer: '<rootDir>/packages/testing/jest/sequencer.mjs',
+  // One template database per service and run, copied by each file instead of migrated (packages/testing/src/databases.ts).
+  globalSetup: '<rootDir>/packages/testing/jest/global-setup.mjs',
+  globalTeardown: '<rootDir>/packages/testing/jest/global-teardown.mjs',
   // The Redis-outage fault test leaves connection pools and reconnect timers of the services it
   // stopped behind (their close() resolves, yet tarn and ioredis timers stay); until that is found,
   // the run ends when its tests have, instead of waiting on them forever.

@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     settle: { type: 'string', default: '5' },
     // The idle figure the target applies to: well after each service's idle compaction (the first
-    // quiet 2 s after start; packages/common/src/idle-compaction.ts) and after the secrets
+    // quiet 2 s after start; packages/common/src/process/idle-compaction.ts) and after the secrets
     // service's idle bcrypt workers have ended (30 s); also the wait before the last column.
     idle: { type: 'string', default: '35' },
     root: { type: 'string', default: join(here, '..') },

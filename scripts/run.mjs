@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The two commands of the README, runnable on a fresh clone with only Node and npm:
 //   npm start   install (pnpm and every dependency), build, start the whole system
-//   npm test    install, then lint, typecheck and the whole test suite (what CI runs)
+//   npm test    install, then the format check, lint and typecheck side by side (each uses one
+//               core), then the whole test suite (what CI runs; `pnpm check` runs the same steps one by one)
 // pnpm is the one the project pins (packageManager); when it is not on PATH, npx fetches it.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +31,14 @@ function pnpmCommand() {
 const [command, prefix] = pnpmCommand();
 const pnpm = (...args) => sh(command, [...prefix, ...args]);
 
+/** Runs pnpm scripts at once; exits with the first failure's status once all have ended. */
+async function pnpmSideBySide(...scripts) {
+  const children = scripts.map((script) => spawn(command, [...prefix, 'run', '-s', script], { cwd: root, stdio: 'inherit' }));
+  const codes = await Promise.all(children.map(async (child) => (await once(child, 'exit'))[0] ?? 1));
+  const failed = codes.find((code) => code !== 0);
+  if (failed !== undefined) process.exit(failed);
+}
+
 pnpm('install', '--frozen-lockfile', '--prefer-offline');
 switch (process.argv[2]) {
   case 'start':
@@ -39,7 +49,9 @@ switch (process.argv[2]) {
     foreground(existsSync(node22) ? node22 : join(root, 'node_modules', '.bin', 'node'), [join(root, 'scripts', 'local.mjs'), ...process.argv.slice(3)], { cwd: root });
     break;
   case 'test':
-    foreground(command, [...prefix, 'run', 'check'], { cwd: root });
+    pnpm('run', '-s', 'format:check');
+    await pnpmSideBySide('lint', 'typecheck');
+    foreground(command, [...prefix, 'run', '-s', 'jest'], { cwd: root });
     break;
   default:
     process.stderr.write('usage: node scripts/run.mjs start|test\n');

@@ -35,6 +35,7 @@ random() { openssl rand -hex "$1"; }
 put identity_master_key "$(random 32)"
 put secrets_master_key "$(random 32)"
 put mail_sealing_key "$(random 32)"
+put link_key_sealing_key "$(random 32)"
 put secrets_web_client_secret "$(random 32)"
 put admin_client_secret "$(random 32)"
 put handover_client_secret "$(random 32)"

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { CLI_CLIENT_ID } from '@hush/contracts/clients';
 import { usageError } from './errors.ts';
 
 /**
@@ -23,12 +24,8 @@ export interface Settings {
 
 export const DEFAULT_SECRETS_URL = 'http://localhost:3000';
 export const DEFAULT_AUTH_URL = 'http://localhost:8080';
-/**
- * Identity's client for this command line, seeded by its migration
- * services/identity/migrations/20270301000000_cli_client.ts (same value, kept in step by hand
- * until the services' shared contracts hold client ids).
- */
-export const DEFAULT_CLIENT_ID = 'hush-cli';
+/** Identity's client for this command line, seeded by its migrations (the contract's id). */
+export const DEFAULT_CLIENT_ID = CLI_CLIENT_ID;
 
 function origin(value: string, name: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;

@@ -7,3 +7,4 @@
 export * from './relay.js';
 export * from './burst-log.js';
 export type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
+export * from './config.js';

@@ -1,17 +1,22 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import {
-  SECRET_LINK_QUEUE,
+  MAIL_QUEUE,
+  PREVIOUS_MAIL_QUEUES,
   deliveryStatusJob,
   deliveryStatusQueue,
   jobSeal,
   mailJobName,
-  secretLinkJobOptions,
+  mailJobOptions,
   statusJobId,
   type JobSeal,
   type MailJob,
   type MailProducer,
 } from '@hush/queue';
+import { currentTraceparent, withSpan } from '@hush/telemetry';
 import type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
+
+/** The attributes of the span that adds a job (OpenTelemetry's messaging conventions). */
+const PRODUCER_SPAN = { 'messaging.system': 'bullmq', 'messaging.destination.name': MAIL_QUEUE, 'messaging.operation.type': 'send' };
 
 /** BullMQ job states of a job still to be run (or running). */
 const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
@@ -24,6 +29,8 @@ const LIVE: ReadonlySet<string> = new Set(['waiting', 'active', 'delayed', 'prio
  */
 export class QueueDispatcher implements Dispatcher {
   private readonly queue: Queue;
+  /** Read only: the mail queue's previous names, whose jobs from before an upgrade the mailer still runs. */
+  private readonly previousQueues: Queue[];
   /** Read only: whether a finished job's report is still waiting to be recorded. */
   private readonly statusQueue: Queue;
   private readonly statusWorker: Worker;
@@ -44,8 +51,10 @@ export class QueueDispatcher implements Dispatcher {
     this.seal = jobSeal(o.sealingKey);
     this.producer = o.producer ?? 'secrets';
     const statusQueueName = deliveryStatusQueue(this.producer);
-    this.queue = new Queue(SECRET_LINK_QUEUE, { connection: producer, prefix: o.prefix });
+    this.queue = new Queue(MAIL_QUEUE, { connection: producer, prefix: o.prefix });
     this.queue.on('error', (err) => onError('queue', err));
+    this.previousQueues = PREVIOUS_MAIL_QUEUES.map((name) => new Queue(name, { connection: producer, prefix: o.prefix }));
+    for (const queue of this.previousQueues) queue.on('error', (err) => onError('queue', err));
     this.statusQueue = new Queue(statusQueueName, { connection: producer, prefix: o.prefix });
     this.statusQueue.on('error', (err) => onError('status queue', err));
     // Workers wait for Redis instead of failing (BullMQ needs maxRetriesPerRequest: null there).
@@ -62,7 +71,12 @@ export class QueueDispatcher implements Dispatcher {
 
   async dispatch(job: MailJob): Promise<Outcome> {
     try {
-      await this.queue.add(mailJobName(job), this.seal.seal(job, this.producer), secretLinkJobOptions(job.deliveryId, this.retry));
+      await withSpan(`send ${MAIL_QUEUE}`, { role: 'producer', attributes: PRODUCER_SPAN }, () => {
+        const sealed = this.seal.seal(job, this.producer);
+        // Traced: the job carries this span's context, and the mailer's work becomes its child.
+        const trace = currentTraceparent();
+        return this.queue.add(mailJobName(job), trace ? { ...sealed, trace } : sealed, mailJobOptions(job.deliveryId, this.retry));
+      });
       return { kind: 'queued' };
     } catch (err) {
       // Redis is down: cheap to retry, and the e-mail should leave soon after it is back.
@@ -74,17 +88,19 @@ export class QueueDispatcher implements Dispatcher {
     // Completed and failed jobs are removed at once (removeOnComplete/removeOnFail), so a job still
     // to be run is found in one of the live states. A job not found either finished, with its
     // report on the status queue (the mailer adds it before the job ends, or right after a final
-    // failure), or was lost.
-    if (LIVE.has(await this.queue.getJobState(deliveryId))) return true;
+    // failure), or was lost. A job queued before an upgrade waits in a previous queue.
+    const states = await Promise.all([this.queue, ...this.previousQueues].map((queue) => queue.getJobState(deliveryId)));
+    if (states.some((state) => LIVE.has(state))) return true;
     const reports = await Promise.all([this.statusQueue.getJobState(statusJobId(deliveryId, 'sent')), this.statusQueue.getJobState(statusJobId(deliveryId, 'failed'))]);
     return reports.some((state) => LIVE.has(state));
   }
 
-  queueDepth(): Promise<number> {
-    return this.queue.count();
+  async queueDepth(): Promise<number> {
+    const counts = await Promise.all([this.queue, ...this.previousQueues].map((queue) => queue.count()));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.statusWorker.close(), this.queue.close(), this.statusQueue.close()]);
+    await Promise.allSettled([this.statusWorker.close(), this.queue.close(), ...this.previousQueues.map((queue) => queue.close()), this.statusQueue.close()]);
   }
 }

@@ -1,5 +1,6 @@
 import type { MailJob, MailProducer } from '@hush/queue';
 import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/common/base';
+import { outsideTrace, withSpan } from '@hush/telemetry';
 import { BurstLog } from './burst-log.js';
 import type { Dispatcher, OnStatus } from './dispatchers.js';
 
@@ -32,6 +33,8 @@ export interface OutboxRowBase {
   queuedAt: Date | null;
   /** Times its job was found gone from the queue and added again. */
   requeues: number;
+  /** The W3C `traceparent` of the request that wrote the row, when that service traced it. */
+  traceContext?: string | null;
 }
 
 /** A service's outbox table (its `*.repository.ts`), as the relay uses it. */
@@ -137,7 +140,9 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
       this.again = true;
       return;
     }
-    this.running = this.relayAll()
+    // A pass serves every row due, whoever wrote it: it runs in no request's trace (each row's
+    // hand-off joins the trace of its own request, see relayAll).
+    this.running = outsideTrace(() => this.relayAll())
       .then(() => undefined)
       .catch((err: unknown) => this.warn('relay', err))
       .finally(() => {
@@ -168,7 +173,12 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
           if (verdict !== 'requeue') continue;
         }
         const job = this.deps.jobOf(row);
-        const outcome = await dispatcher.dispatch(job, row.attempts);
+        // Traced, the hand-off continues the trace of the request that wrote the row.
+        const outcome = await withSpan(
+          'outbox relay',
+          { parent: row.traceContext ?? undefined, attributes: { 'hush.outbox.attempt': row.attempts, 'hush.outbox.requeue': requeue } },
+          () => dispatcher.dispatch(job, row.attempts),
+        );
         if (outcome.kind === 'retry') {
           this.warn('dispatch', new Error(outcome.reason));
           await this.deps.outbox.retryIn(row.id, outcome.afterSeconds);

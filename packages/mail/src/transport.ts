@@ -1,4 +1,5 @@
 import type { SendMailOptions, Transporter } from 'nodemailer';
+import { withSpan } from '@hush/telemetry';
 
 /** What sending needs of a transport: a message out, the pool closed. */
 export interface MailTransport {
@@ -25,8 +26,14 @@ export interface TransportOptions {
 export function createMailTransport(o: TransportOptions): MailTransport {
   let transporter: Promise<Transporter> | undefined;
   const open = () => (transporter ??= import('nodemailer').then((m) => pooled(m.default, o)));
+  // Traced, a send is a client span naming the server, never the message's addresses.
+  const server = new URL(o.smtpUrl);
+  const span = {
+    role: 'client',
+    attributes: { 'network.protocol.name': 'smtp', 'server.address': server.hostname, 'server.port': Number(server.port || (server.protocol === 'smtps:' ? 465 : 587)) },
+  } as const;
   return {
-    sendMail: async (message) => (await open()).sendMail(message),
+    sendMail: (message) => withSpan('smtp send', span, async () => (await open()).sendMail(message)),
     close() {
       void transporter?.then((t) => t.close());
     },

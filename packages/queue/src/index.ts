@@ -9,6 +9,7 @@ import { z } from 'zod';
  * the producer's outbox row outlives the job until a status comes back, and a job found missing is
  * added again, so the consumer must expect a job to run more than once.
  */
+export * from './mail-queue.js';
 export * from './secret-link-job.js';
 export * from './notification-job.js';
 export * from './recipient-code-job.js';

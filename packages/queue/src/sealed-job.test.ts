@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deriveKey, KeyRing, seal } from '@hush/common/base';
 import type { AccountLinkJob } from './account-link-job.js';
 import { jobSeal, producerOf, UnsealableJobError } from './sealed-job.js';
 import { isAccountLink, isNotification, isRecipientCode, isSecretRequest, mailJobName } from './mail-job.js';
@@ -32,6 +33,17 @@ describe('sealed secret-link jobs', () => {
     const sealed = jobSeal(key).seal(job);
     expect(() => jobSeal(randomBytes(32)).open(sealed)).toThrow(UnsealableJobError);
     expect(() => jobSeal(randomBytes(32)).open(sealed)).toThrow(/MAIL_SEALING_KEY differs/);
+  });
+
+  it('sealed before a key rotation still open under the ring that keeps the old key, and not once it is gone', () => {
+    const newKey = randomBytes(32);
+    const before = jobSeal(key).seal(job);
+    const after = jobSeal(KeyRing.of(newKey, [key])).seal(job);
+    const mailer = jobSeal(KeyRing.of(newKey, [key]));
+    expect(mailer.open(before)).toEqual(job);
+    expect(mailer.open(after)).toEqual(job);
+    expect(jobSeal(newKey).open(after)).toEqual(job);
+    expect(() => jobSeal(newKey).open(before)).toThrow(/MAIL_SEALING_KEY differs/);
   });
 
   it('do not open when moved to another delivery id or altered', () => {
@@ -87,8 +99,17 @@ describe('sealed secret-link jobs', () => {
     expect([mailJobName(code), mailJobName(ask), mailJobName(job)]).toEqual(['recipient-code', 'secret-request', 'secret-link']);
   });
 
+  it('open a job sealed before the queue was renamed (the seal binds its first name, which stays)', () => {
+    const sealedBefore = {
+      version: 2,
+      deliveryId: job.deliveryId,
+      sealed: seal(deriveKey(key, 'hush:mail-job:seal:v1'), JSON.stringify(job), `hush-secret-link:${job.deliveryId}`).toString('base64url'),
+    };
+    expect(jobSeal(key).open(sealedBefore)).toEqual(job);
+  });
+
   it('refuse an unsealed job as an invalid payload', () => {
-    expect(() => jobSeal(key).open(job)).toThrow('invalid job payload: not a sealed secret-link job');
+    expect(() => jobSeal(key).open(job)).toThrow('invalid job payload: not a sealed mail job');
     expect(() => jobSeal(key).open('x')).toThrow(UnsealableJobError);
   });
 });

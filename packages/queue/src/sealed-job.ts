@@ -1,18 +1,17 @@
-import { deriveKey, open, seal } from '@hush/common/base';
+import { KeyRing } from '@hush/common/base';
 import { z } from 'zod';
 import { mailJob, type MailJob } from './mail-job.js';
 import { mailProducer, type MailProducer } from './producers.js';
-import { SECRET_LINK_QUEUE } from './secret-link-job.js';
 
 /**
- * What a secret-link job holds in Redis: its delivery id (the job id, which BullMQ keeps in clear
+ * What a mail job holds in Redis: its delivery id (the job id, which BullMQ keeps in clear
  * anyway) and everything else sealed with AES-256-GCM, the recipient address and the link above
  * all: the link opens the secret, and anyone who reads Redis (a dump, a replica, a loose ACL)
- * must not be able to follow it. The key is derived from MAIL_SEALING_KEY, which only the producer
- * (secrets) and the consumer (mailer) hold; the delivery id is bound in as associated data, so a
+ * must not be able to follow it. The key is derived from MAIL_SEALING_KEY, which only the producers
+ * (secrets, identity) and the consumer (mailer) hold; the delivery id is bound in as associated data, so a
  * sealed payload moved to another job does not open.
  */
-export const sealedSecretLinkJob = z.object({
+export const sealedMailJob = z.object({
   version: z.literal(2),
   deliveryId: z.string().min(1).max(100),
   /** base64url of the sealed JSON of the MailJob (a SecretLinkJob, NotificationJob or AccountLinkJob). */
@@ -23,8 +22,17 @@ export const sealedSecretLinkJob = z.object({
    * the seal, so a job moved to another producer does not open.
    */
   from: mailProducer.optional(),
+  /**
+   * The W3C `traceparent` of the span that queued the job, when the producer traces: the mailer's
+   * work continues that trace. In clear and not bound into the seal: ids, nothing secret, and a
+   * forged one misplaces a trace, nothing else.
+   */
+  trace: z
+    .string()
+    .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
 });
-export type SealedSecretLinkJob = z.infer<typeof sealedSecretLinkJob>;
+export type SealedMailJob = z.infer<typeof sealedMailJob>;
 
 /**
  * HKDF `info` of the sealing key. Jobs in the queue are sealed under it: changing it makes every
@@ -39,12 +47,18 @@ export class UnsealableJobError extends Error {
 
 export interface JobSeal {
   /** `from`: the producer (default the secrets service, whose jobs carry no `from`). */
-  seal(job: MailJob, from?: MailProducer): SealedSecretLinkJob;
+  seal(job: MailJob, from?: MailProducer): SealedMailJob;
   /** The job inside `data`; throws UnsealableJobError with a reason safe to log and report. */
   open(data: unknown): MailJob;
 }
 
-const aad = (deliveryId: string, from: MailProducer) => (from === 'secrets' ? `${SECRET_LINK_QUEUE}:${deliveryId}` : `${SECRET_LINK_QUEUE}:${from}:${deliveryId}`);
+/**
+ * The associated data's prefix: the mail queue's first name. Jobs in the queue are sealed with
+ * it, so it stays when the queue is renamed; changing it makes every job in flight fail.
+ */
+const AAD_PREFIX = 'hush-secret-link';
+
+const aad = (deliveryId: string, from: MailProducer) => (from === 'secrets' ? `${AAD_PREFIX}:${deliveryId}` : `${AAD_PREFIX}:${from}:${deliveryId}`);
 
 /** The producer a job's outcome is reported to, read from its envelope without opening it. */
 export function producerOf(data: unknown): MailProducer {
@@ -53,23 +67,36 @@ export function producerOf(data: unknown): MailProducer {
   return parsed.success ? parsed.data : 'secrets';
 }
 
-/** Seals and opens the mail queue's jobs (both types) under `sealingKey` (MAIL_SEALING_KEY, 32 bytes). */
-export function jobSeal(sealingKey: Buffer): JobSeal {
-  const key = deriveKey(sealingKey, SEALING_LABEL);
+/** The trace a job was queued in (its envelope's `trace`), if any, read without opening it. */
+export function traceparentOf(data: unknown): string | undefined {
+  const trace = typeof data === 'object' && data !== null ? (data as { trace?: unknown }).trace : undefined;
+  return typeof trace === 'string' && sealedMailJob.shape.trace.safeParse(trace).success ? trace : undefined;
+}
+
+/**
+ * Seals and opens the mail queue's jobs under `sealingKey` (MAIL_SEALING_KEY, 32 bytes), or under
+ * a ring of them (MAIL_SEALING_KEY with MAIL_SEALING_KEYS_PREVIOUS): sealed under the newest and
+ * tagged with its id, opened under whichever key sealed them, so the jobs a producer sealed before
+ * a rotation are still delivered.
+ */
+export function jobSeal(sealingKey: Buffer | KeyRing): JobSeal {
+  const keys = (sealingKey instanceof KeyRing ? sealingKey : KeyRing.of(sealingKey, [], 'MAIL_SEALING_KEY')).derive(SEALING_LABEL);
   return {
     seal(job, from = 'secrets') {
-      const sealed = seal(key, JSON.stringify(job), aad(job.deliveryId, from)).toString('base64url');
+      const sealed = keys.seal(JSON.stringify(job), aad(job.deliveryId, from)).toString('base64url');
       return from === 'secrets' ? { version: 2, deliveryId: job.deliveryId, sealed } : { version: 2, deliveryId: job.deliveryId, sealed, from };
     },
     open(data) {
-      const envelope = sealedSecretLinkJob.safeParse(data);
-      if (!envelope.success) throw new UnsealableJobError('invalid job payload: not a sealed secret-link job');
+      const envelope = sealedMailJob.safeParse(data);
+      if (!envelope.success) throw new UnsealableJobError('invalid job payload: not a sealed mail job');
       const { deliveryId, sealed, from = 'secrets' } = envelope.data;
       let plaintext: Buffer;
       try {
-        plaintext = open(key, Buffer.from(sealed, 'base64url'), aad(deliveryId, from));
+        plaintext = keys.open(Buffer.from(sealed, 'base64url'), aad(deliveryId, from));
       } catch {
-        throw new UnsealableJobError('job seal does not open: MAIL_SEALING_KEY differs between the secrets service and the mailer, or the job was altered');
+        throw new UnsealableJobError(
+          "job seal does not open: MAIL_SEALING_KEY differs between the producer and the mailer (and is not in the mailer's MAIL_SEALING_KEYS_PREVIOUS), or the job was altered",
+        );
       }
       const job = mailJob.safeParse(JSON.parse(plaintext.toString('utf8')));
       if (!job.success || job.data.deliveryId !== deliveryId) throw new UnsealableJobError('invalid job payload');

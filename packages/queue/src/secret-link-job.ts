@@ -3,10 +3,7 @@ import { z } from 'zod';
 import { handoverLabel } from './handover-label.js';
 import { mailLocale } from './mail-locale.js';
 
-/** Queue the secrets relay adds e-mail requests to; the mailer's worker consumes it. */
-export const SECRET_LINK_QUEUE = 'hush-secret-link';
-
-/** What the mailer needs to send one e-mail; in the queue it travels sealed (sealed-job.ts). */
+/** A recipient's link e-mail: what the mailer needs to send it; in the queue it travels sealed (sealed-job.ts). */
 export const secretLinkJob = z.object({
   version: z.literal(1),
   /**
@@ -44,24 +41,6 @@ export const secretLinkJob = z.object({
   locale: mailLocale,
 });
 export type SecretLinkJob = z.infer<typeof secretLinkJob>;
-
-/**
- * The BullMQ options every secret-link job is added with (structurally BullMQ's `JobsOptions`,
- * so this package needs no BullMQ dependency). The mailer's worker relies on them: it reads
- * `attempts` to tell a final failure from one BullMQ will retry.
- */
-export interface SecretLinkJobOptions {
-  /** The delivery id, so a relay retry never queues the same e-mail twice. */
-  jobId: string;
-  attempts: number;
-  backoff: { type: 'exponential'; delay: number };
-  removeOnComplete: true;
-  removeOnFail: true;
-}
-
-export function secretLinkJobOptions(deliveryId: string, retry: { attempts: number; backoffMs: number }): SecretLinkJobOptions {
-  return { jobId: deliveryId, attempts: retry.attempts, backoff: { type: 'exponential', delay: retry.backoffMs }, removeOnComplete: true, removeOnFail: true };
-}
 
 const LINK_KEY_AAD = 'hush:link-key:v1';
 

@@ -3,45 +3,10 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { createLogger, type CliResult, type Logger } from '@hush/common';
 
-import { adminDatabaseUrl } from './servers.js';
-
 export * from './servers.js';
-
-export interface TestDatabase {
-  url: string;
-  name: string;
-  drop(): Promise<void>;
-}
-
-/** Creates an empty, uniquely named database; `drop()` removes it (forcing out stray connections). */
-export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
-  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`.toLowerCase();
-  const admin = new pg.Client({ connectionString: adminDatabaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminDatabaseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    async drop() {
-      const client = new pg.Client({ connectionString: adminDatabaseUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
+export * from './databases.js';
 
 /** A unique prefix for Redis keys, so parallel test files never see each other's counters. */
 export function uniquePrefix(label: string): string {
@@ -103,4 +68,5 @@ export * from './readiness.js';
 export * from './env-example.js';
 export * from './main-process.js';
 export * from './key-fingerprint.js';
+export * from './delivery-config.js';
 export * from './template-words.js';

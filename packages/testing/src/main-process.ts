@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from './servers.js';
 
@@ -16,11 +17,25 @@ export interface MainProcess {
 }
 
 /**
- * `node dist/src/main.js` of `services/<service>` (built by `tsc -b`), with exactly `env` (add PATH
- * yourself): stdout ignored, stderr kept.
+ * The Node flags of `services/<service>`'s start script (the tracing hook, heap sizing), as its
+ * image's CMD has them; run from the service's folder, where `--import=` resolves.
+ */
+export function startScriptFlags(service: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(process.cwd(), 'services', service, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const words = (scripts?.start ?? '').split(/\s+/);
+  return words[0] === 'node' ? words.slice(1).filter((w) => w.startsWith('--')) : [];
+}
+
+/**
+ * `node <start flags> dist/src/main.js` of `services/<service>` (built by `tsc -b`), with exactly
+ * `env` (add PATH yourself): stdout ignored, stderr kept.
  */
 export function startMain(service: string, env: NodeJS.ProcessEnv): MainProcess {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: join(process.cwd(), 'services', service), env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...startScriptFlags(service), 'dist/src/main.js'], {
+    cwd: join(process.cwd(), 'services', service),
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   const exited = once(child, 'exit').then(([code]) => code as number | null);

@@ -103,9 +103,8 @@ export async function duringOutage<T>(proxy: TcpProxy, outage: Outage, probe: ()
   }
 }
 
-/** GET `${baseUrl}/readyz`: status, JSON body and how long the answer took. */
-export async function probeReadiness(baseUrl: string): Promise<{ status: number; body: Record<string, string>; ms: number }> {
-  const started = Date.now();
+/** GET `${baseUrl}/readyz`: status and JSON body. */
+export async function probeReadiness(baseUrl: string): Promise<{ status: number; body: Record<string, string> }> {
   const res = await request(baseUrl).get('/readyz');
-  return { status: res.status, body: res.body as Record<string, string>, ms: Date.now() - started };
+  return { status: res.status, body: res.body as Record<string, string> };
 }

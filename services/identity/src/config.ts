@@ -1,4 +1,6 @@
-import { bool, httpServiceKeys, linkKeySealingKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
+import { bool, httpServiceKeys, linkKeySealingKeys, loadConfig, seconds } from '@hush/common';
+import { HANDOVER_CLIENT_ID } from '@hush/contracts';
+import { deliveryKeys } from '@hush/delivery';
 import { z } from 'zod';
 
 export const REALM_PATH = '/auth/realms/public';
@@ -115,7 +117,7 @@ export const configSchema = z.object({
     .url()
     .optional()
     .transform((u) => u?.replace(/\/+$/, '')),
-  HANDOVER_CLIENT_ID: z.string().min(1).default('hush-handover'),
+  HANDOVER_CLIENT_ID: z.string().min(1).default(HANDOVER_CLIENT_ID),
   HANDOVER_CLIENT_SECRET: z.string().min(32).optional(),
   HANDOVER_TTL: seconds(3 * 24 * 3600, 60),
   /**
@@ -127,25 +129,8 @@ export const configSchema = z.object({
   ...linkKeySealingKeys(),
 
   // E-mail to people about their account (password reset, execute-actions, address confirmation):
-  // through the mail queue to the mailer, as the secrets service sends its own (the same names).
-  ...queueKeys(),
-  /** Send attempts per e-mail, and the first retry delay in ms (doubled each time). */
-  MAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
-  MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
-  /** Seconds after a hand-off before the relay checks that the job still exists (and queues it again if Redis lost it). */
-  MAIL_REQUEUE_AFTER: seconds(300),
-  /** Times an e-mail whose job vanished from the queue is queued again before it is marked failed. */
-  MAIL_REQUEUE_LIMIT: z.coerce.number().int().min(0).max(100).default(5),
-  /** How often (ms) the outbox relay looks for e-mails to queue (it also runs right after a request). */
-  RELAY_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-  /**
-   * `queue` (default): e-mails go through BullMQ to the mailer, sealed under MAIL_SEALING_KEY
-   * (without it they wait in the outbox, and the start says so). `inline`: this service sends
-   * them itself over SMTP_URL with the mailer's code (a machine without Redis for the queue).
-   */
-  DELIVERY_MODE: z.enum(['queue', 'inline']).default('queue'),
-  /** Inline mode only: the SMTP server and sender, as the mailer's. */
-  ...smtpKeys(),
+  // through the mail queue to the mailer, as the secrets service sends its own (packages/delivery).
+  ...deliveryKeys(),
   /** Seconds a "Forgot password?" link works (once). */
   RESET_LINK_LIFESPAN: seconds(15 * 60, 60),
   /**

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Redis } from 'ioredis';
-import { BcryptPool, type Logger } from '@hush/common';
+import { BcryptPool, KeyRing, type Logger } from '@hush/common';
 import { REALM_PATH, type Config } from './config.js';
 import { RolesRepository } from './roles/index.js';
 import { SessionsRepository } from './sessions/index.js';
@@ -20,7 +20,7 @@ import type { Db } from './db/index.js';
  * Every repository, bound to `db`: the pool, or one transaction (`inTransaction` below), in which
  * case each of them reads and writes inside it.
  */
-export function createRepositories(db: Db, masterKey: Buffer) {
+export function createRepositories(db: Db, masterKeys: KeyRing) {
   const keysRepository = new KeysRepository(db);
   return {
     organizations: new OrganizationsRepository(db),
@@ -36,7 +36,7 @@ export function createRepositories(db: Db, masterKey: Buffer) {
     clients: new ClientsRepository(db),
     handovers: new HandoversRepository(db),
     keysRepository,
-    signingKeys: new SigningKeys(keysRepository, masterKey),
+    signingKeys: new SigningKeys(keysRepository, masterKeys),
   };
 }
 
@@ -48,13 +48,16 @@ export type Repositories = ReturnType<typeof createRepositories>;
  * needs from it.
  */
 export function createContext(config: Config, db: Db, redis?: Redis, logger?: Logger) {
+  const masterKeys = KeyRing.of(config.MASTER_KEY, config.MASTER_KEYS_PREVIOUS, 'MASTER_KEY');
   return {
     config,
     db,
-    ...createRepositories(db, config.MASTER_KEY),
+    /** MASTER_KEY and the keys it replaced (MASTER_KEYS_PREVIOUS): seal and sign under the first, open and verify under any. */
+    masterKeys,
+    ...createRepositories(db, masterKeys),
     /** Runs `work` with every repository bound to one transaction: committed when it resolves, rolled back when it throws. */
-    inTransaction: <T>(work: (repositories: Repositories) => Promise<T>): Promise<T> => db.transaction((trx) => work(createRepositories(trx, config.MASTER_KEY))),
-    secretSeal: new ClientSecretSeal(config.MASTER_KEY, config.CLIENT_SECRET_READBACK),
+    inTransaction: <T>(work: (repositories: Repositories) => Promise<T>): Promise<T> => db.transaction((trx) => work(createRepositories(trx, masterKeys))),
+    secretSeal: new ClientSecretSeal(masterKeys, config.CLIENT_SECRET_READBACK),
     secretsApi: handoverApi(config),
     handoverTtl: config.HANDOVER_TTL,
     passwords: new Passwords(new BcryptPool({ size: config.PASSWORD_WORKERS || availableParallelism(), queue: config.PASSWORD_QUEUE }), config.PASSWORD_HASH_COST),

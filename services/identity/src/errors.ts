@@ -1,7 +1,7 @@
 import { fixedError, wordedError } from '@hush/common';
 
 /**
- * Identity's failures: common's `DomainError` family (packages/common/src/errors.ts), plus the
+ * Identity's failures: common's `DomainError` family (packages/common/src/http/errors.ts), plus the
  * few of its own. The admin CLI prints them (`cliExitCode`), the JSON routes answer them as
  * RFC 6749 `{ error, error_description }` (http/error-handler.ts), the login pages as an error
  * page. OAuth failures are oidc-provider's own error classes (RFC 6749 §5.2) and never pass here.

@@ -1,9 +1,12 @@
 import { compactWhenIdle, connect, runMain, servedOn, serveUntilSignal } from '@hush/common';
+import { requireDeliveryKeys } from '@hush/delivery';
 import { createIdentityApp } from './app.js';
 import { readConfig } from './config.js';
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // The service sends e-mail; the admin CLI, which reads the same config, never does.
+  requireDeliveryKeys(config);
   const infra = connect(config, 'identity');
   await serveUntilSignal(createIdentityApp(config, infra), config, servedOn(infra));
   infra.logger.info({ port: config.PORT, managementPort: config.MANAGEMENT_PORT, issuer: config.issuer }, 'identity listening');

@@ -30,17 +30,22 @@ afterAll(async () => {
 const token = (c: { read: string; clientId: string }, secret: string) =>
   postForm(tokenUrl, { grant_type: 'client_credentials', scope: c.read, client_id: c.clientId, client_secret: secret });
 
-/** Polls until the request fails; returns how long that took. Successes are not failures, so the rate limiter stays quiet. */
-async function msUntilRejected(request: () => ReturnType<typeof token>, deadlineMs = 2000): Promise<number> {
-  const start = Date.now();
+/**
+ * Polls until the request fails with invalid_client (successes are not failures, so the rate
+ * limiter stays quiet). A cached entry is re-read after 30 s at the latest (ClientCache's default
+ * maximum age); refused within a third of that, the change reached the cache by its notification,
+ * whatever the machine's load, and not by the entry's age.
+ */
+async function refusedBeforeExpiry(request: () => ReturnType<typeof token>): Promise<void> {
+  const deadline = Date.now() + 10_000;
   for (;;) {
     const res = await request();
     if (res.status === 401) {
       expect(res.body['error']).toBe('invalid_client');
-      return Date.now() - start;
+      return;
     }
     expect(res.status).toBe(200);
-    if (Date.now() - start > deadlineMs) throw new Error(`still accepted after ${deadlineMs} ms`);
+    if (Date.now() > deadline) throw new Error('still accepted after 10 s: the change did not reach the cache');
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -106,40 +111,40 @@ describe('ClientCache', () => {
 });
 
 describe('client records cached in memory', () => {
-  it('when the secret is rotated by the admin CLI, then the old secret is refused within a second and the new one works', async () => {
+  it('when the secret is rotated by the admin CLI, then the old secret is refused at once (notified) and the new one works', async () => {
     const c = await createApiAndClient(h);
     expect((await token(c, c.clientSecret)).status).toBe(200); // now cached
 
     const rotated = await h.cli<{ client_secret: string }>('clients', 'rotate-secret', c.clientId);
-    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    await refusedBeforeExpiry(() => token(c, c.clientSecret));
     const res = await token(c, rotated.client_secret);
     expect(res.status).toBe(200);
     expect(res.body['refresh_token']).toEqual(expect.any(String));
   });
 
-  it('when the client is deleted through another connection pool (another replica), then its secret is refused within a second', async () => {
+  it('when the client is deleted through another connection pool (another replica), then its secret is refused at once (notified)', async () => {
     const c = await createApiAndClient(h);
     expect((await token(c, c.clientSecret)).status).toBe(200);
 
     const context = createContext(h.config, other);
     await deleteClient(context, c.clientId).finally(() => context.revocations.close());
-    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    await refusedBeforeExpiry(() => token(c, c.clientSecret));
   });
 
-  it('when an operator changes the secret by hand in SQL, then the database itself announces it and the old secret is refused within a second', async () => {
+  it('when an operator changes the secret by hand in SQL, then the database itself announces it and the old secret is refused at once', async () => {
     const c = await createApiAndClient(h);
     expect((await token(c, c.clientSecret)).status).toBe(200);
 
     await other.raw('UPDATE clients SET secret_hash = ? WHERE client_id = ?', [newClientSecret().hash, c.clientId]);
-    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    await refusedBeforeExpiry(() => token(c, c.clientSecret));
   });
 
-  it('when the client is deleted with the admin CLI, then its secret is refused within a second', async () => {
+  it('when the client is deleted with the admin CLI, then its secret is refused at once (notified)', async () => {
     const c = await createApiAndClient(h);
     expect((await token(c, c.clientSecret)).status).toBe(200);
 
     expect(await h.cli('clients', 'delete', c.clientId)).toEqual({ client_id: c.clientId, deleted: true });
-    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    await refusedBeforeExpiry(() => token(c, c.clientSecret));
   });
 
   it('when the listening connection is lost, then a change made without notification applies as soon as the service reconnects', async () => {
@@ -153,7 +158,7 @@ describe('client records cached in memory', () => {
       await trx.raw('SET LOCAL session_replication_role = replica');
       await trx('clients').where({ client_id: c.clientId }).update({ secret_hash: newClientSecret().hash });
     });
-    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    await refusedBeforeExpiry(() => token(c, c.clientSecret));
   });
 
   it('after the listening connection is back, a rotation is again noticed at once', async () => {
@@ -176,7 +181,7 @@ describe('client records cached in memory', () => {
     const next = newClientSecret();
     await createContext(h.config, other).clients.setSecretHash(c.clientId, next.hash);
     expect(hashClientSecret(next.secret)).toBe(next.hash);
-    expect(await msUntilRejected(() => token(c, c.clientSecret))).toBeLessThan(1000);
+    await refusedBeforeExpiry(() => token(c, c.clientSecret));
     expect((await token(c, next.secret)).status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as oidc from 'openid-client';
 import request from 'supertest';
-import { deriveKey, open, seal } from '@hush/common';
+import { KeyRing } from '@hush/common';
 import { Browser, parseForms } from '@hush/testing';
 import { ADMIN_CONSOLE } from '../src/console-sign-in/index.js';
 import { consoleSessionSchema, sealedCookie } from '../src/console-sign-in/console-session.js';
@@ -130,12 +130,12 @@ describe('console sign-in', () => {
 describe('the console session past its access token', () => {
   /** The browser's console session cookie, opened and rewritten with `change` (as the server would seal it). */
   const rewrite = (browser: Browser, change: (session: Record<string, unknown>) => Record<string, unknown>) => {
-    const key = deriveKey(h.config.MASTER_KEY, KEY_LABELS.consoleSessions);
-    const session = JSON.parse(inflateRawSync(open(key, Buffer.from(browser.cookie(sessionCookie) as string, 'base64url'), sessionCookie)).toString('utf8')) as Record<
+    const keys = KeyRing.of(h.config.MASTER_KEY).derive(KEY_LABELS.consoleSessions);
+    const session = JSON.parse(inflateRawSync(keys.open(Buffer.from(browser.cookie(sessionCookie) as string, 'base64url'), sessionCookie)).toString('utf8')) as Record<
       string,
       unknown
     >;
-    const sealed = seal(key, deflateRawSync(JSON.stringify(change(session))), sessionCookie).toString('base64url');
+    const sealed = keys.seal(deflateRawSync(JSON.stringify(change(session))), sessionCookie).toString('base64url');
     return { session, cookie: `${sessionCookie}=${sealed}` };
   };
 
@@ -146,8 +146,8 @@ describe('the console session past its access token', () => {
     expect(res.status).toBe(200);
     const renewed = (res.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith(`${sessionCookie}=`)) as string;
     const value = renewed.slice(sessionCookie.length + 1, renewed.indexOf(';'));
-    const key = deriveKey(h.config.MASTER_KEY, KEY_LABELS.consoleSessions);
-    const after = JSON.parse(inflateRawSync(open(key, Buffer.from(value, 'base64url'), sessionCookie)).toString('utf8')) as Record<string, unknown>;
+    const keys = KeyRing.of(h.config.MASTER_KEY).derive(KEY_LABELS.consoleSessions);
+    const after = JSON.parse(inflateRawSync(keys.open(Buffer.from(value, 'base64url'), sessionCookie)).toString('utf8')) as Record<string, unknown>;
     expect(after['accessToken']).not.toBe(session['accessToken']);
     expect(after['refreshToken']).not.toBe(session['refreshToken']);
     expect(after['expiresAt']).toBeGreaterThan(Date.now() / 1000 + 60);

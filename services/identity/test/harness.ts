@@ -1,10 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { capturingLogger, cliDriver, createTestDatabase, listenOnFreePort, postForm, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
+import {
+  capturingLogger,
+  cliDriver,
+  createTestDatabase,
+  listenOnFreePort,
+  postForm,
+  testRedisUrl,
+  uniquePrefix,
+  type DatabaseTemplate,
+  type TcpProxy,
+  type TestDatabase,
+} from '@hush/testing';
 import { createIdentityApp, type IdentityApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
-import { createDb } from '../src/db/knex.js';
+import { createDb, migrateLatest } from '../src/db/knex.js';
 
 export interface Harness {
   url: string;
@@ -21,9 +32,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Identity's migrations applied once per run; each file's database starts as a copy of it. */
+export const identityTemplate: DatabaseTemplate = {
+  name: 'identity',
+  async migrate(url) {
+    const db = createDb(url, 1);
+    try {
+      await migrateLatest(db);
+    } finally {
+      await db.destroy();
+    }
+  },
+};
+
 /**
- * Boots the real identity app on a random port against a fresh PostgreSQL database (migrated
- * through the CLI, as an operator would) and the real Redis, with a unique Redis key prefix.
+ * Boots the real identity app on a random port against a fresh PostgreSQL database (a copy of the
+ * migrated template, then migrated through the CLI as an operator would: the first signing key) and the real Redis, with a unique Redis key prefix.
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
 export async function startIdentity(
@@ -32,7 +56,7 @@ export async function startIdentity(
   /** `localhost` for WebAuthn, whose relying party must be a domain, not an IP address. */
   hostname = '127.0.0.1',
 ): Promise<Harness> {
-  const database: TestDatabase = await createTestDatabase('identity');
+  const database: TestDatabase = await createTestDatabase('identity', identityTemplate);
   const listening = await listenOnFreePort();
   const { server } = listening;
   const url = listening.url.replace('127.0.0.1', hostname);
@@ -45,6 +69,8 @@ export async function startIdentity(
     MASTER_KEY: randomBytes(32).toString('hex'),
     AUTH_URL: url,
     PASSWORD_HASH_COST: '4',
+    // A busy test machine is no Redis outage: commands get 5 s, unless a test cuts Redis on purpose (the services' default 1 s).
+    ...(via.redis ? {} : { REDIS_TIMEOUT_MS: '5000' }),
     LOG_LEVEL: 'debug',
     ...(typeof overrides === 'function' ? overrides(url) : overrides),
   };

@@ -23,6 +23,8 @@ beforeAll(async () => {
     REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
     MASTER_KEY: masterKey,
     PASSWORD_HASH_COST: '4',
+    // No e-mail is sent here; queue mode would need the mailer's sealing key.
+    DELIVERY_MODE: 'inline',
     LOG_LEVEL: 'warn',
   });
 });

@@ -22,7 +22,7 @@ beforeEach(ready);
 
 describe('readiness', () => {
   it('is ready when the database and a signing key are there, and reports Redis up apart from readiness', async () => {
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', database: 'ok', keys: 'ok' }, ms: expect.any(Number) });
+    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', database: 'ok', keys: 'ok' } });
     expect((await request(h.managementUrl).get('/healthz')).body).toEqual({ status: 'ok', redis: 'ok' });
     expect(await dependencyUp(h.managementUrl, 'redis')).toBe(1);
     expect(await dependencyUp(h.managementUrl, 'database')).toBe(1);

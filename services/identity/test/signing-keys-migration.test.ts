@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@hush/testing';
-import { isUniqueViolation, staticMigrations } from '@hush/common';
+import { isUniqueViolation, KeyRing, staticMigrations } from '@hush/common';
 import * as initial from '../migrations/20261122000000_initial.js';
 import * as clientsNotify from '../migrations/20261122010000_clients_notify.js';
 import * as hashArtifactIds from '../migrations/20261123000000_hash_artifact_ids.js';
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('upgrading a database from before RS256', () => {
   it('keeps the ES256 key, adds an active RS256 key, and still allows one active key per algorithm', async () => {
-    const keys = new SigningKeys(new KeysRepository(db), randomBytes(32));
+    const keys = new SigningKeys(new KeysRepository(db), KeyRing.of(randomBytes(32)));
     const es256 = await keys.add('active', 'ES256');
 
     expect(await migrateLatest(db)).toContain('20261124000000_rs256_keys_client_token_settings');

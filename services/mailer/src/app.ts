@@ -1,13 +1,13 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
-import { DELIVERY_STATUS_QUEUE, IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal } from '@hush/queue';
+import { connectRedis, KeyRing, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
+import { DELIVERY_STATUS_QUEUE, IDENTITY_DELIVERY_STATUS_QUEUE, MAIL_QUEUE, PREVIOUS_MAIL_QUEUES, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
 import { createMetrics } from './metrics.js';
 import { createMailTransport, type MailTransport } from '@hush/mail';
-import { createSecretLinkWorker } from './worker.js';
+import { createMailWorker } from './worker.js';
 
 export interface MailerApp extends ServiceApp {
   /** The management port's listener (/healthz, /readyz, /metrics): the mailer serves nothing else. */
@@ -29,15 +29,23 @@ interface Running {
   redis: Redis;
   statusQueue: Queue;
   identityStatusQueue: Queue;
-  linkQueue: Queue;
+  /** The mail queue and its previous names (read for the waiting count). */
+  mailQueues: Queue[];
   transport: MailTransport;
-  worker: Worker;
+  /** One per name in mailQueues: jobs queued under a previous name before an upgrade are delivered too. */
+  workers: Worker[];
+}
+
+/** The mail queue's waiting jobs, under its name and its previous ones. */
+async function waiting(queues: Queue[]): Promise<number> {
+  const counts = await Promise.all(queues.map((queue) => queue.getWaitingCount()));
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 /** Builds the mailer (worker, status reporting, health/metrics handler); nothing runs until start(). */
 export function createMailerApp(config: Config, logger: Logger): MailerApp {
   let running: Running | undefined;
-  const metrics = createMetrics(async () => (running ? withTimeout(running.linkQueue.getWaitingCount(), 1000, () => undefined).catch(() => undefined) : undefined));
+  const metrics = createMetrics(async () => (running ? withTimeout(waiting(running.mailQueues), 1000, () => undefined).catch(() => undefined) : undefined));
   // Failed-status reports run after the job left the worker; close() waits for them too.
   const pending = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -71,8 +79,8 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
     );
     const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
     const identityStatusQueue = new Queue(IDENTITY_DELIVERY_STATUS_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-    const linkQueue = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-    for (const queue of [statusQueue, identityStatusQueue, linkQueue]) {
+    const mailQueues = [MAIL_QUEUE, ...PREVIOUS_MAIL_QUEUES].map((name) => new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX }));
+    for (const queue of [statusQueue, identityStatusQueue, ...mailQueues]) {
       queue.on('error', (err) => logger.debug({ err: { message: err.message } }, 'queue connection error'));
     }
     const transport = createMailTransport({
@@ -83,24 +91,34 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
       rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED,
     });
     const status = new DeliveryStatus(redis, config.QUEUE_PREFIX, statusQueue, { identity: identityStatusQueue });
-    const worker = createSecretLinkWorker({ config, logger, transport, status, metrics, inFlight, seal: jobSeal(config.MAIL_SEALING_KEY) }, track);
-    running = { redis, statusQueue, identityStatusQueue, linkQueue, transport, worker };
+    const deps = {
+      config,
+      logger,
+      transport,
+      status,
+      metrics,
+      inFlight,
+      seal: jobSeal(KeyRing.of(config.MAIL_SEALING_KEY, config.MAIL_SEALING_KEYS_PREVIOUS, 'MAIL_SEALING_KEY')),
+    };
+    // A previous name holds only what was queued before the upgrade: one job at a time drains it.
+    const workers = mailQueues.map((queue) => createMailWorker({ name: queue.name, concurrency: queue.name === MAIL_QUEUE ? config.CONCURRENCY : 1 }, deps, track));
+    running = { redis, statusQueue, identityStatusQueue, mailQueues, transport, workers };
     logger.info({ concurrency: config.CONCURRENCY, prefix: config.QUEUE_PREFIX }, 'mailer started');
   };
 
   const close = async () => {
     closing = true;
     if (!running) return;
-    const { redis, statusQueue, identityStatusQueue, linkQueue, transport, worker } = running;
+    const { redis, statusQueue, identityStatusQueue, mailQueues, transport, workers } = running;
     logger.info('mailer stopping: finishing in-flight jobs');
     // BullMQ's graceful close waits for the worker's fetch loop, which never ends while Redis is
     // unreachable; with no job in flight there is nothing to wait for, so close at once then.
     const force = inFlight.count === 0 && redis.status !== 'ready';
-    await worker.close(force);
-    logger.debug({ force }, 'worker closed');
+    await Promise.all(workers.map((worker) => worker.close(force)));
+    logger.debug({ force }, 'workers closed');
     await Promise.allSettled([...pending]);
     transport.close();
-    await Promise.allSettled([statusQueue.close(), identityStatusQueue.close(), linkQueue.close()]);
+    await Promise.allSettled([statusQueue.close(), identityStatusQueue.close(), ...mailQueues.map((queue) => queue.close())]);
     logger.debug('queues closed');
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
     else redis.disconnect();

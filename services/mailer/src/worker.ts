@@ -1,10 +1,14 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { outageLog, type Logger } from '@hush/common/base';
-import { SECRET_LINK_QUEUE, UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, type JobSeal, type MailJob } from '@hush/queue';
+import { UnsealableJobError, isSecretLink, mailJobName, obfuscateEmail, openLinkKey, producerOf, traceparentOf, type JobSeal, type MailJob } from '@hush/queue';
 import type { Config } from './config.js';
 import type { DeliveryStatus } from './delivery-status.js';
 import type { MailerMetrics } from './metrics.js';
 import { SendError, sendMailJob, type MailTransport } from '@hush/mail';
+import { withSpan } from '@hush/telemetry';
+
+/** The attributes of the span that processes a job (OpenTelemetry's messaging conventions). */
+const CONSUMER_SPAN = { 'messaging.system': 'bullmq', 'messaging.operation.type': 'process' };
 
 /** A 4xx reply or a connection problem: thrown so BullMQ retries with the job's backoff. */
 export class TemporarySendError extends Error {
@@ -73,7 +77,13 @@ export function createProcessor(deps: WorkerDeps) {
   return async (job: Job): Promise<'sent'> => {
     deps.inFlight.count++;
     try {
-      return await processSecretLink(deps, job);
+      // Traced: a child of the producer's span that queued the job (its envelope's `trace`).
+      const span = {
+        role: 'consumer',
+        parent: traceparentOf(job.data),
+        attributes: { ...CONSUMER_SPAN, 'messaging.destination.name': job.queueName, 'messaging.bullmq.attempt': job.attemptsMade + 1 },
+      } as const;
+      return await withSpan(`process ${job.queueName}`, span, () => processSecretLink(deps, job));
     } finally {
       deps.inFlight.count--;
     }
@@ -130,16 +140,17 @@ async function processSecretLink({ config, logger, transport, status, metrics, s
 }
 
 /**
- * The BullMQ worker. The producer owns the job options (jobId = deliveryId, attempts, exponential
+ * The BullMQ worker of the mail queue named `queue.name` (the mailer runs one per name the queue
+ * has had: app.ts). The producer owns the job options (jobId = deliveryId, attempts, exponential
  * backoff, removeOnComplete/removeOnFail); the worker reports the final failure of a job from its
  * `failed` event, once BullMQ has decided not to retry it.
  */
-export function createSecretLinkWorker(deps: WorkerDeps, track: (work: Promise<unknown>) => void): Worker {
+export function createMailWorker(queue: { name: string; concurrency: number }, deps: WorkerDeps, track: (work: Promise<unknown>) => void): Worker {
   const { config, logger, status, metrics } = deps;
-  const worker = new Worker(SECRET_LINK_QUEUE, createProcessor(deps), {
+  const worker = new Worker(queue.name, createProcessor(deps), {
     connection: { url: config.REDIS_URL },
     prefix: config.QUEUE_PREFIX,
-    concurrency: config.CONCURRENCY,
+    concurrency: queue.concurrency,
   });
 
   worker.on('failed', (job, err) => {

@@ -20,6 +20,7 @@ describe('mailer configuration', () => {
       IDLE_COMPACTION: true,
       SHUTDOWN_TIMEOUT: 30,
       MAIL_SEALING_KEY: Buffer.from(MAIL_SEALING_KEY, 'hex'),
+      MAIL_SEALING_KEYS_PREVIOUS: [],
     });
     expect(readConfig({ MAIL_SEALING_KEY, IDLE_COMPACTION: 'false' }).IDLE_COMPACTION).toBe(false);
   });

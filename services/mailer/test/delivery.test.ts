@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { jobSeal, obfuscateEmail } from '@hush/queue';
+import { jobSeal, obfuscateEmail, PREVIOUS_MAIL_QUEUES, type AccountLinkJob } from '@hush/queue';
 import { aSecretLinkJob, producerJobOptions, sleep, startTestMailer, type MailerHarness } from './harness.js';
 import { smtpReply, startSmtp, type TestSmtp } from '@hush/testing';
 
@@ -168,7 +168,7 @@ describe('delivering a secret link', () => {
   test('when a job is not sealed (a producer without the sealing key), then it fails for good with that reason and nothing is sent', async () => {
     const job = aSecretLinkJob();
     await h.addRaw(job, producerJobOptions(job.deliveryId, 5));
-    expect((await h.waitForStatus(job.deliveryId, 'failed')).reason).toBe('invalid job payload: not a sealed secret-link job');
+    expect((await h.waitForStatus(job.deliveryId, 'failed')).reason).toBe('invalid job payload: not a sealed mail job');
     await settle();
     expect(smtp.rcptAttempts(job.to)).toBe(0);
     expect(await h.getJob(job.deliveryId)).toBeUndefined();
@@ -219,5 +219,41 @@ describe('delivering a secret link', () => {
       expect(all).not.toContain(job.link.split('/').pop()!);
     }
     expect(all).not.toContain('/secret/');
+  });
+});
+
+// An upgrade renamed the mail queue (hush-secret-link to hush-mail): jobs a producer queued under
+// the old name before it was upgraded are still delivered, once each, and reported.
+describe('jobs queued under the old name of the mail queue', () => {
+  test('the old name is among the previous ones the mailer consumes', () => {
+    expect(PREVIOUS_MAIL_QUEUES).toContain('hush-secret-link');
+  });
+
+  test('a secret link queued there is sent once, and sent is reported', async () => {
+    const job = aSecretLinkJob();
+    await h.addTo('hush-secret-link', job, producerJobOptions(job.deliveryId));
+
+    const [message] = await smtp.waitFor(job.to);
+    expect(message!.mail.text).toContain(job.link);
+    expect(await h.waitForStatus(job.deliveryId, 'sent')).toEqual({ version: 1, deliveryId: job.deliveryId, status: 'sent', at: expect.any(Number) });
+    await settle();
+    expect(smtp.to(job.to)).toHaveLength(1);
+  });
+
+  test('an account e-mail identity queued there is sent too', async () => {
+    const { deliveryId, to, expiresAt } = aSecretLinkJob();
+    const job: AccountLinkJob = {
+      version: 1,
+      kind: 'reset-password',
+      deliveryId,
+      to,
+      username: 'alice',
+      link: 'https://id.example/auth/realms/public/login-actions/action-token?key=abc',
+      expiresAt,
+    };
+    await h.addTo('hush-secret-link', job, producerJobOptions(job.deliveryId), 'identity');
+
+    const [message] = await smtp.waitFor(job.to);
+    expect(message!.mail.text).toContain(job.link);
   });
 });

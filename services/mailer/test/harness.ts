@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Queue, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE, jobSeal, secretLinkJobOptions, type DeliveryStatusJob, type SecretLinkJob } from '@hush/queue';
+import { DELIVERY_STATUS_QUEUE, MAIL_QUEUE, jobSeal, mailJobName, mailJobOptions, type DeliveryStatusJob, type MailJob, type MailProducer, type SecretLinkJob } from '@hush/queue';
 import type { AddressInfo } from 'node:net';
 import { closeGracefully, listen, type Logger } from '@hush/common';
 import { capturingLogger, testRedisUrl } from '@hush/testing';
@@ -25,7 +25,7 @@ export function aSecretLinkJob(overrides: Partial<SecretLinkJob> = {}): SecretLi
 }
 
 /** The options the producer (services/secrets' outbox relay) sets, with test-sized backoff. */
-export const producerJobOptions = (deliveryId: string, attempts = 3, backoffMs = 100): JobsOptions => secretLinkJobOptions(deliveryId, { attempts, backoffMs });
+export const producerJobOptions = (deliveryId: string, attempts = 3, backoffMs = 100): JobsOptions => mailJobOptions(deliveryId, { attempts, backoffMs });
 
 /** A running mailer as main.ts runs it: the app started, its health server listening. */
 export interface Mailer {
@@ -55,6 +55,8 @@ export interface MailerHarness {
   add(data: unknown, options: JobsOptions): Promise<Job>;
   /** Adds `data` to the queue as it is, unsealed: what a producer without the sealing key would add. */
   addRaw(data: unknown, options: JobsOptions): Promise<Job>;
+  /** Adds a job, sealed as `from` seals it, to the queue named `queueName` (a previous name of the mail queue). */
+  addTo(queueName: string, job: MailJob, options: JobsOptions, from?: MailProducer): Promise<Job>;
   getJob(jobId: string): Promise<Job | undefined>;
   /** Waits for the status job the mailer reports for a delivery. */
   waitForStatus(deliveryId: string, status: DeliveryStatusJob['status'], timeoutMs?: number): Promise<DeliveryStatusJob>;
@@ -80,7 +82,8 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
   const mailer = await serveMailer(config, logger);
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
   const seal = jobSeal(config.MAIL_SEALING_KEY);
-  const producer = new Queue(SECRET_LINK_QUEUE, { connection: redis, prefix });
+  const producer = new Queue(MAIL_QUEUE, { connection: redis, prefix });
+  const others: Queue[] = [];
   const statusQueue = new Queue(DELIVERY_STATUS_QUEUE, { connection: redis, prefix });
   const statusJob = async (deliveryId: string, status: DeliveryStatusJob['status']) => (await statusQueue.getJob(statusJobId(deliveryId, status))) ?? undefined;
 
@@ -91,6 +94,11 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     url: `http://127.0.0.1:${mailer.port}`,
     add: (data, options) => producer.add('secret-link', seal.seal(data as SecretLinkJob), options),
     addRaw: (data, options) => producer.add('secret-link', data, options),
+    addTo(queueName, job, options, from) {
+      const queue = new Queue(queueName, { connection: redis, prefix });
+      others.push(queue);
+      return queue.add(mailJobName(job), seal.seal(job, from), options);
+    },
     getJob: async (jobId) => (await producer.getJob(jobId)) ?? undefined,
     statusJob,
     markSent: (deliveryId, at) => new DeliveryStatus(redis, prefix, statusQueue).markSent(deliveryId, at),
@@ -105,12 +113,11 @@ export async function startTestMailer(smtpUrl: string, env: Record<string, strin
     },
     async close() {
       await mailer.close();
-      await producer.obliterate({ force: true });
+      for (const queue of [producer, ...others]) await queue.obliterate({ force: true });
       await statusQueue.obliterate({ force: true });
       const markers = await redis.keys(`${prefix}:*`);
       if (markers.length > 0) await redis.del(...markers);
-      await producer.close();
-      await statusQueue.close();
+      for (const queue of [producer, ...others, statusQueue]) await queue.close();
       redis.disconnect();
     },
   };

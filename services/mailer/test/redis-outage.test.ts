@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { jobSeal, SECRET_LINK_QUEUE } from '@hush/queue';
+import { jobSeal, MAIL_QUEUE } from '@hush/queue';
 import { capturingLogger, eventually, startSmtp, TcpProxy, testRedisUrl, type TestSmtp } from '@hush/testing';
 import { readConfig } from '../src/config.js';
 import { aSecretLinkJob, producerJobOptions, serveMailer, type Mailer } from './harness.js';
@@ -32,8 +32,9 @@ it('logs a Redis outage as one line and its end as one more, and sends what was 
   mailer = await serveMailer(config, logger);
 
   await proxy.stop();
-  await new Promise((r) => setTimeout(r, 3000));
-  const producer = new Queue(SECRET_LINK_QUEUE, { connection: { url: testRedisUrl }, prefix });
+  // The outage noticed (its connections dropped and retrying) before the job is queued.
+  await eventually(async () => (logs.some((l) => l.includes('redis unavailable')) ? true : undefined), 10_000);
+  const producer = new Queue(MAIL_QUEUE, { connection: { url: testRedisUrl }, prefix });
   const job = aSecretLinkJob();
   // Production's retry budget, scaled down: the worker's connection may be back a moment before the
   // status connection, and the first attempts then fail and are retried.

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
 import { availableParallelism } from 'node:os';
 import express from 'express';
 import { apiSecurity, BcryptPool, databaseReadiness, managementEndpoints, textInput, trustFunction, warnIfRedisVolatile, type ServiceApp } from '@hush/common';
+import { deliveryOptions } from '@hush/delivery';
 import { AccessTokenVerifier } from './auth/access-tokens.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -16,7 +17,7 @@ import { RateLimiter, authFailureLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { Passphrases } from './passphrase/passphrases.js';
 import type { SecretsDeps } from './secrets/deps.js';
-import { apiDialect } from './secrets/dialect.js';
+import { apiDialect } from './http/dialect.js';
 import { startSweeper, sweep, sweepSettings } from './secrets/sweeper.js';
 import { createSecretsMetrics } from './http/metrics.js';
 import { Delivery } from './delivery/delivery.js';
@@ -50,21 +51,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const context = createContext(config, db);
   const pool = new BcryptPool({ size: config.PASSPHRASE_WORKERS || availableParallelism(), queue: config.PASSPHRASE_QUEUE });
   const outbox = new OutboxRepository(db);
-  const delivery = new Delivery(
-    { outbox, crypto: context.crypto, logger },
-    {
-      mode: config.DELIVERY_MODE,
-      redisUrl: config.REDIS_URL,
-      prefix: config.QUEUE_PREFIX,
-      sealingKey: config.MAIL_SEALING_KEY,
-      attempts: config.MAIL_ATTEMPTS,
-      backoffMs: config.MAIL_BACKOFF_MS,
-      relayIntervalMs: config.RELAY_INTERVAL_MS,
-      requeueAfterSeconds: config.MAIL_REQUEUE_AFTER,
-      requeueLimit: config.MAIL_REQUEUE_LIMIT,
-      smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-    },
-  );
+  const delivery = new Delivery({ outbox, crypto: context.crypto, logger }, deliveryOptions(config));
   const metrics = createSecretsMetrics({ queueDepth: () => delivery.queueDepth(), outboxPending: () => outbox.pending() });
   const deps: SecretsDeps = createSecretsDeps(context, {
     passphrases: new Passphrases(pool, config.PASSPHRASE_HASH_COST),

@@ -1,4 +1,6 @@
-import { bool, ConfigError, httpServiceKeys, loadConfig, queueKeys, seconds, smtpKeys } from '@hush/common';
+import { bool, ConfigError, httpServiceKeys, loadConfig, seconds } from '@hush/common';
+import { WEB_CLIENT_ID } from '@hush/contracts';
+import { deliveryKeys } from '@hush/delivery';
 import { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from './accounts/plans.js';
 import { API_MOUNT } from './http/api.routes.js';
@@ -95,31 +97,12 @@ export const configSchema = z.object({
   /** Failed authentications (wrong API token or access token) per client IP per window, then 429. */
   AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(30),
   AUTH_FAILURE_WINDOW: seconds(300),
-  ...queueKeys(),
-  /** Send attempts per recipient e-mail, and the first retry delay in ms (doubled each time). */
-  MAIL_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
-  MAIL_BACKOFF_MS: z.coerce.number().int().min(10).default(5000),
-  /**
-   * Seconds after handing an e-mail to the queue before the relay checks that its job still
-   * exists, and queues it again if Redis lost it; then again every as many seconds until the
-   * mailer reports the outcome.
-   */
-  MAIL_REQUEUE_AFTER: seconds(300),
-  /** Times an e-mail whose job vanished from the queue is queued again before it is marked failed. */
-  MAIL_REQUEUE_LIMIT: z.coerce.number().int().min(0).max(100).default(5),
-  /** How often (ms) the outbox relay looks for e-mail requests to queue (it also runs right after a share). */
-  RELAY_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-  /**
-   * `queue` (default): e-mail requests go through BullMQ to the mailer. `inline`: this service
-   * sends them itself over SMTP_URL with the mailer's code (a machine without Redis).
-   */
-  DELIVERY_MODE: z.enum(['queue', 'inline']).default('queue'),
-  /** Inline mode only: the SMTP server and sender, as the mailer's. */
-  ...smtpKeys(),
+  // E-mail to recipients and creators: through the mail queue to the mailer (packages/delivery).
+  ...deliveryKeys(),
 
   // The web app (src/web/): people sign in through identity and share from a browser.
   /** Client id registered by identity's `bootstrap` for the web app. */
-  WEB_CLIENT_ID: z.string().min(1).default('hush-secrets-web'),
+  WEB_CLIENT_ID: z.string().min(1).default(WEB_CLIENT_ID),
   /** Its client secret (identity's SECRETS_WEB_CLIENT_SECRET). Unset: the web app is off; `/` says so. */
   WEB_CLIENT_SECRET: z.string().min(1).optional(),
   /** Where this service reaches identity when its public URL is not reachable from here (compose, k8s); default IDENTITY_ISSUER's origin. */

@@ -1,3 +1,4 @@
+import { KeyRing } from '@hush/common';
 import { AccountsRepository } from './accounts/accounts.repository.js';
 import { ApiTokensRepository } from './accounts/api-tokens.repository.js';
 import { PreferencesRepository } from './accounts/preferences.repository.js';
@@ -17,6 +18,7 @@ import { SweepRepository } from './secrets/sweep.repository.js';
  * deps object of the account use-cases (accounts/accounts.ts): each picks what it needs from it.
  */
 export function createContext(config: Config, db: Db) {
+  const masterKeys = KeyRing.of(config.MASTER_KEY, config.MASTER_KEYS_PREVIOUS, 'MASTER_KEY');
   return {
     config,
     db,
@@ -31,7 +33,9 @@ export function createContext(config: Config, db: Db) {
     codes: new RecipientCodesRepository(db),
     /** The sweeper's statements (secrets/sweeper.ts). */
     sweeps: new SweepRepository(db),
-    crypto: new SecretCrypto(config.MASTER_KEY),
+    /** MASTER_KEY and the keys it replaced (MASTER_KEYS_PREVIOUS): seal under the first, open under any. */
+    masterKeys,
+    crypto: new SecretCrypto(masterKeys),
     /** Zero-knowledge files' encrypted records. */
     files: new ZkFilesRepository(db),
   };

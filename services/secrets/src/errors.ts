@@ -1,7 +1,7 @@
 import { AlreadyExistsError, DomainError, fixedError, wordedError } from '@hush/common';
 
 /**
- * One class per failure of the secrets service, each a `DomainError` (packages/common/src/errors.ts)
+ * One class per failure of the secrets service, each a `DomainError` (packages/common/src/http/errors.ts)
  * with its HTTP status and a stable `code`; the API's error middleware (http/error-handler.ts)
  * turns them into `{ "message", "code" }`, the admin CLI into `error: <message>` and exit code 1.
  * The message is shown to the caller, so it never contains a secret, key, passphrase, token or

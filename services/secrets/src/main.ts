@@ -1,4 +1,5 @@
-import { compactWhenIdle, connect, requireSealingKey, runMain, servedOn, serveUntilSignal } from '@hush/common';
+import { compactWhenIdle, connect, runMain, servedOn, serveUntilSignal } from '@hush/common';
+import { requireDeliveryKeys } from '@hush/delivery';
 import { createSecretsApp } from './app.js';
 import { readConfig } from './config.js';
 import { dbOptions } from './db/knex.js';
@@ -7,11 +8,11 @@ import { KeyFingerprintRepository } from './key-fingerprint/key-fingerprint.repo
 
 async function main(): Promise<void> {
   const config = readConfig();
-  // The service queues e-mail jobs, sealed; the admin CLI, which reads the same config, never does.
-  if (config.DELIVERY_MODE === 'queue') requireSealingKey(config);
+  // The service sends e-mail; the admin CLI, which reads the same config, never does.
+  requireDeliveryKeys(config);
   const infra = connect(config, 'secrets', dbOptions);
   // Before anything reads or writes sealed data: the database must belong to this MASTER_KEY.
-  await verifyKeyFingerprints(new KeyFingerprintRepository(infra.db), { MASTER_KEY: config.MASTER_KEY }, config.DATABASE_URL);
+  await verifyKeyFingerprints(new KeyFingerprintRepository(infra.db), { MASTER_KEY: [config.MASTER_KEY, ...config.MASTER_KEYS_PREVIOUS] }, config.DATABASE_URL);
   await serveUntilSignal(createSecretsApp(config, infra), config, servedOn(infra));
   infra.logger.info({ port: config.PORT, managementPort: config.MANAGEMENT_PORT, baseUrl: config.BASE_URL, audience: config.API_AUDIENCE }, 'secrets listening');
   if (config.IDLE_COMPACTION) compactWhenIdle({ logger: infra.logger });

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { listen } from '@hush/common';
-import { capturingLogger, cliDriver, createTestDatabase, freePort, testRedisUrl, uniquePrefix, type TcpProxy, type TestDatabase } from '@hush/testing';
+import { capturingLogger, cliDriver, createTestDatabase, freePort, testRedisUrl, uniquePrefix, type DatabaseTemplate, type TcpProxy, type TestDatabase } from '@hush/testing';
 import { createSecretsApp, type SecretsApp } from '../src/app.js';
 import { runCli } from '../src/cli/cli.js';
 import { readConfig, type Config } from '../src/config.js';
-import { createDb, type Db } from '../src/db/knex.js';
+import { createDb, migrateLatest, type Db } from '../src/db/knex.js';
 
 export interface Harness {
   url: string;
@@ -42,13 +42,26 @@ export function secretsPerFile(use: (h: Harness, auth: string) => void): void {
   afterAll(() => h?.close());
 }
 
+/** The secrets migrations applied once per run; each file's database starts as a copy of it. */
+export const secretsTemplate: DatabaseTemplate = {
+  name: 'secrets',
+  async migrate(url) {
+    const db = createDb(url, 1);
+    try {
+      await migrateLatest(db);
+    } finally {
+      await db.destroy();
+    }
+  },
+};
+
 /**
- * Boots the real secrets app on a random port against a fresh PostgreSQL database (migrated
- * through the CLI, as an operator would) and the real Redis with a unique key prefix.
+ * Boots the real secrets app on a random port against a fresh PostgreSQL database (a copy of the
+ * migrated template, then migrated through the CLI as an operator would) and the real Redis with a unique key prefix.
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
 export async function startSecrets(overrides: Record<string, string> = {}, via: { postgres?: TcpProxy; redis?: TcpProxy } = {}): Promise<Harness> {
-  const database: TestDatabase = await createTestDatabase('secrets');
+  const database: TestDatabase = await createTestDatabase('secrets', secretsTemplate);
   // A PORT given is used, so a service started first (identity) can be told this one's URL.
   const port = overrides['PORT'] !== undefined ? Number(overrides['PORT']) : await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -66,6 +79,10 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
     PASSPHRASE_WORKERS: '2',
     // Off by default so revocations and plan changes show at once; cli.test.ts covers the cache.
     API_TOKEN_CACHE_SECONDS: '0',
+    // Two Jest workers, each with a system or two, share PostgreSQL's 100 connections.
+    DATABASE_POOL_MAX: '10',
+    // A busy test machine is no Redis outage: commands get 5 s, unless a test cuts Redis on purpose (the services' default 1 s).
+    ...(via.redis ? {} : { REDIS_TIMEOUT_MS: '5000' }),
     LOG_LEVEL: 'debug',
     ...overrides,
   };

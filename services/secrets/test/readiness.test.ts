@@ -25,7 +25,7 @@ beforeEach(ready);
 
 describe('readiness', () => {
   it('is ready when the database is there, and reports Redis up apart from readiness', async () => {
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', database: 'ok' }, ms: expect.any(Number) });
+    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', database: 'ok' } });
     expect((await request(h.managementUrl).get('/healthz')).body).toEqual({ status: 'ok', redis: 'ok' });
     expect(await dependencyUp(h.managementUrl, 'redis')).toBe(1);
   });

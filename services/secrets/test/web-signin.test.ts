@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { Browser, capturingLogger, parseForms, postForm } from '@hush/testing';
-import { deriveKey, listen, open, sha256 } from '@hush/common';
+import { KeyRing, listen, sha256 } from '@hush/common';
 import type { Harness as IdentityHarness } from '../../identity/test/harness.js';
 import { createSecretsApp } from '../src/app.js';
 import { readConfig } from '../src/config.js';
@@ -175,8 +175,8 @@ it('ends the web session at its next refresh when identity has revoked the refre
   const id = browser.cookie('hush_session') as string;
   const idHash = sha256(id);
   const row = (await h.db('web_sessions').where({ id_hash: idHash }).first()) as { tokens_sealed: Buffer };
-  const key = deriveKey(h.config.MASTER_KEY, 'hush:secrets:web-session:v1');
-  const { refreshToken } = JSON.parse(open(key, row.tokens_sealed, `web-session:${idHash.toString('hex')}`).toString('utf8')) as { refreshToken: string };
+  const keys = KeyRing.of(h.config.MASTER_KEY).derive('hush:secrets:web-session:v1');
+  const { refreshToken } = JSON.parse(keys.open(row.tokens_sealed, `web-session:${idHash.toString('hex')}`).toString('utf8')) as { refreshToken: string };
   const revoked = await postForm(
     `${identity.issuer}/protocol/openid-connect/revoke`,
     { token: refreshToken, token_type_hint: 'refresh_token' },

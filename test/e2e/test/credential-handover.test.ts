@@ -93,6 +93,23 @@ describe('a client secret handed over', () => {
     ]);
   });
 
+  it('its e-mail says what it carries and who handed it over: the client by name and id, the administrator; no code or secret in the subject', async () => {
+    const owner = `named-${suffix}@example.com`;
+    const created = await api()
+      .post(`${ADMIN}/clients`)
+      .query({ handoverTo: owner })
+      .auth(admin, { type: 'bearer' })
+      .send({ clientId: `reports-${suffix}`, name: 'Reports exporter', serviceAccountsEnabled: true, standardFlowEnabled: false });
+    expect(created.status).toBe(201);
+    const [mail] = await sys.smtp.waitFor(owner, 1, 30_000);
+    expect(mail!.mail.subject).toBe('The client secret of Reports exporter');
+    const text = mail!.mail.text ?? '';
+    expect(text).toContain(`reports-${suffix}`);
+    // The administrator here is the hush-admin client's service account, named by its client id.
+    expect(text).toContain('hush-admin');
+    await readHandedOver(owner);
+  });
+
   it('is refused with a secret of the administrator’s choice, or a malformed address, and then nothing is created', async () => {
     const given = await api()
       .post(`${ADMIN}/clients`)
@@ -169,12 +186,13 @@ describe('a password handed over', () => {
 
 describe('what identity keeps', () => {
   it('the admin events record each handover and to whom; no event, log line or database row holds a handed-over credential', async () => {
-    expect(handedOver.length).toBeGreaterThanOrEqual(4);
+    expect(handedOver.length).toBeGreaterThanOrEqual(5);
     const events = await api().get(`${ADMIN}/admin-events`).query({ max: 100 }).auth(admin, { type: 'bearer' });
     expect(events.status).toBe(200);
     const handovers = (events.body as { representation?: string; resourcePath: string }[]).filter((e) => e.representation?.includes('"handover"'));
     expect(handovers.map((e) => e.resourcePath.split('/').pop()).sort()).toEqual(expect.arrayContaining(['client-secret', 'reset-password']));
-    expect(handovers.length).toBe(4);
+    // Two client secrets at creation, one at rotation, a first password and a reset.
+    expect(handovers.length).toBe(5);
     for (const e of handovers) expect(JSON.parse(e.representation as string)).toMatchObject({ handover: { id: expect.any(String), to: expect.stringMatching(/@example\.com$/) } });
     const userEvents = await api().get(`${ADMIN}/events`).query({ max: 500 }).auth(admin, { type: 'bearer' });
 

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { SECRET_LINK_QUEUE } from '@hush/queue';
+import { MAIL_QUEUE } from '@hush/queue';
 import { smtpReply } from '@hush/testing';
 import { eventually, RedisProxy, startSystem, type System } from './system.js';
 
@@ -68,7 +68,7 @@ describe('jobs carry no secret value', () => {
     const system = await startSystem({ startMailer: false });
     try {
       const s = await shareTo(system, 'dave@example.com', { passphrase: 'dave-passphrase' });
-      const queue = new Queue(SECRET_LINK_QUEUE, { connection: { url: system.secrets.config.REDIS_URL }, prefix: system.secrets.config.QUEUE_PREFIX });
+      const queue = new Queue(MAIL_QUEUE, { connection: { url: system.secrets.config.REDIS_URL }, prefix: system.secrets.config.QUEUE_PREFIX });
       try {
         const job = await eventually(async () => (await queue.getJobs(['waiting', 'delayed', 'active']))[0]);
         const serialized = JSON.stringify(job.data);

@@ -1,6 +1,6 @@
 import KcAdminClient from '@keycloak/keycloak-admin-client';
 import { Queue } from 'bullmq';
-import { IDENTITY_DELIVERY_STATUS_QUEUE, SECRET_LINK_QUEUE } from '@hush/queue';
+import { IDENTITY_DELIVERY_STATUS_QUEUE, MAIL_QUEUE } from '@hush/queue';
 import { testRedisUrl } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 import { askForReset, linkMailedTo } from '../../../services/identity/test/account-mail.js';
@@ -65,7 +65,7 @@ describe('identity and the secrets service on one mail queue', () => {
     await identity.cli('users', 'create', 'sam', '--password', 'correct horse battery staple', '--email', 'sam@example.com');
     await askForReset(identity, 'sam', '198.51.100.2');
     const prefix = system.secrets.env['QUEUE_PREFIX'] as string;
-    const queue = new Queue(SECRET_LINK_QUEUE, { connection: { url: testRedisUrl }, prefix });
+    const queue = new Queue(MAIL_QUEUE, { connection: { url: testRedisUrl }, prefix });
     const statuses = new Queue(IDENTITY_DELIVERY_STATUS_QUEUE, { connection: { url: testRedisUrl }, prefix });
     try {
       const jobs = await eventually(async () => {

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { SECRET_LINK_QUEUE } from '@hush/queue';
+import { MAIL_QUEUE } from '@hush/queue';
 import { eventually, smtpReply } from '@hush/testing';
 import { startSystem, type System } from '../../e2e/test/system.js';
 
@@ -38,7 +38,7 @@ async function deliveryOf(system: System, auth: string, metadataKey: string) {
 
 /** Waits until every e-mail request has left the outbox for the queue, and the jobs are there. */
 async function allQueued(system: System, count: number): Promise<void> {
-  const queue = new Queue(SECRET_LINK_QUEUE, { connection: { url: system.secrets.config.REDIS_URL }, prefix: system.secrets.config.QUEUE_PREFIX });
+  const queue = new Queue(MAIL_QUEUE, { connection: { url: system.secrets.config.REDIS_URL }, prefix: system.secrets.config.QUEUE_PREFIX });
   try {
     await eventually(async () => {
       const unqueued = await system.secrets.db('outbox').whereNull('queued_at').count<{ n: string }[]>({ n: '*' });

@@ -11,6 +11,8 @@ import { dbOptions as secretsDbOptions } from '../../../services/secrets/src/db/
 import { createIdentityApp } from '../../../services/identity/src/app.js';
 import { runCli as runIdentityCli } from '../../../services/identity/src/cli/cli.js';
 import { readConfig as readIdentityConfig } from '../../../services/identity/src/config.js';
+import { identityTemplate } from '../../../services/identity/test/harness.js';
+import { secretsTemplate } from '../../../services/secrets/test/harness.js';
 
 /**
  * A service built and connected as its main.ts does (`connect`: the same pool, timeouts and
@@ -57,7 +59,7 @@ function running(parts: Parts, url: string, env: NodeJS.ProcessEnv, logs: string
 }
 
 export async function startSecretsService(postgres: TcpProxy, env: Record<string, string> = {}): Promise<RunningService> {
-  const database = await createTestDatabase('faults_secrets');
+  const database = await createTestDatabase('faults_secrets', secretsTemplate);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const fullEnv: NodeJS.ProcessEnv = {
@@ -89,7 +91,7 @@ export async function startSecretsService(postgres: TcpProxy, env: Record<string
 }
 
 export async function startIdentityService(postgres: TcpProxy, env: Record<string, string> = {}): Promise<RunningService> {
-  const database = await createTestDatabase('faults_identity');
+  const database = await createTestDatabase('faults_identity', identityTemplate);
   const { server, url } = await listenOnFreePort();
   const fullEnv: NodeJS.ProcessEnv = {
     DATABASE_URL: postgres.via(database.url),

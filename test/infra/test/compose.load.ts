@@ -40,7 +40,8 @@ export interface ComposeFile {
 export const BASE = 'docker-compose.yml';
 export const MAIL_CATCHER = 'docker-compose.mailpit.yml';
 export const TLS_PROXY = 'docker-compose.tls.yml';
-export const OVERRIDES = [MAIL_CATCHER, TLS_PROXY];
+export const ROTATE_KEYS = 'docker-compose.rotate-keys.yml';
+export const OVERRIDES = [MAIL_CATCHER, TLS_PROXY, ROTATE_KEYS];
 
 export const composeText = (file: string) => readFileSync(join(repoRoot, file), 'utf8');
 
@@ -74,7 +75,7 @@ export function loadCompose(files: string[], env: Record<string, string | undefi
 }
 
 /** Every combination compose may be run with: the base alone, and with each set of overrides. */
-export const VARIANTS: string[][] = [[BASE], [BASE, MAIL_CATCHER], [BASE, TLS_PROXY], [BASE, MAIL_CATCHER, TLS_PROXY]];
+export const VARIANTS: string[][] = [[BASE], [BASE, MAIL_CATCHER], [BASE, TLS_PROXY], [BASE, MAIL_CATCHER, TLS_PROXY], [BASE, ROTATE_KEYS]];
 
 /** Names of the secrets a service mounts. */
 export const secretsOf = (svc: ComposeService) => (svc.secrets ?? []).map((s) => (typeof s === 'string' ? s : s.source));

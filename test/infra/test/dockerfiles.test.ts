@@ -157,7 +157,7 @@ describe('.dockerignore', () => {
     'services/identity/src/keys/keys.ts',
     'services/secrets/src/secrets/secrets.repository.ts',
     'services/secrets/package.json',
-    'packages/common/src/crypto.ts',
+    'packages/common/src/crypto/crypto.ts',
   ])('keeps %s in the build context', (path) => {
     expect(dockerignored(patterns, path)).toBe(false);
   });

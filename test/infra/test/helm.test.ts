@@ -142,11 +142,14 @@ describe.each(cases)('helm chart infra/helm/hush with %s values', (_name, { obje
     };
     const ports = (rules: Obj[]) => new Set(rules.flatMap((r) => ((r['ports'] ?? []) as Obj[]).map((x) => x['port'])));
     const scraped = (np['prometheus'] as Obj[]).length > 0;
+    // With traces on and the collector's peers given, the three services reach it on its port.
+    const tracing = values['tracing'] as Obj;
+    const traced: number[] = tracing['endpoint'] && (tracing['collector'] as Obj[]).length > 0 ? [tracing['port'] as number] : [];
     const expected: Record<string, { ingress: string[]; egress: number[] }> = {
-      identity: { ingress: ['http', ...(scraped ? ['management'] : [])], egress: [53, 5432, 6379, 3000] },
-      secrets: { ingress: ['http', ...(scraped ? ['management'] : [])], egress: [53, 5432, 6379, 8080] },
+      identity: { ingress: ['http', ...(scraped ? ['management'] : [])], egress: [53, 5432, 6379, 3000, ...traced] },
+      secrets: { ingress: ['http', ...(scraped ? ['management'] : [])], egress: [53, 5432, 6379, 8080, ...traced] },
       // The mailer never touches PostgreSQL.
-      mailer: { ingress: scraped ? ['management'] : [], egress: [53, 6379, ...(values['smtp']['ports'] as number[])] },
+      mailer: { ingress: scraped ? ['management'] : [], egress: [53, 6379, ...(values['smtp']['ports'] as number[]), ...traced] },
       keyRotation: { ingress: [], egress: [53, 5432] },
     };
     for (const w of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'CronJob')]) {
@@ -162,8 +165,9 @@ describe.each(cases)('helm chart infra/helm/hush with %s values', (_name, { obje
       });
       // Every ingress rule names where from: nothing is open to every pod of the cluster.
       for (const rule of p['spec']['ingress'] ?? []) expect(rule['from'].length).toBeGreaterThan(0);
-      // DNS goes to the peers the values name, and nowhere else.
+      // DNS goes to the peers the values name, and nowhere else; so does the collector's port.
       expect(egress.filter((r) => ports([r]).has(53)).map((r) => r['to'])).toEqual([np['dns']]);
+      for (const port of key === 'keyRotation' ? [] : traced) expect(egress.filter((r) => ports([r]).has(port)).map((r) => r['to'])).toEqual([tracing['collector']]);
     }
     const secretsPolicy = policyOf(deployment(objects, 'secrets'));
     const identityPods = deployment(objects, 'identity')['spec']['template']['metadata']['labels'];

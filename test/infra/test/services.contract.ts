@@ -62,10 +62,13 @@ export function readsVariables(service: ServiceName): Set<string> {
   return new Set([...envExample(service).keys(), ...AGREED[service]]);
 }
 
-/** A variable the service reads, directly or as `<NAME>_FILE` (packages/common loadConfig). */
+/** OpenTelemetry's standard variables, read by every service's tracing hook (@hush/telemetry), not by its config schema. */
+const TRACING = /^OTEL_[A-Z0-9_]+$/;
+
+/** A variable the service reads, directly or as `<NAME>_FILE` (packages/common loadConfig), or a tracing variable. */
 export function isReadBy(service: ServiceName, name: string): boolean {
   const vars = readsVariables(service);
-  return vars.has(name) || (name.endsWith('_FILE') && vars.has(name.slice(0, -'_FILE'.length)));
+  return vars.has(name) || (name.endsWith('_FILE') && vars.has(name.slice(0, -'_FILE'.length))) || TRACING.test(name);
 }
 
 /** The public port when PORT is not set; none for the mailer, which serves only its management port. */

@@ -61,7 +61,7 @@ metadata:
   {{- if or .hook .values.serviceAccount.annotations }}
   annotations:
     {{- if .hook }}
-    helm.sh/hook: pre-install,pre-upgrade
+    helm.sh/hook: {{ .hookPhases | default "pre-install,pre-upgrade" }}
     helm.sh/hook-weight: "-1"
     helm.sh/hook-delete-policy: before-hook-creation,hook-succeeded
     {{- end }}
@@ -235,5 +235,39 @@ unless externalRedis.url is a URL without a password.
     defaultMode: 0440
     items:
       - { key: {{ $redis.key | quote }}, path: REDIS_URL }
+{{- end }}
+{{- end }}
+
+{{/*
+Egress to the tracing collector (tracing.collector on tracing.port), when traces are on and its
+peers are given; nothing otherwise.
+*/}}
+{{- define "hush.egressTracing" -}}
+{{- with .Values.tracing }}
+{{- if and .endpoint .collector }}
+# The OpenTelemetry collector (tracing.endpoint).
+- to:
+    {{- toYaml .collector | nindent 4 }}
+  ports:
+    - { port: {{ .port }}, protocol: TCP }
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The keys a rotation keeps able to open what they sealed (docs/deploy.md, "Rotating the root
+keys"): while keyRing.masterKeysPrevious is on, identity's and secrets' Secrets also hold
+MASTER_KEYS_PREVIOUS; while keyRing.mailSealingKeysPrevious is on, the mailer's holds
+MAIL_SEALING_KEYS_PREVIOUS. Off, nothing is added.
+*/}}
+{{- define "hush.masterKeysPreviousEnv" -}}
+{{- if .Values.keyRing.masterKeysPrevious }}
+- { name: MASTER_KEYS_PREVIOUS_FILE, value: /var/run/secrets/hush/MASTER_KEYS_PREVIOUS }
+{{- end }}
+{{- end }}
+
+{{- define "hush.mailSealingKeysPreviousEnv" -}}
+{{- if .Values.keyRing.mailSealingKeysPrevious }}
+- { name: MAIL_SEALING_KEYS_PREVIOUS_FILE, value: /var/run/secrets/hush/MAIL_SEALING_KEYS_PREVIOUS }
 {{- end }}
 {{- end }}

@@ -1,3 +1,4 @@
+import { ALL_SECRETS_SCOPES } from '@hush/contracts/scopes';
 import { CliError, EXIT, OAuthError } from '../errors.ts';
 
 /** What hush uses of identity's discovery document (OpenID Connect Discovery 1.0). */
@@ -8,7 +9,7 @@ export interface Endpoints {
 }
 
 /** The secrets API's scopes (identity adds the person's profile and e-mail to an OpenID request). */
-export const SCOPE = 'openid secrets:read secrets:write';
+export const SCOPE = ['openid', ...ALL_SECRETS_SCOPES].join(' ');
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** A token endpoint's answer (RFC 6749 §5.1). */

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../http/errors.js';
 
 /**
  * The text Hush takes from a caller, wherever it comes (path, query, form, JSON, multipart).

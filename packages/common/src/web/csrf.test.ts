@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
+import { KeyRing } from '../crypto/crypto-ring.js';
 import { createCsrf, CsrfRejectedError, formGuard, isCrossOrigin } from './csrf.js';
 
 const csrf = createCsrf(Buffer.alloc(32, 7));
@@ -55,5 +56,18 @@ describe('the same-origin check', () => {
     [{ host: 'hush.test', referer: 'not a url' }, true],
   ])('%o → cross-origin %s', (headers, cross) => {
     expect(isCrossOrigin(request(headers), ['https://hush.example'])).toBe(cross);
+  });
+});
+
+describe('CSRF tokens across a key rotation (a ring of keys)', () => {
+  const [oldKey, newKey] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+  it('are made under the newest key and accepted under any key of the ring, and not once their key is gone', () => {
+    const before = createCsrf(KeyRing.of(oldKey)).token('binding');
+    const during = createCsrf(KeyRing.of(newKey, [oldKey]));
+    expect(during.verify('binding', before)).toBe(true);
+    expect(during.verify('other', before)).toBe(false);
+    expect(createCsrf(KeyRing.of(newKey)).verify('binding', during.token('binding'))).toBe(true);
+    expect(createCsrf(KeyRing.of(newKey)).verify('binding', before)).toBe(false);
+    for (const sent of [undefined, '', 42, ['x']]) expect(during.verify('binding', sent)).toBe(false);
   });
 });

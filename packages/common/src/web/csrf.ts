@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constantTimeEqual, randomBytes } from '../crypto.js';
-import { fixedError } from '../errors.js';
+import { KeyRing } from '../crypto/crypto-ring.js';
+import { constantTimeEqual, randomBytes } from '../crypto/crypto.js';
+import { fixedError } from '../http/errors.js';
 
 /**
  * Cross-site request forgery defences of our HTML forms (JSON APIs need none: they take no
@@ -30,7 +31,14 @@ export interface Csrf {
   verify(binding: string, sent: unknown): boolean;
 }
 
-export function createCsrf(key: Buffer): Csrf {
+/** `key`: one key, or a ring (tokens made under its newest key, accepted under any: forms survive a key rotation). */
+export function createCsrf(key: Buffer | KeyRing): Csrf {
+  if (key instanceof KeyRing) {
+    return {
+      token: (binding) => key.mac(binding).toString('base64url'),
+      verify: (binding, sent) => typeof sent === 'string' && sent !== '' && key.verifyMac(binding, Buffer.from(sent, 'base64url')),
+    };
+  }
   const token = (binding: string) => createHmac('sha256', key).update(binding).digest('base64url');
   return {
     token,

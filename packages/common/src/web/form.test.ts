@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CSRF_FIELD, CsrfRejectedError } from './csrf.js';
 import { FORM_FIELD_LIMIT, formBodyLimit, formField, pageForms, readForm } from './form.js';
 import { pageErrorHandler } from './page-errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../logging/logger.js';
 
 const forms = pageForms({ csrfKey: Buffer.alloc(32, 3), origins: ['https://hush.example'] });
 

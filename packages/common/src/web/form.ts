@@ -1,7 +1,8 @@
 import bodyParser from 'body-parser';
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
-import { toDomainError } from '../errors.js';
+import type { KeyRing } from '../crypto/crypto-ring.js';
+import { toDomainError } from '../http/errors.js';
 import { createCsrf, CSRF_FIELD, CsrfRejectedError, formGuard, sameOrigin, type FormGuard } from './csrf.js';
 import { verifyBodyText } from './text-input.js';
 
@@ -68,8 +69,8 @@ export interface PageForms {
 }
 
 export interface PageFormsOptions {
-  /** The service's CSRF key (derived from its master key). */
-  csrfKey: Buffer;
+  /** The service's CSRF key (derived from its master key), or the ring of them during a key rotation. */
+  csrfKey: Buffer | KeyRing;
   /** Public origins accepted as a form's Origin besides the request's Host. */
   origins?: readonly string[];
 }

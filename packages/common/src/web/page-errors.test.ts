@@ -3,7 +3,7 @@ import express from 'express';
 import request from 'supertest';
 import { CrossOriginFormError, CsrfRejectedError } from './csrf.js';
 import { pageErrorHandler, type PageErrorOptions } from './page-errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../logging/logger.js';
 
 /** An app whose one page throws `err`, with the handler under test; and the lines it logged. */
 function pageThrowing(err: unknown, options: PageErrorOptions = { fault: { message: 'Please try again later.' } }) {

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
-import { reportUnavailable, toDomainError, type DomainError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { requestLogger } from '../request-log.js';
+import { reportUnavailable, toDomainError, type DomainError } from '../http/errors.js';
+import type { Logger } from '../logging/logger.js';
+import { requestLogger } from '../http/request-log.js';
 import { sendErrorPage } from './error-page.js';
 
 /**

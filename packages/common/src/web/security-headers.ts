@@ -1,4 +1,4 @@
-import { randomBytes } from '../crypto.js';
+import { randomBytes } from '../crypto/crypto.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 

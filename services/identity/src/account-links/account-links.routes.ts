@@ -1,6 +1,6 @@
 import express, { type Response } from 'express';
 import { z } from 'zod';
-import { nonceOf, pageForms, pageSecurity, readForm, requestLogger, type LimitCheck, type Logger, type RateLimit, type RateLimits } from '@hush/common';
+import { nonceOf, pageForms, pageSecurity, readForm, requestLogger, type KeyRing, type LimitCheck, type Logger, type RateLimit, type RateLimits } from '@hush/common';
 import {
   ACTION_TOKEN_PATH,
   ActionLinkUnusableError,
@@ -38,7 +38,7 @@ export interface AccountActionRouteDeps {
   /** How long a self-registered account's confirmation link works (ACTIONS_LINK_LIFESPAN). */
   verifyLifespanSeconds: number;
   registration: boolean;
-  csrfKey: Buffer;
+  csrfKey: Buffer | KeyRing;
   origin?: string;
   logger: Logger;
   events?: Pick<EventRecorder, 'user'>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { randomToken, sha256 } from '@hush/common';
+import { randomToken, sha256, type KeyRing } from '@hush/common';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 import type { ActionToken, ActionTokenKind, ActionTokensRepository } from './action-tokens.repository.js';
@@ -22,7 +22,7 @@ export interface AccountActionsDeps {
   users: Pick<UsersRepository, 'findById' | 'findByLogin' | 'verifyAddress' | 'setPasswordHash'>;
   passwords: Pick<Passwords, 'hash'>;
   /** The key the outbox payloads are sealed under (derived from MASTER_KEY). */
-  outboxKey: Buffer;
+  outboxKey: KeyRing;
   /** The realm's issuer URL: links point at `${issuer}/login-actions/action-token`. */
   issuer: string;
   /** Tells the relay a row is waiting (it also runs on its own timer). */

@@ -1,6 +1,6 @@
-import { open, seal, type Logger } from '@hush/common';
+import type { KeyRing, Logger } from '@hush/common';
 import type { Config } from '../config.js';
-import { DeliveryRelay, type DeliveryOptions } from '@hush/delivery';
+import { deliveryOptions, DeliveryRelay, type DeliveryOptions } from '@hush/delivery';
 import { accountLinkJob, type AccountLinkJob } from '@hush/queue';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
@@ -9,8 +9,8 @@ import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
  * to the row id, so the database holds no address or link in clear (the token is stored hashed;
  * its link exists only sealed here, in the queue, sealed again, and in the e-mail).
  */
-export function sealAccountLink(key: Buffer, job: AccountLinkJob): Buffer {
-  return seal(key, JSON.stringify(job), `mail_outbox:${job.deliveryId}`);
+export function sealAccountLink(keys: KeyRing, job: AccountLinkJob): Buffer {
+  return keys.seal(JSON.stringify(job), `mail_outbox:${job.deliveryId}`);
 }
 
 /**
@@ -19,12 +19,12 @@ export function sealAccountLink(key: Buffer, job: AccountLinkJob): Buffer {
  * mailer reports outcomes to identity's own status queue.
  */
 export class AccountMail extends DeliveryRelay<OutboxRow> {
-  constructor(deps: { outbox: OutboxRepository; outboxKey: Buffer; logger: Logger }, options: Omit<DeliveryOptions, 'producer'>) {
+  constructor(deps: { outbox: OutboxRepository; outboxKey: KeyRing; logger: Logger }, options: Omit<DeliveryOptions, 'producer'>) {
     super(
       {
         outbox: deps.outbox,
         logger: deps.logger,
-        jobOf: (row: OutboxRow) => accountLinkJob.parse(JSON.parse(open(deps.outboxKey, row.payloadSealed, `mail_outbox:${row.id}`).toString('utf8'))),
+        jobOf: (row: OutboxRow) => accountLinkJob.parse(JSON.parse(deps.outboxKey.open(row.payloadSealed, `mail_outbox:${row.id}`).toString('utf8'))),
       },
       { ...options, producer: 'identity' },
     );
@@ -32,20 +32,12 @@ export class AccountMail extends DeliveryRelay<OutboxRow> {
 }
 
 /** Identity's account e-mail relay as the config sets it up: to the mailer over the mail queue, or SMTP inline. */
-export function accountMailOf(config: Config, deps: { outbox: OutboxRepository; outboxKey: Buffer; logger: Logger }): AccountMail {
-  return new AccountMail(deps, {
-    mode: config.DELIVERY_MODE,
-    redisUrl: config.REDIS_URL,
-    prefix: config.QUEUE_PREFIX,
-    sealingKey: config.MAIL_SEALING_KEY,
-    attempts: config.MAIL_ATTEMPTS,
-    backoffMs: config.MAIL_BACKOFF_MS,
-    relayIntervalMs: config.RELAY_INTERVAL_MS,
-    requeueAfterSeconds: config.MAIL_REQUEUE_AFTER,
-    requeueLimit: config.MAIL_REQUEUE_LIMIT,
-    smtp: { url: config.SMTP_URL, from: config.MAIL_FROM, requireTls: config.SMTP_REQUIRE_TLS, rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-  });
+export function accountMailOf(config: Config, deps: { outbox: OutboxRepository; outboxKey: KeyRing; logger: Logger }): AccountMail {
+  return new AccountMail(deps, deliveryOptions(config));
 }
 
-/** Without its sealing key a queue-mode relay cannot seal jobs: e-mails wait in the outbox. */
+/**
+ * Without its sealing key a queue-mode relay cannot seal jobs. main.ts refuses to start so
+ * (requireDeliveryKeys); an app built without it (tests that send no e-mail) leaves the relay off.
+ */
 export const accountMailReady = (config: Pick<Config, 'DELIVERY_MODE' | 'MAIL_SEALING_KEY'>): boolean => config.DELIVERY_MODE === 'inline' || config.MAIL_SEALING_KEY !== undefined;

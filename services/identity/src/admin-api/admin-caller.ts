@@ -41,3 +41,12 @@ export function requireRealmWide(caller: AdminCaller): void {
 export function withinReach(caller: AdminCaller, organizationId: string | null): boolean {
   return caller.organizationId === undefined || caller.organizationId === organizationId;
 }
+
+/**
+ * Who a handover names as having handed the credential over: the administrator's username, or the
+ * client id of a service account acting alone (its token has no user).
+ */
+export async function handedOverBy(deps: { users: { findById(id: string): Promise<{ username: string } | undefined> } }, caller: AdminCaller): Promise<string> {
+  if (caller.userId === undefined) return caller.clientId;
+  return (await deps.users.findById(caller.userId))?.username ?? caller.clientId;
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { announceHandover, handoverQuery, handoverReceipt } from './handovers.routes.js';
 import { manageableClients, requireAuthorityOverClient } from './admin-authority.js';
-import { withinReach, type AdminCaller } from './admin-caller.js';
+import { handedOverBy, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging, queryFlag } from './admin-schemas.js';
@@ -126,7 +126,13 @@ export const clientRoutes = [
       const { clients, apis, organizations } = deps;
       const { applied, handover } = await handOver(
         deps,
-        { kind: 'client_secret', recipient: query.handoverTo, organizationId: caller.organizationId ?? null, createdBy: caller.userId ?? caller.subject },
+        {
+          kind: 'client_secret',
+          recipient: query.handoverTo,
+          organizationId: caller.organizationId ?? null,
+          createdBy: caller.userId ?? caller.subject,
+          label: { kind: 'client_secret', name: input.name.trim() || input.clientId, id: input.clientId, by: await handedOverBy(deps, caller) },
+        },
         secret,
         () => createClient({ clients, apis, organizations }, { ...input, secret }),
         (made) => made.client.id,
@@ -214,7 +220,13 @@ export const clientRoutes = [
       const { clients, revocations } = deps;
       const { handover, receipt } = await handOver(
         deps,
-        { kind: 'client_secret', recipient: query.handoverTo, organizationId: client.organizationId, createdBy: caller.userId ?? caller.subject },
+        {
+          kind: 'client_secret',
+          recipient: query.handoverTo,
+          organizationId: client.organizationId,
+          createdBy: caller.userId ?? caller.subject,
+          label: { kind: 'client_secret', name: client.name || client.clientId, id: client.clientId, by: await handedOverBy(deps, caller) },
+        },
         secret.secret,
         () => rotateClientSecret({ clients, revocations }, client.clientId, secret),
         () => client.id,

@@ -4,7 +4,7 @@ import { InvalidInputError, NotFoundError } from '../errors.js';
 import { announceHandover, handoverQuery } from './handovers.routes.js';
 import { endAccountSessions } from '../sessions/index.js';
 import { manageableUsers, requireAuthorityOverUser } from './admin-authority.js';
-import { withinReach, type AdminCaller } from './admin-caller.js';
+import { handedOverBy, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams, paging, queryFlag, USERS_PAGE } from './admin-schemas.js';
@@ -55,11 +55,18 @@ const filters = {
 /** A password an administrator never sees: 18 random bytes, as the CLI's generated ones. */
 const generatedPassword = () => randomToken(18);
 
-const passwordHandover = (recipient: string, caller: AdminCaller, organizationId?: string | null) => ({
+/** A password's handover: the first one of a new account, or a new one of an existing account. */
+const passwordHandover = async (
+  deps: Pick<AdminDeps, 'users'>,
+  recipient: string,
+  caller: AdminCaller,
+  account: { username: string; first: boolean; organizationId?: string | null },
+) => ({
   kind: 'password' as const,
   recipient,
-  organizationId: organizationId !== undefined ? organizationId : (caller.organizationId ?? null),
+  organizationId: account.organizationId !== undefined ? account.organizationId : (caller.organizationId ?? null),
   createdBy: caller.userId ?? caller.subject,
+  label: { kind: account.first ? ('first_password' as const) : ('password' as const), name: account.username, by: await handedOverBy(deps, caller) },
 });
 
 export const userRoutes = [
@@ -120,7 +127,7 @@ export const userRoutes = [
       const password = generatedPassword();
       const { applied, handover } = await handOver(
         deps,
-        passwordHandover(query.handoverTo, caller),
+        await passwordHandover(deps, query.handoverTo, caller, { username: body.username, first: true }),
         password,
         () => newUser(password),
         (made) => made.user.id,
@@ -205,7 +212,7 @@ export const userRoutes = [
       const password = generatedPassword();
       const { handover } = await handOver(
         deps,
-        passwordHandover(query.handoverTo, caller, user.organizationId),
+        await passwordHandover(deps, query.handoverTo, caller, { username: user.username, first: false, organizationId: user.organizationId }),
         password,
         () => resetUserPassword(deps, user.id, password),
         () => user.id,

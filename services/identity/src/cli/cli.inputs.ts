@@ -1,3 +1,4 @@
+import { SECRETS_API_MOUNT } from '@hush/contracts';
 import { z } from 'zod';
 import type { CreateClientInput } from '../clients/index.js';
 
@@ -31,7 +32,7 @@ export const bootstrapInput = z.object({ 'secrets-audience': optional, 'secrets-
 /** What `bootstrap` reads from the environment besides the service's configuration (each also as `<NAME>_FILE`). */
 export const bootstrapEnv = z.object({
   /** The audience of the secrets API it registers (`--secrets-audience` comes first). */
-  SECRETS_API_AUDIENCE: z.string().min(1).default('http://localhost:3000/api/v1'),
+  SECRETS_API_AUDIENCE: z.string().min(1).default(`http://localhost:3000${SECRETS_API_MOUNT}`),
   /** The secrets web app's public origin (`--secrets-url` comes first); default: the audience without /api/v1. */
   SECRETS_BASE_URL: z.string().min(1).optional(),
   /** The web app's client secret; unset: a new client gets a generated one. */
@@ -90,6 +91,16 @@ export const clientsCreateInput = z
 export const clientIdInput = z.object({ clientId: required('client id') });
 
 export const keysRetireInput = z.object({ force: flag });
+
+/** `rewrap --batch-size N`: rows per transaction, 500 unless given. */
+export const rewrapInput = z.object({
+  'batch-size': z.coerce
+    .number({ error: '--batch-size must be a whole number from 1 to 10000' })
+    .int('--batch-size must be a whole number from 1 to 10000')
+    .min(1, '--batch-size must be a whole number from 1 to 10000')
+    .max(10_000, '--batch-size must be a whole number from 1 to 10000')
+    .default(500),
+});
 
 export const rolesCreateInput = z.object({ name: required('role name'), description: optional });
 

@@ -1,3 +1,4 @@
+import { ALL_SECRETS_SCOPES } from '@hush/contracts';
 import { cliCommand, loadConfig, runCommand, type CliCommand, type CliResult } from '@hush/common';
 import { endAccountSessions } from '../sessions/index.js';
 import { ensureAdminClient } from '../admin-api/index.js';
@@ -14,6 +15,7 @@ import {
   listOption,
   clientsCreateInput,
   keysRetireInput,
+  rewrapInput,
   orgsCreateInput,
   orgsMemberInput,
   rolesCreateInput,
@@ -27,6 +29,7 @@ import { addMember, removeMember } from '../organizations/index.js';
 import { createClient, deleteClient, ensureWebClient, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
 import { createApi } from '../apis/index.js';
 import { addNextKey, promoteNextKey, retireKeys, rotateKeysStep } from '../keys/index.js';
+import { rewrapAll } from './master-key-rewrap.js';
 import { ensureHandoverClient } from '../handover/index.js';
 import { createDb, migrateLatest } from '../db/index.js';
 
@@ -82,8 +85,11 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   keys rotate                               one safe step: add next keys (RS256, ES256), or promote
                                             them, retire old
   keys add-next | keys promote | keys retire [--force]
+  rewrap [--batch-size N]                   move everything sealed under MASTER_KEYS_PREVIOUS under
+                                            MASTER_KEY (resumable; progress on stderr); then the
+                                            previous keys can be removed (docs/deploy.md)
 
-Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); bootstrap also reads SECRETS_API_AUDIENCE,
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE), MASTER_KEYS_PREVIOUS; bootstrap also reads SECRETS_API_AUDIENCE,
 SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); see .env.example.`;
 
 /**
@@ -93,8 +99,6 @@ SECRETS_BASE_URL, SECRETS_WEB_CLIENT_SECRET and ADMIN_CLIENT_SECRET (or _FILE); 
  * no-takeover rule (admin-api/admin-authority.ts) could compare with a principal's.
  */
 type CliContext = Context & { env: NodeJS.ProcessEnv };
-
-export const SECRETS_SCOPES = ['secrets:read', 'secrets:write'];
 
 const commands: Record<string, CliCommand<CliContext>> = {
   migrate: async (ctx) => {
@@ -108,11 +112,11 @@ const commands: Record<string, CliCommand<CliContext>> = {
     const env = loadConfig(bootstrapEnv, ctx.env);
     const audience = input['secrets-audience'] ?? env.SECRETS_API_AUDIENCE;
     const existing = await ctx.apis.findByIdentifier(audience);
-    const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: SECRETS_SCOPES, accessTokenTtl: 300 }));
+    const api = existing ?? (await createApi(ctx, { identifier: audience, name: 'Hush secrets API', scopes: [...ALL_SECRETS_SCOPES], accessTokenTtl: 300 }));
     const webUrl = input['secrets-url'] ?? env.SECRETS_BASE_URL ?? audience.replace(/\/api\/v1\/?$/, '');
     const web = await ensureWebClient(ctx, webUrl, env.SECRETS_WEB_CLIENT_SECRET);
     const admin = await ensureAdminClient(ctx, env.ADMIN_CLIENT_SECRET);
-    const handover = await ensureHandoverClient(ctx, ctx.config, SECRETS_SCOPES);
+    const handover = await ensureHandoverClient(ctx, ctx.config, [...ALL_SECRETS_SCOPES]);
     return {
       migrations: applied,
       api: { identifier: api.identifier, scopes: api.scopes },
@@ -236,6 +240,9 @@ const commands: Record<string, CliCommand<CliContext>> = {
     return promoted;
   },
   'keys retire': cliCommand(keysRetireInput, [], async (ctx: CliContext, { force }) => ({ retired: await retireKeys(ctx, force) })),
+  rewrap: cliCommand(rewrapInput, [], async (ctx: CliContext, input) =>
+    rewrapAll(ctx, { batchSize: input['batch-size'], onProgress: (p) => process.stderr.write(`${p.name}: ${p.rewrapped} rewrapped, ${p.left} left\n`) }),
+  ),
 };
 
 async function userNamed(ctx: CliContext, username: string) {
@@ -286,6 +293,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
       commands,
       options: {
         password: { type: 'string' },
+        'batch-size': { type: 'string' },
         email: { type: 'string' },
         'email-verified': { type: 'boolean' },
         name: { type: 'string' },

@@ -147,7 +147,7 @@ export class ClientsRepository {
     return (await this.find(c.clientId)) as Client;
   }
 
-  /** On every token request; concurrent lookups share one query (`batched`, packages/common/src/batch.ts). */
+  /** On every token request; concurrent lookups share one query (`batched`, packages/common/src/db/batch.ts). */
   find(clientId: string): Promise<Client | undefined> {
     // PostgreSQL text cannot hold NUL, so no client has one; asking would fail the whole batch.
     if (clientId.includes('\u0000')) return Promise.resolve(undefined);

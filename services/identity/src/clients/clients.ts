@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ALL_SECRETS_SCOPES, WEB_CALLBACK_PATH, WEB_CLIENT_ID, WEB_SIGNED_OUT_PATH } from '@hush/contracts';
 import { isUuid, randomToken } from '@hush/common';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { hashClientSecret, newClientSecret } from './client-secret.js';
@@ -235,8 +236,6 @@ async function assertScopesExist(deps: Pick<ClientsDeps, 'apis'>, scopes: string
   if (missing.length > 0) throw new InvalidInputError(`unknown scope(s): ${missing.join(', ')} (create the API first)`);
 }
 
-/** The client id of the secrets service's web app (a confidential OIDC client of identity). */
-export const WEB_CLIENT_ID = 'hush-secrets-web';
 /** The algorithm of its ID tokens: what services/secrets/src/web/shared/identity-client.ts verifies. */
 const WEB_CLIENT_ALG = 'ES256';
 
@@ -257,8 +256,8 @@ export async function ensureWebClient(
   if (!URL.canParse(webUrl)) throw new InvalidInputError(`secrets URL ${webUrl} must be an absolute URL`);
   if (secret !== undefined && secret.length < 32) throw new InvalidInputError('SECRETS_WEB_CLIENT_SECRET must be at least 32 characters (e.g. openssl rand -hex 32)');
   const base = webUrl.replace(/\/+$/, '');
-  const redirectUri = `${base}/auth/callback`;
-  const postLogout = `${base}/auth/signed-out`;
+  const redirectUri = `${base}${WEB_CALLBACK_PATH}`;
+  const postLogout = `${base}${WEB_SIGNED_OUT_PATH}`;
   const existing = await deps.clients.find(WEB_CLIENT_ID);
   const current = existing && existing.redirectUris.join(' ') === redirectUri && existing.postLogoutRedirectUris.join(' ') === postLogout;
   if (current && existing.secretHash && existing.signingAlg === WEB_CLIENT_ALG && existing.pkceMethod === 'S256') {
@@ -270,7 +269,7 @@ export async function ensureWebClient(
     clientId: WEB_CLIENT_ID,
     name: 'Hush',
     grantTypes: ['authorization_code', 'refresh_token'],
-    scopes: ['openid', 'profile', 'secrets:read', 'secrets:write'],
+    scopes: ['openid', 'profile', ...ALL_SECRETS_SCOPES],
     redirectUris: [redirectUri],
     postLogoutRedirectUris: [postLogout],
     signingAlg: WEB_CLIENT_ALG,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { open, seal } from '@hush/common';
+import { KeyRing } from '@hush/common';
 import { z } from 'zod';
 
 /**
@@ -41,8 +41,12 @@ export interface SealedCookie<T> {
   clear(req: IncomingMessage, res: ServerResponse): void;
 }
 
-/** A cookie holding `schema`'s value sealed under `key`: HttpOnly, SameSite=Lax, on `path`, Secure over https. */
-export function sealedCookie<S extends z.ZodType>(name: string, path: string, key: Buffer, schema: S): SealedCookie<z.output<S>> {
+/**
+ * A cookie holding `schema`'s value sealed under `key` (or the newest key of a ring, any of whose
+ * keys opens it): HttpOnly, SameSite=Lax, on `path`, Secure over https.
+ */
+export function sealedCookie<S extends z.ZodType>(name: string, path: string, key: Buffer | KeyRing, schema: S): SealedCookie<z.output<S>> {
+  const keys = key instanceof KeyRing ? key : KeyRing.of(key);
   const attributes = (req: IncomingMessage, maxAge: number) =>
     `Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${(req as IncomingMessage & { secure?: boolean }).secure ? '; Secure' : ''}`;
   return {
@@ -50,7 +54,7 @@ export function sealedCookie<S extends z.ZodType>(name: string, path: string, ke
       const value = cookieValue(req, name);
       if (!value) return undefined;
       try {
-        const json = inflateRawSync(open(key, Buffer.from(value, 'base64url'), name), { maxOutputLength: MAX_JSON }).toString('utf8');
+        const json = inflateRawSync(keys.open(Buffer.from(value, 'base64url'), name), { maxOutputLength: MAX_JSON }).toString('utf8');
         const parsed = schema.safeParse(JSON.parse(json));
         return parsed.success ? parsed.data : undefined;
       } catch {
@@ -59,7 +63,7 @@ export function sealedCookie<S extends z.ZodType>(name: string, path: string, ke
       }
     },
     write(req, res, value, maxAge) {
-      const sealed = seal(key, deflateRawSync(JSON.stringify(value)), name).toString('base64url');
+      const sealed = keys.seal(deflateRawSync(JSON.stringify(value)), name).toString('base64url');
       res.appendHeader('Set-Cookie', `${name}=${sealed}; ${attributes(req, Math.max(0, Math.floor(maxAge)))}`);
     },
     clear(req, res) {

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type * as Oidc from 'openid-client';
-import { fixedError, nonceOf, pageForms, pageSecurity, randomToken, requestLogger, securePage, type Logger } from '@hush/common';
+import { fixedError, nonceOf, pageForms, pageSecurity, randomToken, requestLogger, securePage, type KeyRing, type Logger } from '@hush/common';
 import type { ConsoleClient } from './console-clients.js';
 import { consoleSessionSchema, pendingSignInSchema, safeReturnPath, sealedCookie, type ConsoleSession } from './console-session.js';
 import { ROUTES } from '../oidc/routes.js';
@@ -20,8 +20,8 @@ export interface ConsoleSignInOptions {
   /** The realm's ID token algorithm (DEFAULT_SIGNING_ALG): the console clients have none of their own. */
   idTokenAlg: string;
   /** Derived from MASTER_KEY: KEY_LABELS.consoleSessions and KEY_LABELS.csrf. */
-  sessionKey: Buffer;
-  csrfKey: Buffer;
+  sessionKey: Buffer | KeyRing;
+  csrfKey: Buffer | KeyRing;
   logger: Logger;
 }
 

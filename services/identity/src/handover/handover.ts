@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { HandoverLabel } from '@hush/queue';
 import { InvalidInputError } from '../errors.js';
 import type { Handover, HandoverKind, HandoversRepository } from './handovers.repository.js';
 import type { SecretMetadata, SecretsApi } from './secrets-api.js';
@@ -23,6 +24,8 @@ export interface HandoverRequest {
   recipient: string;
   organizationId: string | null;
   createdBy: string | null;
+  /** What the e-mail and the reveal page say the credential is, and who handed it over. */
+  label: HandoverLabel;
 }
 
 export class HandoverUnavailableError extends InvalidInputError {
@@ -39,7 +42,7 @@ export async function handOver<T>(
   subjectOf: (applied: T) => string,
 ): Promise<{ applied: T; handover: Handover; receipt: HandoverReceipt }> {
   if (!deps.secretsApi) throw new HandoverUnavailableError();
-  const shared = await deps.secretsApi.share(credential, request.recipient, deps.handoverTtl);
+  const shared = await deps.secretsApi.share(credential, request.recipient, deps.handoverTtl, request.label);
   let applied: T;
   try {
     applied = await apply();

@@ -1,4 +1,4 @@
-import { ConfigError, deriveKey, isUniqueViolation, open, randomToken, seal } from '@hush/common';
+import { ConfigError, isUniqueViolation, randomToken, type KeyRing } from '@hush/common';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { KeysRepository, SigningKeyRow } from './keys.repository.js';
 import type { LoadedKey } from './keys.metrics.js';
@@ -14,17 +14,18 @@ export type SigningAlg = (typeof SIGNING_ALGS)[number];
 
 /**
  * Private signing keys are sealed with AES-256-GCM under a key derived from MASTER_KEY and bound
- * to their kid, so a database dump alone yields no usable signing key.
+ * to their kid, so a database dump alone yields no usable signing key. Sealed under the newest
+ * key of the MASTER_KEY ring; `rewrap` moves one under it.
  */
 export class SigningKeys {
-  private readonly sealingKey: Buffer;
+  private readonly sealingKeys: KeyRing;
   private loadedKeys: readonly LoadedKey[] = [];
 
   constructor(
     private readonly repository: KeysRepository,
-    masterKey: Buffer,
+    masterKeys: KeyRing,
   ) {
-    this.sealingKey = deriveKey(masterKey, KEY_LABELS.signingKeys);
+    this.sealingKeys = masterKeys.derive(KEY_LABELS.signingKeys);
   }
 
   /** Generates a key of `alg` in the given status; returns its kid. */
@@ -38,7 +39,7 @@ export class SigningKeys {
       alg,
       status,
       publicJwk,
-      privateJwkSealed: seal(this.sealingKey, JSON.stringify(jwk), `signing-key:${kid}`),
+      privateJwkSealed: this.sealingKeys.seal(JSON.stringify(jwk), `signing-key:${kid}`),
     });
     return kid;
   }
@@ -72,17 +73,22 @@ export class SigningKeys {
     return this.loadedKeys;
   }
 
+  /** A stored private key under the newest key of the ring (for the rewrap); throws when no key of the ring opens it. */
+  rewrap(kid: string, sealed: Buffer): Buffer {
+    return this.sealingKeys.rewrap(sealed, `signing-key:${kid}`);
+  }
+
   list(): Promise<SigningKeyRow[]> {
     return this.repository.list();
   }
 
   private unseal(key: SigningKeyRow): JWK {
     try {
-      return JSON.parse(open(this.sealingKey, key.privateJwkSealed, `signing-key:${key.kid}`).toString('utf8')) as JWK;
+      return JSON.parse(this.sealingKeys.open(key.privateJwkSealed, `signing-key:${key.kid}`).toString('utf8')) as JWK;
     } catch {
       // AES-GCM authentication failed: not this database's key (or a tampered row).
       throw new ConfigError(
-        `MASTER_KEY cannot decrypt signing key ${key.kid}: it is not the key this database was set up with. ` +
+        `MASTER_KEY cannot decrypt signing key ${key.kid}: it is not the key this database was set up with (nor is any key of MASTER_KEYS_PREVIOUS). ` +
           'Set MASTER_KEY (or MASTER_KEY_FILE) to the key it was set up with, from your key backup; to start afresh instead, point DATABASE_URL at a new, empty database.',
       );
     }

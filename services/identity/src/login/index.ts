@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { deriveKey } from '@hush/common';
+import { KeyRing } from '@hush/common';
 import type { Config } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
 import type { CredentialsRepository } from './credentials.repository.js';
@@ -11,15 +11,16 @@ export const RP_NAME = 'Hush';
 
 /** The second factor's and passkeys' deps, wired once from the config (keys derived from MASTER_KEY). */
 export function secondFactorDeps(
-  config: Pick<Config, 'MASTER_KEY' | 'AUTH_URL' | 'REDIS_PREFIX'>,
+  config: Pick<Config, 'MASTER_KEY' | 'MASTER_KEYS_PREVIOUS' | 'AUTH_URL' | 'REDIS_PREFIX'>,
   context: { credentials: CredentialsRepository },
   redis: Redis,
 ): { secondFactor: SecondFactorDeps; passkeys: PasskeyDeps; redis: Redis; prefix: string } {
+  const masterKeys = KeyRing.of(config.MASTER_KEY, config.MASTER_KEYS_PREVIOUS, 'MASTER_KEY');
   return {
     secondFactor: {
       credentials: context.credentials,
-      totpKey: deriveKey(config.MASTER_KEY, KEY_LABELS.totpSecrets),
-      recoveryKey: deriveKey(config.MASTER_KEY, KEY_LABELS.recoveryCodes),
+      totpKeys: masterKeys.derive(KEY_LABELS.totpSecrets),
+      recoveryKeys: masterKeys.derive(KEY_LABELS.recoveryCodes),
       issuerName: RP_NAME,
     },
     passkeys: { credentials: context.credentials, redis, prefix: config.REDIS_PREFIX, authUrl: config.AUTH_URL, rpName: RP_NAME },
@@ -35,6 +36,7 @@ export {
   confirmEnrolment,
   EnrolmentExpiredError,
   regenerateRecoveryCodes,
+  rewrapTotpSecret,
   removeCredential,
   startEnrolment,
   verifySecondFactor,

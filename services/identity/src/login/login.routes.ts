@@ -1,5 +1,17 @@
 import express, { type Request, type Response } from 'express';
-import { allowFormTarget, CsrfRejectedError, nonceOf, pageForms, pageSecurity, readForm, requestLogger, sendErrorPage, type Logger, type RateLimit } from '@hush/common';
+import {
+  allowFormTarget,
+  CsrfRejectedError,
+  nonceOf,
+  pageForms,
+  pageSecurity,
+  readForm,
+  requestLogger,
+  sendErrorPage,
+  type KeyRing,
+  type Logger,
+  type RateLimit,
+} from '@hush/common';
 import type Provider from 'oidc-provider';
 import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
@@ -23,7 +35,7 @@ export interface InteractionDeps {
   pageViews: Pick<RateLimit, 'consume'>;
   /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (login/login-gate.ts). */
   loginGate: LoginGate;
-  csrfKey: Buffer;
+  csrfKey: Buffer | KeyRing;
   /** Our public origin (AUTH_URL), accepted as a form's Origin besides the request's Host. */
   origin?: string;
   logger: Logger;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type QRCode from 'qrcode';
 import { InvalidInputError, NotFoundError } from '../errors.js';
-import { open, seal } from '@hush/common';
+import type { KeyRing } from '@hush/common';
 import type { CredentialsRepository, StoredCredential } from './credentials.repository.js';
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
 import { acceptedStep, groupedSecret, newTotpSecret, otpauthUri } from './totp.js';
@@ -18,10 +18,10 @@ import { acceptedStep, groupedSecret, newTotpSecret, otpauthUri } from './totp.j
  */
 export interface SecondFactorDeps {
   credentials: CredentialsRepository;
-  /** Seals TOTP secrets, stored and in enrolment (KEY_LABELS.totpSecrets). */
-  totpKey: Buffer;
-  /** Keys the recovery codes' hashes (KEY_LABELS.recoveryCodes). */
-  recoveryKey: Buffer;
+  /** Seal TOTP secrets, stored and in enrolment (KEY_LABELS.totpSecrets): under the newest, opened under any. */
+  totpKeys: KeyRing;
+  /** Key the recovery codes' hashes (KEY_LABELS.recoveryCodes): made under the newest, checked under each. */
+  recoveryKeys: KeyRing;
   /** The issuer name authenticator apps show. */
   issuerName: string;
 }
@@ -46,19 +46,19 @@ const enrolmentAad = (binding: string) => `totp enrolment\n${binding}`;
 const credentialAad = (credentialId: string) => `totp credential\n${credentialId}`;
 
 /** A new secret to enrol, bound to `binding` (the user's id, or the sign-in's interaction). */
-export async function startEnrolment(deps: Pick<SecondFactorDeps, 'totpKey' | 'issuerName'>, binding: string, account: string, now = Date.now()): Promise<Enrolment> {
+export async function startEnrolment(deps: Pick<SecondFactorDeps, 'totpKeys' | 'issuerName'>, binding: string, account: string, now = Date.now()): Promise<Enrolment> {
   const secret = newTotpSecret();
   const expires = Math.floor(now / 1000) + ENROLMENT_SECONDS;
-  const pending = seal(deps.totpKey, `${secret}.${expires}`, enrolmentAad(binding)).toString('base64url');
+  const pending = deps.totpKeys.seal(`${secret}.${expires}`, enrolmentAad(binding)).toString('base64url');
   const svg = await (await qrcodeLibrary()).toString(otpauthUri(secret, account, deps.issuerName), { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
   const qrSvg = svg.replace('<svg ', '<svg role="img" aria-label="QR code of the authenticator key" ');
   return { pending, secretText: groupedSecret(secret), qrSvg };
 }
 
 /** The secret of a pending enrolment, or undefined if it was not made for `binding` or expired. */
-function openEnrolment(deps: Pick<SecondFactorDeps, 'totpKey'>, binding: string, pending: string, now: number): string | undefined {
+function openEnrolment(deps: Pick<SecondFactorDeps, 'totpKeys'>, binding: string, pending: string, now: number): string | undefined {
   try {
-    const [secret, expires] = open(deps.totpKey, Buffer.from(pending, 'base64url'), enrolmentAad(binding)).toString().split('.');
+    const [secret, expires] = deps.totpKeys.open(Buffer.from(pending, 'base64url'), enrolmentAad(binding)).toString().split('.');
     return secret && Number(expires) * 1000 > now ? secret : undefined;
   } catch {
     return undefined;
@@ -89,9 +89,9 @@ export async function confirmEnrolment(
   await deps.credentials.replaceTotp(
     input.userId,
     id,
-    seal(deps.totpKey, secret, credentialAad(id)),
+    deps.totpKeys.seal(secret, credentialAad(id)),
     step,
-    codes.map((c) => hashRecoveryCode(deps.recoveryKey, c)),
+    codes.map((c) => hashRecoveryCode(deps.recoveryKeys.newest.key, c)),
     input.label?.trim() || 'Authenticator app',
   );
   return codes;
@@ -103,23 +103,32 @@ export async function confirmEnrolment(
  */
 export async function verifySecondFactor(deps: SecondFactorDeps, userId: string, typed: string, now = Date.now()): Promise<'otp' | 'recovery-code' | undefined> {
   if (looksLikeRecoveryCode(typed)) {
-    return (await deps.credentials.useRecoveryCode(userId, hashRecoveryCode(deps.recoveryKey, typed))) ? 'recovery-code' : undefined;
+    // A code issued before a MASTER_KEY rotation was hashed under an older key of the ring.
+    for (const { key } of deps.recoveryKeys.keys) {
+      if (await deps.credentials.useRecoveryCode(userId, hashRecoveryCode(key, typed))) return 'recovery-code';
+    }
+    return undefined;
   }
   const totp = await deps.credentials.findTotp(userId);
   if (!totp) return undefined;
-  const secret = open(deps.totpKey, totp.secretSealed, credentialAad(totp.id)).toString();
+  const secret = deps.totpKeys.open(totp.secretSealed, credentialAad(totp.id)).toString();
   const step = acceptedStep(secret, typed, now, totp.lastStep);
   if (step === undefined) return undefined;
   return (await deps.credentials.acceptStep(totp.id, step)) ? 'otp' : undefined;
 }
 
+/** A stored TOTP secret under the newest key of the ring (for the rewrap); throws when no key of the ring opens it. */
+export function rewrapTotpSecret(deps: Pick<SecondFactorDeps, 'totpKeys'>, credentialId: string, sealed: Buffer): Buffer {
+  return deps.totpKeys.rewrap(sealed, credentialAad(credentialId));
+}
+
 /** Ten new recovery codes for a person with TOTP; the earlier ones stop working. */
-export async function regenerateRecoveryCodes(deps: Pick<SecondFactorDeps, 'credentials' | 'recoveryKey'>, userId: string): Promise<string[]> {
+export async function regenerateRecoveryCodes(deps: Pick<SecondFactorDeps, 'credentials' | 'recoveryKeys'>, userId: string): Promise<string[]> {
   const codes = newRecoveryCodes();
   if (
     !(await deps.credentials.replaceRecoveryCodes(
       userId,
-      codes.map((c) => hashRecoveryCode(deps.recoveryKey, c)),
+      codes.map((c) => hashRecoveryCode(deps.recoveryKeys.newest.key, c)),
     ))
   )
     throw new NotFoundError('TOTP credential');

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { batched, inBoundedBatches, open, seal } from '@hush/common';
+import { batched, inBoundedBatches, type KeyRing } from '@hush/common';
 import { artifactKey, storablePayload } from './artifact-key.js';
 import { replacesEarlierRefreshTokens } from './keycloak/client-credentials-refresh.js';
 import type { Db } from '../db/index.js';
@@ -25,21 +25,21 @@ export interface AdapterHooks {
  * secondary key (a session by its uid) cannot give the id back, and need not: oidc-provider reads
  * such a session and never saves it. A device code is the exception: found by the user code the
  * person typed, it is saved again with their approval under its own id, so its row keeps that id
- * sealed (AES-256-GCM under `deviceCodeKey`, bound to the row's key) and the lookup opens it.
+ * sealed (AES-256-GCM under the newest key of `deviceCodeKeys`, bound to the row's key) and the lookup opens it.
  * Device codes are also found once expired (until the sweep deletes them), as oidc-provider asks,
  * so the person is told the code expired and the device gets RFC 8628's `expired_token`.
  */
-export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>, hooks: AdapterHooks, deviceCodeKey?: Buffer) {
+export function createAdapterClass(db: Db, findClient: (id: string) => Promise<AdapterPayload | undefined>, hooks: AdapterHooks, deviceCodeKeys?: KeyRing) {
   const live = `(expires_at IS NULL OR expires_at > now())`;
   const SEALED_ID = 'sealed_id';
   const sealId = (id: string, payload: AdapterPayload): AdapterPayload => {
-    if (!deviceCodeKey) throw new Error('device codes need a sealing key');
-    return { ...payload, [SEALED_ID]: seal(deviceCodeKey, id, `DeviceCode ${artifactKey(id)}`).toString('base64') };
+    if (!deviceCodeKeys) throw new Error('device codes need a sealing key');
+    return { ...payload, [SEALED_ID]: deviceCodeKeys.seal(id, `DeviceCode ${artifactKey(id)}`).toString('base64') };
   };
   const openId = (payload: AdapterPayload, key: string): string | undefined => {
     const sealed = payload[SEALED_ID];
-    if (typeof sealed !== 'string' || !deviceCodeKey) return undefined;
-    return open(deviceCodeKey, Buffer.from(sealed, 'base64'), `DeviceCode ${key}`).toString();
+    if (typeof sealed !== 'string' || !deviceCodeKeys) return undefined;
+    return deviceCodeKeys.open(Buffer.from(sealed, 'base64'), `DeviceCode ${key}`).toString();
   };
   // One batch in flight: the saves that arrive meanwhile go together in the next (group commit).
   const upsert = batched((rows: UpsertRow[]) => upsertMany(db, rows), { maxInFlight: 1 });

@@ -1,5 +1,5 @@
 import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
-import { open, seal } from '@hush/common';
+import type { KeyRing } from '@hush/common';
 
 type AdapterClass = new (model: string) => Adapter;
 
@@ -10,8 +10,8 @@ export const ANONYMOUS_SESSION_COOKIE = '_session_anonymous';
  * oidc-provider stores a session for anyone who opens a page with a form (the device code page
  * and the logout confirmation keep their form token in it), and keeps it 14 days: anonymous
  * requests would grow the database at will. A session that holds no one (no account signed in,
- * no authorization) is carried instead by the browser, sealed (AES-256-GCM under `key`, bound to
- * the session's id) in a cookie that lives as long as the session would; it reaches the database
+ * no authorization) is carried instead by the browser, sealed (AES-256-GCM under the newest key of `keys`,
+ * bound to the session's id; any key of the ring opens it) in a cookie that lives as long as the session would; it reaches the database
  * once someone signs in, and its cookie is cleared then.
  *
  * Rules:
@@ -20,7 +20,7 @@ export const ANONYMOUS_SESSION_COOKIE = '_session_anonymous';
  * - a lookup asks the database first, so a stored session always wins over a cookie left behind;
  * - a cookie that does not open (forged, another session's, an old key) is no session at all.
  */
-export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): (model: string) => Adapter {
+export function anonymousSessionsInCookies(Base: AdapterClass, keys: KeyRing): (model: string) => Adapter {
   class AnonymousSessionsInCookies extends Base {
     override async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       const ctx = Provider.ctx;
@@ -29,7 +29,7 @@ export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): (mo
         clear(ctx);
         return super.upsert(id, payload, expiresIn);
       }
-      ctx.cookies.set(ANONYMOUS_SESSION_COOKIE, seal(key, JSON.stringify(payload), aad(id)).toString('base64url'), { ...COOKIE, secure: ctx.secure, maxAge: expiresIn * 1000 });
+      ctx.cookies.set(ANONYMOUS_SESSION_COOKIE, keys.seal(JSON.stringify(payload), aad(id)).toString('base64url'), { ...COOKIE, secure: ctx.secure, maxAge: expiresIn * 1000 });
     }
 
     override async find(id: string): Promise<AdapterPayload | undefined> {
@@ -38,7 +38,7 @@ export function anonymousSessionsInCookies(Base: AdapterClass, key: Buffer): (mo
       const sealed = Provider.ctx?.cookies.get(ANONYMOUS_SESSION_COOKIE);
       if (!sealed) return undefined;
       try {
-        return JSON.parse(open(key, Buffer.from(sealed, 'base64url'), aad(id)).toString('utf8')) as AdapterPayload;
+        return JSON.parse(keys.open(Buffer.from(sealed, 'base64url'), aad(id)).toString('utf8')) as AdapterPayload;
       } catch {
         return undefined;
       }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { urlTextProblem } from '@hush/common';
+import { nameServerSpan, tracingOn } from '@hush/telemetry';
 import { REALM_PATH } from '../config.js';
 import { PROTOCOL } from './routes.js';
 
@@ -39,6 +40,8 @@ export function directDispatch(opts: { express: Listener; before: EveryRequest[]
       express(req, res);
       return;
     }
+    // Traced, the HTTP server span is named after the path (the protocol's paths are fixed words).
+    if (tracingOn()) nameServerSpan(req.method ?? '', req.url.split('?', 1)[0] ?? '');
     const mounted = Object.assign(req, { originalUrl: req.url, baseUrl: REALM_PATH }) as ServerRequest;
     // Each calls `next` synchronously and only observes `finish`.
     for (const m of before) m(mounted, res, noop);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { KeyRing } from '@hush/common';
 import { APP_FORM, bareProvider, bareSigningKey, ISSUER } from '../../test/bare-provider.js';
 import { keycloakTokenResponses } from './keycloak/token-responses.js';
 import { ROUTES } from './routes.js';
@@ -6,7 +7,7 @@ import { envelopeKeys } from './token-envelope.js';
 
 /** The token-response middleware, which asks for the rename on the answers it leaves alone. */
 async function withRename() {
-  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], randomBytes(32));
+  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], KeyRing.of(randomBytes(32)));
   return bareProvider(() => [keycloakTokenResponses(() => keys, 'RS256')]);
 }
 

@@ -1,6 +1,6 @@
 import type Provider from 'oidc-provider';
 import type { JWK } from 'jose';
-import type { Logger } from '@hush/common';
+import type { KeyRing, Logger } from '@hush/common';
 import type { ProviderDeps } from './provider-deps.js';
 import { buildProvider } from './provider.js';
 import { envelopeKeys, type EnvelopeKeys } from './token-envelope.js';
@@ -10,7 +10,7 @@ type ProviderListener = ReturnType<Provider['callback']>;
 export interface ProtocolDeps extends Omit<ProviderDeps, 'jwks' | 'envelopeKeys'> {
   /** The signing keys, private parts included, and the fingerprint of the published set. */
   keys: { privateJwks(): Promise<JWK[]>; fingerprint(): Promise<string> };
-  refreshEnvelopeKey: Buffer;
+  refreshEnvelopeKey: KeyRing;
   logger: Logger;
 }
 

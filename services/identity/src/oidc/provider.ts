@@ -1,5 +1,5 @@
 import Provider, { type Configuration } from 'oidc-provider';
-import { deriveKey, trustFunction } from '@hush/common';
+import { KeyRing, trustFunction } from '@hush/common';
 import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
 import { accessTokenClaims } from './access-token-claims.js';
@@ -33,12 +33,13 @@ export function buildProvider(deps: ProviderDeps): Provider {
   const defaultAlg = config.DEFAULT_SIGNING_ALG;
   const findClient = clientPayloads(deps.clients, defaultAlg, config.AUTH_URL);
   const grantRevoked = (grantId: string) => deps.revocations.revokeGrant(grantId);
+  const masterKeys = KeyRing.of(config.MASTER_KEY, config.MASTER_KEYS_PREVIOUS, 'MASTER_KEY');
 
   const configuration: Configuration = {
     // Sessions of no one live in a sealed cookie, not in the database (anonymous-sessions.ts).
     adapter: anonymousSessionsInCookies(
-      createAdapterClass(deps.db, findClient, { grantRevoked }, deriveKey(config.MASTER_KEY, KEY_LABELS.deviceCodes)),
-      deriveKey(config.MASTER_KEY, KEY_LABELS.anonymousSessions),
+      createAdapterClass(deps.db, findClient, { grantRevoked }, masterKeys.derive(KEY_LABELS.deviceCodes)),
+      masterKeys.derive(KEY_LABELS.anonymousSessions),
     ),
     clients: [],
     jwks: { keys: deps.jwks },

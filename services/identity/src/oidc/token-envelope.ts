@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import type { KeyRing } from '@hush/common';
 import { OIDC_SCOPES } from './scopes.js';
 
 /**
@@ -27,17 +28,17 @@ export interface EnvelopeKeys {
   /** The signing key of each algorithm: the first (active) one of the published set. */
   signing: Map<string, { kid: string; key: CryptoKey | Uint8Array }>;
   verifyKeys: ReturnType<typeof createLocalJWKSet>;
-  refreshKey: Buffer;
+  refreshKeys: KeyRing;
 }
 
-export async function envelopeKeys(issuer: string, privateJwks: JWK[], refreshKey: Buffer): Promise<EnvelopeKeys> {
+export async function envelopeKeys(issuer: string, privateJwks: JWK[], refreshKeys: KeyRing): Promise<EnvelopeKeys> {
   const signing = new Map<string, { kid: string; key: CryptoKey | Uint8Array }>();
   for (const jwk of privateJwks) {
     if (!jwk.alg || !jwk.kid || signing.has(jwk.alg)) continue;
     signing.set(jwk.alg, { kid: jwk.kid, key: await importJWK(jwk, jwk.alg) });
   }
   const publicJwks = privateJwks.map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }) => pub);
-  return { issuer, signing, verifyKeys: createLocalJWKSet({ keys: publicJwks }), refreshKey };
+  return { issuer, signing, verifyKeys: createLocalJWKSet({ keys: publicJwks }), refreshKeys };
 }
 
 /** What an envelope says about its stored token (the claims Keycloak's tokens of that kind carry). */
@@ -65,7 +66,7 @@ export async function accessTokenEnvelope(keys: EnvelopeKeys, alg: string, token
 export function refreshTokenEnvelope(keys: EnvelopeKeys, token: StoredTokenFacts): Promise<string> {
   const offline = (token.scope ?? '').split(' ').includes('offline_access');
   const signingInput = `${REFRESH_HEADER}.${b64(JSON.stringify({ ...common(keys, token), aud: keys.issuer, typ: offline ? 'Offline' : 'Refresh' }))}`;
-  return Promise.resolve(`${signingInput}.${hs256(keys.refreshKey, signingInput)}`);
+  return Promise.resolve(`${signingInput}.${hs256(keys.refreshKeys.newest.key, signingInput)}`);
 }
 
 const b64 = (json: string) => Buffer.from(json).toString('base64url');
@@ -89,9 +90,13 @@ function common(keys: EnvelopeKeys, t: StoredTokenFacts): JWTPayload {
 export async function openRefreshEnvelope(keys: EnvelopeKeys, value: string): Promise<string | undefined> {
   const [header, body, signature, extra] = value.split('.');
   if (header !== REFRESH_HEADER || body === undefined || signature === undefined || extra !== undefined) return undefined;
-  const expected = Buffer.from(hs256(keys.refreshKey, `${header}.${body}`));
+  // Signed under the newest key of the MASTER_KEY ring; one signed before a rotation still opens.
   const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const signedByRing = keys.refreshKeys.keys.some(({ key }) => {
+    const expected = Buffer.from(hs256(key, `${header}.${body}`));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+  if (!signedByRing) return undefined;
   let payload: JWTPayload;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as JWTPayload;

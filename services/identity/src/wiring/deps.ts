@@ -1,4 +1,4 @@
-import { deriveKey, type Infrastructure, type Logger } from '@hush/common';
+import type { Infrastructure, Logger } from '@hush/common';
 import { accountMailOf, type AccountActionsDeps } from '../account-links/index.js';
 import { ApiCatalog } from '../apis/index.js';
 import { ClientCache, type ClientLookup } from '../clients/index.js';
@@ -15,8 +15,8 @@ import { adminRolesOf } from '../roles/index.js';
 
 /**
  * What identity's features are built from, made once: the repositories (context.ts), the limits,
- * the e-mail relay, the events recorder, the provider's life and the keys derived from
- * MASTER_KEY. Each feature's `mount…` takes the Pick of it that it needs.
+ * the e-mail relay, the events recorder, the provider's life and the keys derived from the
+ * MASTER_KEY ring (each sealing and signing under the newest key, opening and verifying under any). Each feature's `mount…` takes the Pick of it that it needs.
  */
 export function createDeps(config: Config, infra: Infrastructure) {
   const { db, redis } = infra;
@@ -25,7 +25,8 @@ export function createDeps(config: Config, infra: Infrastructure) {
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients: ClientLookup = cache ?? context.clients;
   const limiter = createFailureLimits(redis, config);
-  const outboxKey = deriveKey(config.MASTER_KEY, KEY_LABELS.mailOutbox);
+  const { masterKeys } = context;
+  const outboxKey = masterKeys.derive(KEY_LABELS.mailOutbox);
   // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).
   const mail = accountMailOf(config, { outbox: context.mailOutbox, outboxKey, logger });
   const accountActions: AccountActionsDeps & { defaultLifespanSeconds: number } = {
@@ -54,9 +55,10 @@ export function createDeps(config: Config, infra: Infrastructure) {
     limiter,
     // Anonymous work bounded per IP: sign-ins started (oidc/keycloak/sign-in-starts.ts).
     signInStarts: limiter.limits.define('sign-in-ip', config.SIGN_IN_MAX_PER_IP, config.SIGN_IN_WINDOW),
-    cookieKeys: [deriveKey(config.MASTER_KEY, KEY_LABELS.cookies).toString('base64url')],
+    // Signed under the first (the newest MASTER_KEY's), checked under each.
+    cookieKeys: masterKeys.derive(KEY_LABELS.cookies).keys.map(({ key }) => key.toString('base64url')),
     keys: { privateJwks: () => context.signingKeys.privateJwks(), fingerprint: () => context.keysRepository.fingerprint() },
-    refreshEnvelopeKey: deriveKey(config.MASTER_KEY, KEY_LABELS.refreshEnvelopes),
+    refreshEnvelopeKey: masterKeys.derive(KEY_LABELS.refreshEnvelopes),
     logger,
     revocations: context.revocations,
     adminRoles,
@@ -65,14 +67,14 @@ export function createDeps(config: Config, infra: Infrastructure) {
   protocol.onBuilt((provider) => metrics.observe(provider));
   protocol.onBuilt((provider) => recordProviderEvents(provider, events));
   // The CSRF key of every page's forms, and what both consoles' sign-ins share.
-  const csrfKey = deriveKey(config.MASTER_KEY, KEY_LABELS.csrf);
+  const csrfKey = masterKeys.derive(KEY_LABELS.csrf);
   const consoleRealm: Omit<ConsoleSignInOptions, 'console'> = {
     issuer: config.issuer,
     authUrl: config.AUTH_URL,
     internalUrl: config.internalUrl,
     idTokenAlg: config.DEFAULT_SIGNING_ALG,
     logger,
-    sessionKey: deriveKey(config.MASTER_KEY, KEY_LABELS.consoleSessions),
+    sessionKey: masterKeys.derive(KEY_LABELS.consoleSessions),
     csrfKey,
   };
   return {

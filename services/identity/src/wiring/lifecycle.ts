@@ -33,7 +33,7 @@ export function lifecycle(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'context
       await cache?.start();
       await events.start();
       if (accountMailReady(config)) await mail.start();
-      else logger.warn('MAIL_SEALING_KEY is not set: account e-mails (password reset, execute-actions, address confirmation) wait in the outbox until it is');
+      else logger.warn('MAIL_SEALING_KEY is not set: account e-mails (password reset, execute-actions, address confirmation) wait in the outbox');
       timers = [setInterval(() => void protocol.reloadKeys().catch((err) => logger.error({ err }, 'key reload failed')), config.KEY_RELOAD_INTERVAL * 1000)];
       timers.forEach((t) => t.unref());
       sweeping = periodic(60_000, sweepAll, () => undefined);

@@ -1,6 +1,8 @@
-/** Scopes of the secrets API (registered in identity by `hush-identity bootstrap`). */
-export const SCOPES = { read: 'secrets:read', write: 'secrets:write' } as const;
-export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
+import { SECRETS_SCOPES, type SecretsScope } from '@hush/contracts';
+
+/** Scopes of the secrets API (the contract's, registered in identity by `hush-identity bootstrap`). */
+export const SCOPES = SECRETS_SCOPES;
+export type Scope = SecretsScope;
 
 /**
  * Who is calling. `custid` is the account: the Basic username for API tokens, the `username`

@@ -1,10 +1,12 @@
-import { requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
+import { InvalidInputError, requiredArg, runCommand, stringArg, type CliCommand, type CliResult } from '@hush/common';
 import { createAccount, listApiTokens, mintApiToken, revokeApiToken, setAccountPlan } from '../accounts/accounts.js';
 import { PLANS } from '../accounts/plans.js';
 import { readConfig } from '../config.js';
 import { createContext, type Context } from '../context.js';
 import { createDb, migrateLatest } from '../db/knex.js';
 import { UnknownTokenError } from '../errors.js';
+import { KeyFingerprintRepository } from '../key-fingerprint/key-fingerprint.repository.js';
+import { rewrapAll } from '../key-rotation/rewrap.js';
 import { sweep, sweepSettings } from '../secrets/sweeper.js';
 
 export const USAGE = `Usage: hush-secrets <command> [options] [--json]
@@ -18,8 +20,11 @@ export const USAGE = `Usage: hush-secrets <command> [options] [--json]
   tokens list <custid>
   tokens revoke <token-id>
   sweep                                delete expired secrets and metadata now
+  rewrap [--batch-size N]              move everything sealed under MASTER_KEYS_PREVIOUS under
+                                       MASTER_KEY (resumable; progress on stderr); then the
+                                       previous keys can be removed (docs/deploy.md)
 
-Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE); see .env.example.`;
+Environment: DATABASE_URL, MASTER_KEY (or MASTER_KEY_FILE), MASTER_KEYS_PREVIOUS; see .env.example.`;
 
 const str = stringArg;
 const need = requiredArg;
@@ -46,7 +51,20 @@ const commands: Record<string, CliCommand<Context>> = {
     return { id, revoked: true };
   },
   sweep: (ctx) => sweep(ctx.sweeps, sweepSettings(ctx.config)),
+  rewrap: (ctx, _p, v) =>
+    rewrapAll(
+      { db: ctx.db, crypto: ctx.crypto, masterKeys: ctx.masterKeys, fingerprints: new KeyFingerprintRepository(ctx.db) },
+      { batchSize: batchSize(str(v['batch-size'])), onProgress: (p) => process.stderr.write(`${p.name}: ${p.rewrapped} rewrapped, ${p.left} left\n`) },
+    ),
 };
+
+/** `--batch-size`: rows per transaction (default 500). */
+function batchSize(given: string | undefined): number {
+  if (given === undefined) return 500;
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) throw new InvalidInputError('--batch-size must be a whole number from 1 to 10000');
+  return n;
+}
 
 /** Runs one command; never exits the process, so tests drive the CLI exactly as a shell does. */
 export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
@@ -54,7 +72,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
     {
       usage: USAGE,
       commands,
-      options: { plan: { type: 'string' }, label: { type: 'string' } },
+      options: { plan: { type: 'string' }, label: { type: 'string' }, 'batch-size': { type: 'string' } },
       open: (env) => {
         const config = readConfig(env);
         const db = createDb(config.DATABASE_URL, Math.min(2, config.DATABASE_POOL_MAX));

@@ -10,6 +10,7 @@ import * as keyFingerprints from '../../migrations/20270201000000_key_fingerprin
 import * as sweepIndexes from '../../migrations/20270210000000_sweep_indexes.js';
 import * as zeroKnowledge from '../../migrations/20270301000000_zero_knowledge.js';
 import * as handoverLabels from '../../migrations/20270401000000_handover_labels.js';
+import * as outboxTraceContext from '../../migrations/20270401000000_outbox_trace_context.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -24,4 +25,5 @@ export const migrationSource = staticMigrations({
   '20270210000000_sweep_indexes': sweepIndexes,
   '20270301000000_zero_knowledge': zeroKnowledge,
   '20270401000000_handover_labels': handoverLabels,
+  '20270401000000_outbox_trace_context': outboxTraceContext,
 });

@@ -10,6 +10,8 @@ export interface OutboxRow {
   queuedAt: Date | null;
   /** Times its job was found gone from the queue and added again. */
   requeues: number;
+  /** The W3C `traceparent` of the request that wrote the row; null when it was not traced. */
+  traceContext: string | null;
   /** A creator's notification: the event, with the metadata its payload is bound to and when it happened. */
   notify: { event: NotificationEvent; metadataHash: Buffer; at: Date } | null;
 }
@@ -24,6 +26,7 @@ type LeasedRow = {
   /** Null for a secret request's e-mail (never a notification). */
   metadata_hash: Buffer | null;
   created_at: Date;
+  trace_context: string | null;
 };
 
 export class OutboxRepository {
@@ -42,7 +45,7 @@ export class OutboxRepository {
          SELECT id FROM outbox WHERE next_attempt_at <= now() AND expires_at > now()
          ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED
        )
-       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues, notify_event, metadata_hash, created_at`,
+       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues, notify_event, metadata_hash, created_at, trace_context`,
       [leaseSeconds, limit],
     );
     return rows.map((r) => ({
@@ -51,6 +54,7 @@ export class OutboxRepository {
       attempts: r.attempts,
       queuedAt: r.queued_at,
       requeues: r.requeues,
+      traceContext: r.trace_context,
       notify: r.notify_event && r.metadata_hash ? { event: r.notify_event, metadataHash: r.metadata_hash, at: r.created_at } : null,
     }));
   }

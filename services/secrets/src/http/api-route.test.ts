@@ -1,4 +1,4 @@
-import { apiDialect } from '../secrets/dialect.js';
+import { apiDialect } from './dialect.js';
 import { capabilityTemplates, compileEndpoints, endpointsOf, type ApiRoute, type Wiring } from './api-route.js';
 import { API_ROUTES } from './api.routes.js';
 import { RateLimiter } from './rate-limit.js';

@@ -1,3 +1,4 @@
+import { SECRETS_API_MOUNT } from '@hush/contracts';
 import { z } from 'zod';
 import { listApiTokens, mintApiToken, revokeApiToken } from '../accounts/accounts.js';
 import { mintTokenInput, revokedTokenResponse } from '../accounts/api-tokens.schemas.js';
@@ -7,7 +8,7 @@ import { SCOPES } from '../auth/principal.js';
 import { UnknownTokenError } from '../errors.js';
 import { GENERATE_DEFAULT_LENGTH, GENERATE_MAX_LENGTH, GENERATE_MIN_LENGTH } from '../secrets/generate-value.js';
 import { burnSecret, recentMetadata, showMetadata } from '../secrets/metadata.js';
-import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from '../secrets/params.js';
+import { RECENT_DEFAULT_LIMIT, RECENT_MAX_LIMIT, revealInput } from './secrets-params.js';
 import { presentReveal } from '../secrets/presenter.js';
 import { revealSecret } from '../secrets/reveal.js';
 import { generateSecret, shareSecret } from '../secrets/share.js';
@@ -28,8 +29,8 @@ import { ZK_ROUTES } from './zk.routes.js';
  * Routes are matched in this order (`/private/recent` before `/private/:key`).
  */
 
-/** Where the API is mounted. */
-export const API_MOUNT = '/api/v1';
+/** Where the API is mounted (the contract's: its clients call it there). */
+export const API_MOUNT = SECRETS_API_MOUNT;
 
 const NOMINAL = Object.freeze({ status: 'nominal', locale: 'en' });
 const METADATA_KEY = { key: { name: 'metadata_key', description: 'The metadata key returned at creation', subject: true } } as const;

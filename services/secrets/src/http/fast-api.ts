@@ -1,6 +1,7 @@
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type express from 'express';
 import { urlTextProblem } from '@hush/common';
+import { nameServerSpan, tracingOn } from '@hush/telemetry';
 import type { CompiledEndpoint } from './api-route.js';
 import { matcher, segmentsOf } from './route-match.js';
 
@@ -73,6 +74,8 @@ export function fastApi(options: FastApiOptions): Listener {
     const match = routes.match(method, rest.slice(1).split('/'));
     if (!match) return void app(req, res);
     const endpoint = match.target;
+    // Traced, the HTTP server span gets the route's template, as Express's instrumentation gives it.
+    if (tracingOn()) nameServerSpan(method, mount + endpoint.label.path);
 
     // As app.handle and the routers would leave them when the route runs.
     const r = req as FastRequest;

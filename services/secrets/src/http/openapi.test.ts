@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { readConfig } from '../config.js';
 import { endpointsOf } from './api-route.js';
 import { API_ROUTES } from './api.routes.js';
 import { openApiDocument } from './openapi.js';
-import { apiDialect } from '../secrets/dialect.js';
+import { apiDialect } from './dialect.js';
 
 type Operation = {
   operationId: string;
@@ -60,4 +62,9 @@ describe('the OpenAPI document', () => {
       expect(new Set(documented)).toEqual(declared);
     });
   });
+});
+
+test('packages/contracts holds the document this service serves with its default settings (else: scripts/secrets-api-contract.mjs)', () => {
+  const held: unknown = JSON.parse(readFileSync(new URL('../../../../packages/contracts/secrets-api.openapi.json', import.meta.url), 'utf8'));
+  expect(openApiDocument(readConfig({ MASTER_KEY: '00'.repeat(32) }))).toEqual(held);
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { mintedTokenResponse, tokenInfoResponse } from '../accounts/api-tokens.schemas.js';
 import type { Credentials } from '../auth/authenticate.js';
-import { apiDialect } from '../secrets/dialect.js';
+import { apiDialect } from './dialect.js';
 import { burnResponse, generatedSecretResponse, metadataResponse, recentItem, revealResponse, secretResponse } from '../secrets/presenter.js';
 import { otsBurnResponse, otsErrorResponse, otsGeneratedSecretResponse, otsMetadataResponse, otsRecentItem, otsSecretResponse } from '../secrets/presenter.onetimesecret.js';
 import { zkCreatedFields } from '../zk/index.js';

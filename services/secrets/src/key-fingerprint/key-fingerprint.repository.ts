@@ -37,4 +37,9 @@ export class KeyFingerprintRepository {
       throw err;
     }
   }
+
+  /** Records `fingerprint` as the one of `name` (after a rewrap moved everything under that key). */
+  async record(name: string, fingerprint: string): Promise<void> {
+    await this.db<Row>('key_fingerprints').insert({ key_name: name, fingerprint }).onConflict('key_name').merge(['fingerprint']);
+  }
 }

@@ -31,14 +31,21 @@ function describeDatabase(url: string): string {
 
 /**
  * Compares each of `keys` (by variable name) with the fingerprint the database recorded, recording
- * it if none is; throws KeyMismatchError naming every key that differs.
+ * it if none is; throws KeyMismatchError naming every key that differs. A key may be given as its
+ * ring (the newest first, then the keys it replaced): the recorded one must be one of them, as
+ * during a rotation the database holds what the older keys sealed until the rewrap records the newest.
  */
-export async function verifyKeyFingerprints(repository: Pick<KeyFingerprintRepository, 'claim'>, keys: Record<string, Buffer>, databaseUrl: string): Promise<void> {
+export async function verifyKeyFingerprints(
+  repository: Pick<KeyFingerprintRepository, 'claim'>,
+  keys: Record<string, Buffer | readonly Buffer[]>,
+  databaseUrl: string,
+): Promise<void> {
   const problems: string[] = [];
-  for (const [name, key] of Object.entries(keys)) {
-    const given = keyFingerprint(key);
+  for (const [name, keyOrRing] of Object.entries(keys)) {
+    const ring = Buffer.isBuffer(keyOrRing) ? [keyOrRing] : keyOrRing;
+    const given = keyFingerprint(ring[0]!);
     const recorded = await repository.claim(name, given);
-    if (constantTimeEqual(recorded, given)) continue;
+    if (ring.some((key) => constantTimeEqual(recorded, keyFingerprint(key)))) continue;
     problems.push(
       `${name}: the database ${describeDatabase(databaseUrl)} was set up with another ${name} (fingerprint ${recorded.slice(0, 12)}…) than the one given ` +
         `(${given.slice(0, 12)}…), and what it holds cannot be read with this one. Set ${name} (or ${name}_FILE) to the key it was set up with, ` +

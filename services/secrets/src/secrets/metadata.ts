@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { InvalidParameterError, PassphraseRequiredError, UnknownSecretError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
-import type { RecentInput } from './params.js';
+import type { RecentInput } from '../http/secrets-params.js';
 import { stateOf } from './metadata-state.js';
 import { checkPassphrase } from './reveal.js';
 import type { MetadataRecord } from './secrets.repository.js';
@@ -11,7 +11,7 @@ import type { MetadataRecord } from './secrets.repository.js';
  * The metadata key is the capability, as in Onetime Secret: whoever holds it (the creator: the
  * key is handed out by share and generate, and listed only to its authenticated owner) sees the
  * metadata and may burn, through the API or the receipt page alike. An unknown or expired key
- * gets the 404. The use-cases return records; each API dialect presents them (secrets/dialect.ts).
+ * gets the 404. The use-cases return records; each API dialect presents them (http/dialect.ts).
  */
 
 /** A metadata row with the keys the caller may see: `secretKey` only while the secret is unread. */

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { obfuscateEmail, type RecipientCodeJob } from '@hush/queue';
 import { CodeUnavailableError, InvalidCodeError, UnknownSecretError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
@@ -55,8 +55,7 @@ export async function sendRecipientCode(deps: Pick<SecretsDeps, 'secrets' | 'cod
 export async function checkRecipientCode(deps: Pick<SecretsDeps, 'codes' | 'crypto'>, secretHash: Buffer, code: string): Promise<void> {
   const attempt = await deps.codes.reserveAttempt(secretHash, CODE_MAX_ATTEMPTS);
   if (!attempt) throw new InvalidCodeError(0);
-  const given = deps.crypto.codeHash(secretHash, CODE_PATTERN.test(code) ? code : '');
-  if (given.length !== attempt.codeHash.length || !timingSafeEqual(given, attempt.codeHash)) {
+  if (!deps.crypto.codeMatches(secretHash, CODE_PATTERN.test(code) ? code : '', attempt.codeHash)) {
     // A spent code stays (attempts at the limit), so its sends count and time still limit new ones.
     throw new InvalidCodeError(CODE_MAX_ATTEMPTS - attempt.attempts);
   }

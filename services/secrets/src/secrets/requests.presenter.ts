@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSPHRASE_POLICIES } from './params.js';
+import { PASSPHRASE_POLICIES } from '../http/secrets-params.js';
 import { seconds, unix, unixTime } from './presenter.js';
 import type { RequestView } from './requests.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.js';
-import type { PassphrasePolicy } from './params.js';
+import type { PassphrasePolicy } from '../http/secrets-params.js';
 
 /** A secret request as its use-cases see it (hashes and sealed blobs stay opaque). */
 export interface RequestRecord {

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import { InvalidParameterError, SecretTooLongError, UnknownRequestError, ZeroKnowledgeRequestError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey, newKey } from './keys.js';
-import { characterCount, type AnswerRequestInput, type CreateRequestInput, type PassphrasePolicy } from './params.js';
+import { characterCount, type AnswerRequestInput, type CreateRequestInput, type PassphrasePolicy } from '../http/secrets-params.js';
 import type { RequestRecord } from './requests.repository.js';
 import { prepareSecret } from './share.js';
 

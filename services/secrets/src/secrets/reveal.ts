@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { KeyProofRequiredError, PassphraseIncorrectError, PassphraseRequiredError, SecretForAnotherAccountError, SecretForRecipientError, UnknownSecretError } from '../errors.js';
 import type { SecretsDeps } from './deps.js';
 import { hashKey, isKey } from './keys.js';
-import type { RevealInput } from './params.js';
+import type { RevealInput } from '../http/secrets-params.js';
 import { checkRecipientCode } from './recipient-code.js';
 import type { LiveSecret } from './secrets.repository.js';
 

@@ -51,8 +51,11 @@ export interface NewSecret {
   ttl: number;
   passphraseHash: string | null;
   recipientObfuscated: string | null;
-  /** The e-mail request for the recipient, written in the same statement (transactional outbox). */
-  outbox: { id: string; payloadSealed: Buffer } | null;
+  /**
+   * The e-mail request for the recipient, written in the same statement (transactional outbox),
+   * with the share's trace when the service traces.
+   */
+  outbox: { id: string; payloadSealed: Buffer; traceContext?: string | undefined } | null;
   secretKeySealed: Buffer;
   metadataKeySealed: Buffer | null;
   /** `viewed` when the dialect shows a generated secret as viewed at once (Onetime Secret classic). */
@@ -241,11 +244,11 @@ const INSERT = (gate?: string) => `
   WITH ${gate ? `gate AS (${gate}), ` : ''}input AS (
     SELECT * FROM unnest(?::bytea[], ?::text[], ?::text[], ?::int[], ?::bool[], ?::text[], ?::bytea[], ?::uuid[], ?::bytea[], ?::bytea[], ?::bytea[], ?::text[],
                          ?::bytea[], ?::text[], ?::bool[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::bytea[],
-                         ?::bytea[], ?::bytea[], ?::bytea[], ?::bigint[], ?::bytea[])
+                         ?::bytea[], ?::bytea[], ?::bytea[], ?::bigint[], ?::bytea[], ?::text[])
       AS t(metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
            outbox_id, outbox_payload, secret_hash, ciphertext, passphrase_hash, metadata_key_sealed, state, anonymous, share_domain,
            reader_custid, request_label, notify_on, notify_sealed, recipient_sealed,
-           key_verifier, passphrase_verifier, wrapped_key, file_bytes, handover_sealed)
+           key_verifier, passphrase_verifier, wrapped_key, file_bytes, handover_sealed, outbox_trace)
     ${gate ? 'WHERE EXISTS (SELECT 1 FROM gate)' : ''}
   ), m AS (
     INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, ttl, passphrase_required, recipient_obfuscated, secret_key_sealed,
@@ -261,8 +264,8 @@ const INSERT = (gate?: string) => `
     FROM input
     RETURNING metadata_hash, secret_expires_at
   ), o AS (
-    INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at)
-    SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at
+    INSERT INTO outbox (id, metadata_hash, payload_sealed, expires_at, trace_context)
+    SELECT input.outbox_id, m.metadata_hash, input.outbox_payload, m.secret_expires_at, input.outbox_trace
     FROM input JOIN m ON m.metadata_hash = input.metadata_hash WHERE input.outbox_id IS NOT NULL
   )
   INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, reader_custid, recipient_sealed, key_verifier, passphrase_verifier, wrapped_key,
@@ -310,6 +313,7 @@ function insertBindings(items: readonly NewSecret[], receiptRetention: number): 
     items.map((s) => s.zk?.wrappedKey ?? null),
     items.map((s) => s.zk?.fileBytes ?? null),
     items.map((s) => s.handoverSealed ?? null),
+    items.map((s) => s.outbox?.traceContext ?? null),
     receiptRetention,
   ] as unknown as readonly Knex.RawBinding[];
 }

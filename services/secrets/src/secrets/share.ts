@@ -4,13 +4,14 @@ import { AnonymousRecipientError, HandoverLabelError, NotifyAddressRequiredError
 import type { SecretsDeps } from './deps.js';
 import { generateValue } from './generate-value.js';
 import { hashKey, newKey } from './keys.js';
-import { characterCount, type GenerateInput, type ShareInput } from './params.js';
+import { characterCount, type GenerateInput, type ShareInput } from '../http/secrets-params.js';
 import { randomUUID } from 'node:crypto';
 import { obfuscateEmail, type HandoverLabel, type SecretLinkJob } from '@hush/queue';
+import { currentTraceparent } from '@hush/telemetry';
 import { isValidAddress } from './recipient.js';
 import type { NewSecret, NewZkSecret } from './secrets.repository.js';
 
-/** What share and generate created, for the dialect's presenter (secrets/dialect.ts). */
+/** What share and generate created, for the dialect's presenter (http/dialect.ts). */
 export interface CreatedSecret {
   custid: string;
   metadataKey: string;
@@ -36,7 +37,7 @@ export interface GenerateOptions {
 /**
  * share (docs/api.md): check the plan's limit, then one INSERT. With a recipient, the same
  * statement writes the e-mail request to the outbox: the link, never the value.
- * The input is already parsed (params.ts: `secretsInputs(...).share`).
+ * The input is already parsed (http/secrets-params.ts: `secretsInputs(...).share`).
  */
 export async function shareSecret(
   deps: Pick<SecretsDeps, 'secrets' | 'accounts' | 'crypto' | 'passphrases' | 'settings' | 'outboxWritten' | 'events'>,
@@ -208,7 +209,7 @@ function outboxEntry(
     ...(o.handover !== undefined ? { handover: o.handover } : {}),
     ...(o.locale !== undefined ? { locale: o.locale } : {}),
   };
-  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)) };
+  return { id, payloadSealed: deps.crypto.sealOutbox(id, JSON.stringify(job)), traceContext: currentTraceparent() };
 }
 
 /**

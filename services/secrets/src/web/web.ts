@@ -1,5 +1,6 @@
+import { WEB_CALLBACK_PATH, WEB_SIGNED_OUT_PATH } from '@hush/contracts';
 import express, { type RequestHandler } from 'express';
-import { allowFormTarget, deriveKey, pageErrorHandler, pageForms, pageSecurity, type Logger } from '@hush/common';
+import { allowFormTarget, pageErrorHandler, pageForms, pageSecurity, type Logger } from '@hush/common';
 import type { Config } from '../config.js';
 import { API_MOUNT } from '../http/api.routes.js';
 import type { Context } from '../context.js';
@@ -57,7 +58,7 @@ export function createWebApp(
   revocations: Pick<RevocationFeed, 'addressStatus'>,
   options: ShareOptions = {},
 ): WebApp {
-  const forms = pageForms({ csrfKey: deriveKey(config.MASTER_KEY, KEY_LABELS.csrf), origins: [new URL(config.BASE_URL).origin] });
+  const forms = pageForms({ csrfKey: context.masterKeys.derive(KEY_LABELS.csrf), origins: [new URL(config.BASE_URL).origin] });
   const script = zkScript();
   const ctx: PageContext = { secrets: deps, zk, script: { src: script.src, integrity: script.integrity }, baseUrl: config.BASE_URL, forms, limiter, logger };
   const signedIn = config.WEB_CLIENT_SECRET ? signedInApp(config, ctx, context, { clientSecret: config.WEB_CLIENT_SECRET, revocations }, options) : undefined;
@@ -110,14 +111,14 @@ function signedInApp(
     issuer: config.IDENTITY_ISSUER,
     clientId: config.WEB_CLIENT_ID,
     clientSecret,
-    redirectUri: `${config.BASE_URL}/auth/callback`,
-    postLogoutRedirectUri: `${config.BASE_URL}/auth/signed-out`,
+    redirectUri: `${config.BASE_URL}${WEB_CALLBACK_PATH}`,
+    postLogoutRedirectUri: `${config.BASE_URL}${WEB_SIGNED_OUT_PATH}`,
     internalUrl: config.IDENTITY_INTERNAL_URL,
   });
   const sessions = new WebSessions(
     new WebSessionsRepository(context.db),
     identity,
-    config.MASTER_KEY,
+    context.masterKeys,
     { idleSeconds: config.WEB_SESSION_IDLE, maxSeconds: config.WEB_SESSION_MAX },
     ctx.logger,
     revocations,
@@ -131,7 +132,7 @@ function signedInApp(
     allowFormTarget(req, res, config.IDENTITY_ISSUER);
     next();
   });
-  router.use(signInRoutes(ctx, { sessions, identity, cookies, masterKey: config.MASTER_KEY }, gate));
+  router.use(signInRoutes(ctx, { sessions, identity, cookies, masterKeys: context.masterKeys }, gate));
   const { preferences } = context;
   router.use(shareRoutes(ctx, gate, { ...options, preferences }));
   router.use(mySecretsRoutes(ctx, gate));

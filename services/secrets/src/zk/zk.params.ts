@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InvalidParameterError } from '../errors.js';
 import { blankable, paramsParser, text, type FieldErrors, type ParamsParser } from '../http/params.js';
-import { shareOptions, type TtlBounds } from '../secrets/params.js';
+import { shareOptions, type TtlBounds } from '../http/secrets-params.js';
 
 /**
  * The inputs of the zero-knowledge routes (docs/zero-knowledge.md): binary values travel in

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSPHRASE_POLICIES } from '../secrets/params.js';
+import { PASSPHRASE_POLICIES } from '../http/secrets-params.js';
 import { key, seconds, unix, unixTime } from '../secrets/presenter.js';
 import type { OpenRequest } from '../secrets/requests.js';
 import type { Upload } from './zk-files.js';

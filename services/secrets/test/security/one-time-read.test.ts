@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sha256 } from '@hush/common';
 import { Browser, eventually, parseForms, startSmtp, type TestSmtp } from '@hush/testing';
 import type { Harness as IdentityHarness } from '../../../identity/test/harness.js';
 import { bearer, startSecrets, startSecretsWithAccount, type Account, type Harness } from '../harness.js';
@@ -10,8 +11,9 @@ import { startWithIdentity, userToken } from '../identity.js';
  * racing a burn; reveals racing the sweeper once the TTL has passed; right and wrong passphrases at
  * once; a recipient-only secret asked for at once by its recipient and by everyone else. Whatever
  * arrives first, the value leaves the service at most once, and the receipt says what happened.
- * Nothing here waits for a duration: expiry is awaited as the receipt saying so, and the sweeper is
- * the service's own `sweep()`.
+ * Nothing here waits for a duration: a TTL passes by moving the secret's end into the past in
+ * PostgreSQL (its clock is the one the service compares with), expiry is awaited as the receipt
+ * saying so, and the sweeper is the service's own `sweep()`.
  */
 
 /** Each request is answered about the secret, not about the caller's rate (RATE_LIMIT_MAX=0). */
@@ -53,7 +55,7 @@ const winners = (answers: Answer[]) => answers.filter((a) => a.revealed);
 describe('a secret anyone with the link may read', () => {
   let h: Harness;
   let alice: Account;
-  beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ ...QUIET, TTL_MIN: '1', PASSPHRASE_MAX_ATTEMPTS: '100' })));
+  beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ ...QUIET, PASSPHRASE_MAX_ATTEMPTS: '100' })));
   afterAll(() => h?.close());
 
   const share = async (fields: Record<string, unknown>): Promise<Shared> => {
@@ -106,9 +108,14 @@ describe('a secret anyone with the link may read', () => {
 
   it('once the TTL has passed, reveals get nothing, before the sweeper runs and while it runs: sent the moment the receipt says expired, through the API and pages opened before, with and without passphrase', async () => {
     const values = Array.from({ length: 4 }, aValue);
-    const shared = await Promise.all(values.map((secret, i) => share({ secret, ttl: 1, ...(i % 2 ? { passphrase: PASSPHRASE } : {}) })));
+    const shared = await Promise.all(values.map((secret, i) => share({ secret, ttl: 600, ...(i % 2 ? { passphrase: PASSPHRASE } : {}) })));
     // Opened while the secrets lived, submitted after: as a person who left the tab open would.
     const pages = await Promise.all(shared.map((s) => revealPage(h, s.secret_key)));
+    for (const s of shared) {
+      const ended = h.db.raw(`now() - interval '1 second'`);
+      await h.db('secrets').where('secret_hash', sha256(s.secret_key)).update({ expires_at: ended });
+      await h.db('metadata').where('metadata_hash', sha256(s.metadata_key)).update({ secret_expires_at: ended });
+    }
     const revealAll = () =>
       shared.flatMap((s, i) => {
         const value = values[i] as string;

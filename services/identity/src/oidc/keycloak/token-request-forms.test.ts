@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { KeyRing } from '@hush/common';
 import { APP, bareProvider, bareSigningKey, ISSUER } from '../../../test/bare-provider.js';
 import { ROUTES } from '../routes.js';
 import { envelopeKeys, looksLikeJwt, refreshTokenEnvelope } from '../token-envelope.js';
@@ -9,7 +10,7 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secr
 const BASIC_APP = { ...APP, client_id: 'basic-app', token_endpoint_auth_method: 'client_secret_basic' as const, grant_types: ['client_credentials', 'refresh_token'] };
 
 async function withForms() {
-  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], randomBytes(32));
+  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], KeyRing.of(randomBytes(32)));
   const bare = await bareProvider(() => [tokenRequestForms(() => keys)], { clients: [APP, BASIC_APP] });
   return { ...bare, keys };
 }

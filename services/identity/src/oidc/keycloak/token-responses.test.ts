@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { KeyRing } from '@hush/common';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { APP_FORM, bareProvider, bareSigningKey, ISSUER } from '../../../test/bare-provider.js';
 import { ROUTES } from '../routes.js';
@@ -6,7 +7,7 @@ import { envelopeKeys, openAccessEnvelope } from '../token-envelope.js';
 import { keycloakTokenResponses } from './token-responses.js';
 
 async function withResponses() {
-  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], randomBytes(32));
+  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], KeyRing.of(randomBytes(32)));
   const bare = await bareProvider(() => [keycloakTokenResponses(() => keys, 'RS256')]);
   return { ...bare, keys };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { KeyRing } from '@hush/common';
 import { Redis } from 'ioredis';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { testRedisUrl, uniquePrefix } from '@hush/testing';
@@ -29,7 +30,7 @@ async function apiToken(claims: JWTPayload): Promise<string> {
 }
 
 async function withUserinfo() {
-  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], randomBytes(32));
+  const keys = await envelopeKeys(ISSUER, [await bareSigningKey()], KeyRing.of(randomBytes(32)));
   const revocations = new Revocations(uniquePrefix('userinfo-test').slice(0, -1), redis);
   // No user exists: the refusals below are decided before, or by, the lookup of the token's user.
   const users = { findById: async () => undefined };

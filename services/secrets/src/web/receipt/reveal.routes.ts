@@ -11,7 +11,7 @@ import {
   UnknownSecretError,
 } from '../../errors.js';
 import { hashKey, isKey } from '../../secrets/keys.js';
-import { PASSPHRASE_MAX_LENGTH, revealInput } from '../../secrets/params.js';
+import { PASSPHRASE_MAX_LENGTH, revealInput } from '../../http/secrets-params.js';
 import { sendRecipientCode } from '../../secrets/recipient-code.js';
 import { REFUSED_NOTICE_INTERVAL_SECONDS, revealSecret, sameAddress } from '../../secrets/reveal.js';
 import type { LiveSecret } from '../../secrets/secrets.repository.js';

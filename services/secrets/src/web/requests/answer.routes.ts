@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import { formField, pageSecurity, toDomainError } from '@hush/common';
 import { PLANS } from '../../accounts/plans.js';
 import { UnknownRequestError } from '../../errors.js';
-import { answerRequestInput, PASSPHRASE_MAX_LENGTH } from '../../secrets/params.js';
+import { answerRequestInput, PASSPHRASE_MAX_LENGTH } from '../../http/secrets-params.js';
 import { answerRequest, openRequest } from '../../secrets/requests.js';
 import { apiPathOf } from '../../http/api.routes.js';
 import { formErrorText, pageFrame, wordsOf, type PageContext } from '../shared/index.js';

@@ -1,5 +1,5 @@
 import { html, type Interpolation } from '@hush/common';
-import type { PassphrasePolicy } from '../../secrets/params.js';
+import type { PassphrasePolicy } from '../../http/secrets-params.js';
 import { chromedPage, KEEP_FRAGMENT_SCRIPT, postForm, type Chrome } from '../shared/index.js';
 import { COUNTER_SCRIPT } from '../share/index.js';
 

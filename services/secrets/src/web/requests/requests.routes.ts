@@ -1,7 +1,7 @@
 import express, { type Response } from 'express';
 import { formField, toDomainError } from '@hush/common';
 import { UnknownRequestError } from '../../errors.js';
-import { createRequestParser } from '../../secrets/params.js';
+import { createRequestParser } from '../../http/secrets-params.js';
 import { cancelRequest, createRequest, listRequests } from '../../secrets/requests.js';
 import { presentRequest } from '../../secrets/requests.presenter.js';
 import { wordsOf, type PageContext, type PageSessions } from '../shared/index.js';

@@ -1,5 +1,5 @@
 import { html, type Html, type Interpolation } from '@hush/common';
-import { PASSPHRASE_POLICIES } from '../../secrets/params.js';
+import { PASSPHRASE_POLICIES } from '../../http/secrets-params.js';
 import type { SecretRequestResponse } from '../../secrets/requests.presenter.js';
 import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, when, type Chrome, type PageMessages } from '../shared/index.js';
 import { ttlSelect, type TtlOption } from '../share/index.js';

@@ -3,7 +3,7 @@ import { formField, toDomainError } from '@hush/common';
 import { PLANS } from '../../accounts/plans.js';
 import { isAnonymous, type Principal } from '../../auth/principal.js';
 import { showMetadata } from '../../secrets/metadata.js';
-import { PASSPHRASE_MAX_LENGTH, secretsInputs } from '../../secrets/params.js';
+import { PASSPHRASE_MAX_LENGTH, secretsInputs } from '../../http/secrets-params.js';
 import { presentMetadata } from '../../secrets/presenter.js';
 import { generateSecret, planFor, shareSecret } from '../../secrets/share.js';
 import { formErrorText, wordsOf, type PageContext, type PageSessions } from '../shared/index.js';

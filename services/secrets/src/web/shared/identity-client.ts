@@ -1,3 +1,4 @@
+import { ALL_SECRETS_SCOPES } from '@hush/contracts';
 import type * as Oidc from 'openid-client';
 import { IdentityUnavailableError } from '../../errors.js';
 
@@ -48,7 +49,7 @@ export interface SignedIn extends Tokens {
 let library: Promise<typeof Oidc> | undefined;
 const openIdClient = () => (library ??= import('openid-client'));
 
-export const WEB_SCOPES = 'openid profile secrets:read secrets:write';
+export const WEB_SCOPES = ['openid', 'profile', ...ALL_SECRETS_SCOPES].join(' ');
 
 /** The authorization server answered with an OAuth error (invalid_grant...): the credential is dead. */
 export class IdentityRefusedError extends Error {

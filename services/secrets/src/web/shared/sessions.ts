@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { deriveKey, inBoundedBatches, open, randomBytes, seal, sha256, type Logger } from '@hush/common';
+import { inBoundedBatches, randomBytes, sha256, type KeyRing, type Logger } from '@hush/common';
 import { verifiedAddress } from '../../auth/verified-address.js';
 import { SCOPES, type Principal } from '../../auth/principal.js';
 import { IdentityUnavailableError } from '../../errors.js';
@@ -34,18 +34,18 @@ const REFRESH_MARGIN_MS = 30_000;
  * refresh (the grant was revoked, the user signed out elsewhere...) ends the session here too.
  */
 export class WebSessions {
-  private readonly key: Buffer;
+  private readonly keys: KeyRing;
 
   constructor(
     private readonly repo: WebSessionsRepository,
     private readonly identity: IdentityClient,
-    masterKey: Buffer,
+    masterKeys: KeyRing,
     private readonly settings: SessionSettings,
     private readonly logger: Logger,
     /** Identity's revocations: whether the address in the session's access token still stands. */
     private readonly revocations: Pick<RevocationFeed, 'addressStatus'>,
   ) {
-    this.key = deriveKey(masterKey, KEY_LABELS.webSession);
+    this.keys = masterKeys.derive(KEY_LABELS.webSession);
   }
 
   /** A new session (a new id: the session is rotated at every sign-in); returns the cookie's id. */
@@ -138,11 +138,11 @@ export class WebSessions {
 
   private sealTokens(idHash: Buffer, t: Tokens): Buffer {
     const { idToken, accessToken, refreshToken, scope } = t;
-    return seal(this.key, JSON.stringify({ idToken, accessToken, refreshToken, scope }), `web-session:${idHash.toString('hex')}`);
+    return this.keys.seal(JSON.stringify({ idToken, accessToken, refreshToken, scope }), `web-session:${idHash.toString('hex')}`);
   }
 
   private openTokens(r: SessionRecord): Omit<Tokens, 'accessExpiresAt'> {
-    return JSON.parse(open(this.key, r.tokensSealed, `web-session:${r.idHash.toString('hex')}`).toString('utf8')) as Omit<Tokens, 'accessExpiresAt'>;
+    return JSON.parse(this.keys.open(r.tokensSealed, `web-session:${r.idHash.toString('hex')}`).toString('utf8')) as Omit<Tokens, 'accessExpiresAt'>;
   }
 }
 

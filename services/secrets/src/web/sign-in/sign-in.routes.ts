@@ -1,5 +1,6 @@
 import express from 'express';
-import { deriveKey, open, requestLogger, seal } from '@hush/common';
+import { WEB_CALLBACK_PATH, WEB_SIGNED_OUT_PATH } from '@hush/contracts';
+import { requestLogger, type KeyRing } from '@hush/common';
 import { KEY_LABELS } from '../../key-labels.js';
 import {
   pageFrame,
@@ -24,7 +25,7 @@ export interface SignInDeps {
   sessions: WebSessions;
   identity: IdentityClient;
   cookies: WebCookies;
-  masterKey: Buffer;
+  masterKeys: KeyRing;
 }
 
 /**
@@ -35,7 +36,7 @@ export interface SignInDeps {
 export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logger'>, deps: SignInDeps, pageSessions: PageSessions): express.Router {
   const { baseUrl, logger } = ctx;
   const { sessions, identity, cookies } = deps;
-  const signInKey = deriveKey(deps.masterKey, KEY_LABELS.webSignIn);
+  const signInKeys = deps.masterKeys.derive(KEY_LABELS.webSignIn);
   const router = express.Router();
 
   router.get('/auth/sign-in', async (req, res) => {
@@ -45,12 +46,12 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
       return;
     }
     const { url, pending } = await identity.start(returnTo, wordsOf(res).locale);
-    const sealed = seal(signInKey, JSON.stringify({ ...pending, until: Date.now() + SIGN_IN_SECONDS * 1000 }), 'web-sign-in').toString('base64url');
+    const sealed = signInKeys.seal(JSON.stringify({ ...pending, until: Date.now() + SIGN_IN_SECONDS * 1000 }), 'web-sign-in').toString('base64url');
     res.appendHeader('Set-Cookie', cookies.signInCookie(sealed, SIGN_IN_SECONDS));
     res.redirect(303, url.toString());
   });
 
-  router.get('/auth/callback', async (req, res) => {
+  router.get(WEB_CALLBACK_PATH, async (req, res) => {
     // One use: the pending sign-in is forgotten whatever happens next.
     res.appendHeader('Set-Cookie', cookies.signInCookie('', 0));
     const pending = openPending(readCookie(req, cookies.signIn));
@@ -61,7 +62,7 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
     const search = new URL(req.originalUrl, baseUrl).search;
     let signedInAs;
     try {
-      signedInAs = await identity.finish(new URL(`${baseUrl}/auth/callback${search}`), pending);
+      signedInAs = await identity.finish(new URL(`${baseUrl}${WEB_CALLBACK_PATH}${search}`), pending);
     } catch (err) {
       if (!(err instanceof SignInFailedError)) throw err;
       requestLogger(logger, res).info({ event: 'web_sign_in_failed', reason: err.message }, 'web sign-in refused');
@@ -83,17 +84,17 @@ export function signInRoutes(ctx: Pick<PageContext, 'baseUrl' | 'forms' | 'logge
     const idToken = session ? await sessions.end(cookie) : undefined;
     res.appendHeader('Set-Cookie', cookies.sessionCookie('', 0));
     const logout = session ? await identity.endSessionUrl(idToken) : undefined;
-    res.redirect(303, logout ? logout.toString() : '/auth/signed-out');
+    res.redirect(303, logout ? logout.toString() : WEB_SIGNED_OUT_PATH);
   });
 
-  router.get('/auth/signed-out', (_req, res) => {
+  router.get(WEB_SIGNED_OUT_PATH, (_req, res) => {
     res.send(signedOutPage(pageFrame(res)));
   });
 
   function openPending(cookie: string | undefined): PendingSignIn | undefined {
     if (!cookie) return undefined;
     try {
-      const p = JSON.parse(open(signInKey, Buffer.from(cookie, 'base64url'), 'web-sign-in').toString('utf8')) as PendingSignIn & { until: number };
+      const p = JSON.parse(signInKeys.open(Buffer.from(cookie, 'base64url'), 'web-sign-in').toString('utf8')) as PendingSignIn & { until: number };
       if (!(p.until > Date.now()) || !p.state || !p.nonce || !p.verifier) return undefined;
       return { state: p.state, nonce: p.nonce, verifier: p.verifier, returnTo: safeReturn(p.returnTo) };
     } catch {
