@@ -5,7 +5,7 @@ import { REALM_PATH, type Config } from './config.js';
 import { RolesRepository } from './roles/index.js';
 import { SessionsRepository } from './sessions/index.js';
 import { EventsRepository } from './events/index.js';
-import { CredentialsRepository } from './login/index.js';
+import { ConsentsRepository, CredentialsRepository } from './login/index.js';
 import { ActionTokensRepository, MailOutboxRepository } from './account-links/index.js';
 import { Passwords, UsersRepository } from './users/index.js';
 import { OrganizationsRepository } from './organizations/index.js';
@@ -26,6 +26,7 @@ export function createRepositories(db: Db, masterKeys: KeyRing) {
     organizations: new OrganizationsRepository(db),
     users: new UsersRepository(db),
     credentials: new CredentialsRepository(db),
+    consents: new ConsentsRepository(db),
     roles: new RolesRepository(db),
     sessions: new SessionsRepository(db),
     eventsRepository: new EventsRepository(db),

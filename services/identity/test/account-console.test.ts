@@ -45,6 +45,7 @@ async function appTokens(username: string, extra: string[] = []) {
   const app = await h.cli<{ client_id: string; client_secret: string }>(
     'clients',
     'create',
+    '--consent-required',
     '--name',
     `App ${suffix}`,
     '--id',

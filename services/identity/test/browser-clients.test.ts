@@ -25,6 +25,7 @@ beforeAll(async () => {
     h.cli<{ client_id: string; web_origins: string[] }>(
       'clients',
       'create',
+      '--consent-required',
       '--id',
       id,
       '--name',
@@ -169,6 +170,7 @@ it('refuses a web origin that is not an origin (a path, another scheme, Keycloak
     const res = await h.cliRaw(
       'clients',
       'create',
+      '--consent-required',
       '--name',
       'bad',
       '--public',

@@ -19,7 +19,20 @@ beforeAll(async () => {
   tokenUrl = `${h.issuer}/protocol/openid-connect/token`;
   await h.cli('users', 'create', 'otto', '--password', PASSWORD);
   cliClient = (
-    await h.cli<{ client_id: string }>('clients', 'create', '--id', 'ops-cli', '--name', 'Ops CLI', '--public', '--grants', `${DEVICE},refresh_token`, '--scopes', 'openid,profile')
+    await h.cli<{ client_id: string }>(
+      'clients',
+      'create',
+      '--consent-required',
+      '--id',
+      'ops-cli',
+      '--name',
+      'Ops CLI',
+      '--public',
+      '--grants',
+      `${DEVICE},refresh_token`,
+      '--scopes',
+      'openid,profile',
+    )
   ).client_id;
 });
 afterAll(() => h.close());
@@ -51,6 +64,7 @@ it('refuses a client whose grant types lack the device grant', async () => {
   await h.cli(
     'clients',
     'create',
+    '--consent-required',
     '--id',
     'web-only',
     '--name',

@@ -33,10 +33,14 @@ export async function signIn(url: URL, username: string, password: string): Prom
   return { browser, login, consent };
 }
 
-/** Signs in and allows on the consent page; returns the redirect to the client and what the code exchange needs. */
+/**
+ * Signs in and allows on the consent page, if there is one (a first-party client, or a person who
+ * allowed the client before, is not asked); returns the redirect to the client and what the code
+ * exchange needs.
+ */
 export async function authorize(config: oidc.Configuration, opts: { redirectUri: string; scope: string; username: string; password: string; extra?: Record<string, string> }) {
   const { url, verifier, state } = await authorizationUrl(config, opts.redirectUri, opts.scope, opts.extra);
   const { browser, login, consent } = await signIn(url, opts.username, opts.password);
-  const back = await browser.submit(consent.html, 0, {});
+  const back = consent.leftTo ? consent : await browser.submit(consent.html, 0, {});
   return { callback: new URL(back.leftTo as string), verifier, state, browser, login, consent };
 }

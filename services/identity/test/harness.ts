@@ -124,7 +124,10 @@ export function identityPerFile(use: (h: Harness, tokenUrl: string) => void, ove
 }
 
 /** An API plus a confidential client allowed some of its scopes: the usual test set-up. */
-export async function createApiAndClient(h: Harness, opts: { grants?: string; scopes?: string; org?: string; redirectUri?: string; extraArgs?: string[] } = {}) {
+export async function createApiAndClient(
+  h: Harness,
+  opts: { grants?: string; scopes?: string; org?: string; redirectUri?: string; extraArgs?: string[]; firstParty?: boolean } = {},
+) {
   const suffix = randomBytes(4).toString('hex');
   const identifier = `https://api-${suffix}.example.com`;
   await h.cli('apis', 'create', identifier, '--scopes', `read-${suffix},write-${suffix}`, '--ttl', '300');
@@ -132,6 +135,8 @@ export async function createApiAndClient(h: Harness, opts: { grants?: string; sc
   args.push('--scopes', opts.scopes ?? `read-${suffix},write-${suffix}`);
   if (opts.org) args.push('--org', opts.org);
   if (opts.redirectUri) args.push('--redirect-uri', opts.redirectUri);
+  // A third-party client (people consent, once) unless `firstParty`.
+  if (!opts.firstParty) args.push('--consent-required');
   args.push(...(opts.extraArgs ?? []));
   const client = await h.cli<{ client_id: string; client_secret: string }>(...args);
   return { api: identifier, read: `read-${suffix}`, write: `write-${suffix}`, clientId: client.client_id, clientSecret: client.client_secret };

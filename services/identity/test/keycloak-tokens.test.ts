@@ -55,7 +55,7 @@ describe("Keycloak's token shapes", () => {
     expect(tokens.scope).toBe('openid profile email');
 
     const narrow = await h.cli<{ client_id: string; client_secret: string }>(
-      ...['clients', 'create', '--name', 'narrow', '--grants', 'authorization_code', '--scopes', `openid,${c.read}`, '--redirect-uri', REDIRECT],
+      ...['clients', 'create', '--consent-required', '--name', 'narrow', '--grants', 'authorization_code', '--scopes', `openid,${c.read}`, '--redirect-uri', REDIRECT],
     );
     const config = await clientConfig(h.issuer, narrow.client_id, narrow.client_secret, 'RS256');
     const flow = await authorize(config, { redirectUri: REDIRECT, scope: `openid ${c.read}`, username: 'dora', password: PASSWORD });
@@ -130,7 +130,20 @@ describe("Keycloak's token shapes", () => {
   });
 
   it('the CLI refuses a signing algorithm other than RS256 or ES256', async () => {
-    const res = await h.cliRaw('clients', 'create', '--name', 'x', '--grants', 'client_credentials', '--scopes', 'openid', '--signing-alg', 'HS256', '--json');
+    const res = await h.cliRaw(
+      'clients',
+      'create',
+      '--consent-required',
+      '--name',
+      'x',
+      '--grants',
+      'client_credentials',
+      '--scopes',
+      'openid',
+      '--signing-alg',
+      'HS256',
+      '--json',
+    );
     expect(res.code).toBe(1);
   });
 });
@@ -210,6 +223,7 @@ describe('PKCE as Keycloak: required of public clients, optional for confidentia
     const res = await h.cliRaw(
       'clients',
       'create',
+      '--consent-required',
       '--name',
       'x',
       '--grants',
@@ -242,6 +256,7 @@ describe('one rule for redirect URIs, in the CLI and at /auth', () => {
     const implicit = await h.cliRaw(
       'clients',
       'create',
+      '--consent-required',
       '--name',
       'x',
       '--grants',
@@ -255,7 +270,20 @@ describe('one rule for redirect URIs, in the CLI and at /auth', () => {
     );
     expect(implicit.code).toBe(1);
     expect(implicit.stderr).toMatch(/https/);
-    const scheme = await h.cliRaw('clients', 'create', '--name', 'x', '--grants', 'authorization_code', '--redirect-uri', 'javascript:alert(1)', '--scopes', 'openid', '--json');
+    const scheme = await h.cliRaw(
+      'clients',
+      'create',
+      '--consent-required',
+      '--name',
+      'x',
+      '--grants',
+      'authorization_code',
+      '--redirect-uri',
+      'javascript:alert(1)',
+      '--scopes',
+      'openid',
+      '--json',
+    );
     expect(scheme.code).toBe(1);
   });
 });

@@ -17,6 +17,7 @@ beforeAll(async () => {
   const c = await h.cli<{ client_id: string; client_secret: string }>(
     'clients',
     'create',
+    '--consent-required',
     '--name',
     'Logout app',
     '--id',
@@ -99,12 +100,16 @@ describe('RP-initiated logout', () => {
     expect(await stillSignedIn(browser)).toBe(true);
   });
 
-  it("the account console's sign-out ends the identity session and comes back to the console, which asks to sign in", async () => {
+  it("the account console's sign-out ends the identity session and comes back to a page saying so, whose link asks to sign in", async () => {
     const browser = new Browser(h.url);
     const login = await browser.navigate('/auth/realms/public/account/');
     const page = await browser.submit(login.html, 0, { username: 'lou', password: PASSWORD });
     const signOut = parseForms(page.html).find((f) => f.action.endsWith('/sign-out'))!;
     const after = await browser.navigate(signOut.action, signOut.hidden);
-    expect(after.html).toContain('Sign in to Account Console');
+    expect(after.url).toBe(`${h.url}/auth/realms/public/account/?state=signed-out`);
+    expect(after.html).toContain('<h1>You are signed out</h1>');
+    expect(after.html).not.toContain('name="password"');
+    const again = await browser.navigate(/href="([^"]+)">Sign in again/.exec(after.html)![1]!);
+    expect(again.html).toContain('Sign in to Account Console');
   });
 });

@@ -37,6 +37,6 @@ it('the login page works without Redis; its passkey button is told passkeys are 
   expect(options.status).toBe(503);
   expect(options.headers['retry-after']).toBeDefined();
   const consent = await browser.submit(login.html, 0, { username: 'rita', password: PASSWORD });
-  expect(consent.html).toContain('asks for access to your account');
+  expect(consent.html).toContain('<h1>Allow ');
   await proxy.start();
 }, 60_000);

@@ -77,7 +77,7 @@ async function afterPassword(username: string) {
   return { browser, login, step };
 }
 
-const isConsent = (html: string) => html.includes('asks for access to your account');
+const isConsent = (html: string) => html.includes('<h1>Allow ');
 
 describe('the second step at sign-in', () => {
   it('a person with TOTP is asked for a code after the password; a wrong code is refused, the current one completes the sign-in', async () => {
@@ -86,12 +86,17 @@ describe('the second step at sign-in', () => {
     expect(step.res.status).toBe(200);
     expect(step.html).toContain('name="code"');
     expect(isConsent(step.html)).toBe(false);
+    // The page names the account and the wrong codes it may still take.
+    expect(step.html).toContain(`Signing in as <strong>${p.username}</strong>`);
+    const left = (html: string) => Number(/(\d+) attempts? left/.exec(html)?.[1]);
+    expect(left(step.html)).toBeGreaterThan(1);
 
     const current = codeAt(p.secret, Date.now());
     const wrong = String((Number(current) + 500_000) % 1_000_000).padStart(6, '0');
     const refused = await browser.submit(step.html, 0, { code: wrong });
     expect(refused.res.status).toBe(401);
     expect(refused.html).toContain('wrong or was already used');
+    expect(left(refused.html)).toBe(left(step.html) - 1);
 
     const done = await browser.submit(refused.html, 0, { code: current });
     expect(isConsent(done.html)).toBe(true);

@@ -68,8 +68,8 @@ describe('what a copy of the database yields', () => {
     const userinfoTokens = await oidc.authorizationCodeGrant(config, openidOnly.callback, { pkceCodeVerifier: openidOnly.verifier, expectedState: openidOnly.state });
     secrets['opaque access token'] = userinfoTokens.access_token;
 
-    // A user signed in and looking at the consent page: the interaction records the session.
-    const { url: stalledUrl } = await authorizationUrl(config, REDIRECT, `openid ${app.read}`);
+    // A user signed in and looking at the consent page (for a scope not allowed yet): the interaction records the session.
+    const { url: stalledUrl } = await authorizationUrl(config, REDIRECT, `openid ${app.write}`);
     const { browser: stalled, consent: stalledConsent } = await signIn(stalledUrl, 'carol', PASSWORD);
     expect(stalledConsent.html).toContain('Allow');
     secrets['session cookie during consent'] = stalled.cookie('_session') as string;

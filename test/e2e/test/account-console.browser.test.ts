@@ -129,12 +129,19 @@ it('profile, applications, sessions and password in the account console, every p
   await expect(page.locator('[role=status]').textContent()).resolves.toContain('Your password was changed');
   await inspect(page, violations, 'account-8-password-changed');
 
-  // Keyboard: the first Tab reaches the navigation's first link.
-  await page.keyboard.press('Tab');
-  await expect(page.evaluate<string>('document.activeElement.textContent')).resolves.toBe('Profile');
+  // Keyboard: Tab goes through the header (the product's name, Sign out), then the navigation's first link.
+  const focused = [];
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Tab');
+    focused.push(await page.evaluate<string>('document.activeElement.textContent'));
+  }
+  expect(focused).toEqual(['Hush', 'Sign out', 'Profile']);
 
-  // Sign out: identity's session ends without a confirmation page; the console asks to sign in.
-  await page.click('nav button:has-text("Sign out")');
+  // Sign out: identity's session ends without a confirmation page; a page says so, and its link asks to sign in.
+  await page.click('header.masthead #sign-out');
+  await expect(h1(page)).resolves.toBe('You are signed out');
+  await inspect(page, violations, 'account-9-signed-out');
+  await page.click('a:has-text("Sign in again")');
   await expect(h1(page)).resolves.toBe('Sign in to Account Console');
   await page.fill('#username', 'nora');
   await page.fill('#password', NEW_PASSWORD);

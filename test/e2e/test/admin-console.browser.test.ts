@@ -138,19 +138,19 @@ it('an administrator creates an organization, a user and a client whose secret i
 
   // Each change in the admin events; none holds the secret.
   await page.click('nav >> text=Events');
-  const events = await page.locator('ul.items').textContent();
+  const events = await page.locator('table.list').textContent();
   for (const change of ['CREATE ORGANIZATION', 'CREATE USER', 'CREATE CLIENT', 'ACTION COMPONENT']) expect(events).toContain(change);
   expect(events).toContain(`"to":"${OWNER}"`);
   expect(await page.content()).not.toContain(secret);
   await inspect(page, violations, 'admin-10-admin-events');
   await page.fill('#f-resourceTypes', 'CLIENT');
   await page.click('button:has-text("Filter")');
-  const filtered = await page.locator('li.event').allTextContents();
+  const filtered = await page.locator('table.list tbody tr').allTextContents();
   expect(filtered.length).toBeGreaterThan(0);
   for (const e of filtered) expect(e).toContain('CLIENT');
   await page.click('a:has-text("User events")');
   await expect(h1(page)).resolves.toBe('User events');
-  await expect(page.locator('ul.items').textContent()).resolves.toContain('LOGIN');
+  await expect(page.locator('table.list').textContent()).resolves.toContain('LOGIN');
   await inspect(page, violations, 'admin-11-user-events');
   for (const text of [await page.content(), sys.identity.logs.join('\n')]) expect(text).not.toContain(secret);
 }, 180_000);
@@ -182,7 +182,7 @@ it('a person without an administrator role is refused; a password is handed over
   await inspect(admin.page, admin.violations, 'admin-13-confirm-delete');
   await admin.page.click('button:has-text("Delete user")');
   await expect(admin.page.locator('.ok').textContent()).resolves.toBe('Deleted.');
-  await expect(admin.page.locator('ul.items').textContent()).resolves.not.toContain('carol');
+  await expect(admin.page.locator('table.list').textContent()).resolves.not.toContain('carol');
 }, 120_000);
 
 it('an administrator holding only manage-users is offered no action on a realm administrator, and every action on a person without administrator roles', async () => {

@@ -24,7 +24,20 @@ afterAll(async () => {
 
 it('gives the device its tokens once the person approves in the browser', async () => {
   await identity.cli('users', 'create', 'olga', '--password', PASSWORD);
-  await identity.cli('clients', 'create', '--id', 'ops-cli', '--name', 'Ops CLI', '--public', '--grants', `${DEVICE},refresh_token`, '--scopes', 'openid,profile');
+  await identity.cli(
+    'clients',
+    'create',
+    '--consent-required',
+    '--id',
+    'ops-cli',
+    '--name',
+    'Ops CLI',
+    '--public',
+    '--grants',
+    `${DEVICE},refresh_token`,
+    '--scopes',
+    'openid,profile',
+  );
   const tokenUrl = `${identity.issuer}/protocol/openid-connect/token`;
 
   const started = await postForm(`${identity.issuer}/protocol/openid-connect/auth/device`, { client_id: 'ops-cli', scope: 'openid profile' });

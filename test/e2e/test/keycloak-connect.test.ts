@@ -44,6 +44,7 @@ beforeAll(async () => {
   client = await identity.cli<{ client_id: string; client_secret: string }>(
     'clients',
     'create',
+    '--consent-required',
     '--name',
     'node app',
     '--grants',

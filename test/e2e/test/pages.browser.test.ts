@@ -66,6 +66,7 @@ it('identity: login (with its error), consent, sign-out and error pages', async 
   const client = await identity.cli<{ client_id: string }>(
     'clients',
     'create',
+    '--consent-required',
     '--name',
     'Dora’s <Notes> app',
     '--grants',

@@ -79,7 +79,7 @@ it('a person resets a forgotten password by e-mail and signs in with the new one
   await page.getByLabel('Username').fill('paula');
   await page.getByLabel('Password').fill(NEW);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('button', { name: 'Allow' }).click();
+  // paula allowed this client when she signed in before: remembered, so no consent page.
   await page.waitForURL(`${REDIRECT}**`);
   expect(callback).toBeDefined();
   const tokens = await oidc.authorizationCodeGrant(config, callback as URL, { pkceCodeVerifier: verifier, expectedState: state });

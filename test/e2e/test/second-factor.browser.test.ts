@@ -43,8 +43,9 @@ async function signInWithPassword(page: Page, username: string) {
 
 /** The console's sign-out, confirming on identity's page if it asks; ends on the login page the console sends to. */
 async function signOut(page: Page) {
-  await page.click('nav button:has-text("Sign out")');
+  await page.click('header.masthead #sign-out');
   if ((await h1(page)) === 'Sign out?') await page.click('button:has-text("Yes, sign me out")');
+  await expect(h1(page)).resolves.toBe('You are signed out');
   await page.goto(`${identity.url}${ACCOUNT}/security`);
   await expect(page.locator('#password').count()).resolves.toBe(1);
 }

@@ -3,6 +3,7 @@ import type { AccountGrant, AccountSession, SessionsDeps } from '../sessions/ind
 import { orNull, profileErrors, type FieldError, type ProfileInput } from './profile.js';
 import { resetUserPassword, updateUser, type User, type UsersDeps } from '../users/index.js';
 import { artifactKey } from '../oidc/artifact-key.js';
+import type { ConsentsRepository } from '../login/index.js';
 
 /**
  * What a person does to their own account (the account console and Keycloak's account REST API).
@@ -10,10 +11,12 @@ import { artifactKey } from '../oidc/artifact-key.js';
  * - a changed e-mail address is unverified until verified again (updateUser's rule);
  * - changing the password needs the current one and ends every other session, grant and refresh
  *   token of the person (the one signed in to the console stays);
+ * - revoking an application also forgets what the person allowed it on the consent page, so it
+ *   must ask again;
  * - ending a session or revoking an application announces its grants revoked before their rows
  *   go (ADR 10), so resource servers refuse the access tokens already issued under them.
  */
-export type AccountDeps = Pick<UsersDeps, 'users' | 'passwords'> & SessionsDeps;
+export type AccountDeps = Pick<UsersDeps, 'users' | 'passwords'> & SessionsDeps & { consents: Pick<ConsentsRepository, 'ofUser' | 'forget'> };
 
 /** The console session's place among the person's sessions: its client and the ID token's `sid`. */
 export interface CurrentSession {
@@ -97,21 +100,28 @@ export async function endOtherSessions(deps: SessionsDeps, userId: string, keep:
 }
 
 /** The applications the person granted access to (one entry per client), without the consoles. */
-export async function applicationsOf(deps: SessionsDeps, userId: string, hidden: readonly string[]): Promise<{ clientId: string; scopes: string[] }[]> {
+export async function applicationsOf(
+  deps: SessionsDeps & Pick<AccountDeps, 'consents'>,
+  userId: string,
+  hidden: readonly string[],
+): Promise<{ clientId: string; scopes: string[] }[]> {
   const byClient = new Map<string, Set<string>>();
-  for (const g of await deps.sessions.accountGrants(userId)) {
-    if (!g.clientId || hidden.includes(g.clientId)) continue;
-    const scopes = byClient.get(g.clientId) ?? new Set<string>();
-    for (const s of [...g.scopes, ...g.resourceScopes]) scopes.add(s);
-    byClient.set(g.clientId, scopes);
-  }
+  const add = (clientId: string, scopes: string[]) => {
+    if (!clientId || hidden.includes(clientId)) return;
+    const held = byClient.get(clientId) ?? new Set<string>();
+    for (const s of scopes) held.add(s);
+    byClient.set(clientId, held);
+  };
+  for (const g of await deps.sessions.accountGrants(userId)) add(g.clientId, [...g.scopes, ...g.resourceScopes]);
+  for (const c of await deps.consents.ofUser(userId)) add(c.clientId, [...c.scopes, ...Object.values(c.resourceScopes).flat()]);
   return [...byClient].map(([clientId, scopes]) => ({ clientId, scopes: [...scopes] })).sort((a, b) => a.clientId.localeCompare(b.clientId));
 }
 
 /** Revokes what the person granted one application: its grants and every token under them. False when it had none. */
-export async function revokeApplication(deps: SessionsDeps, userId: string, clientId: string): Promise<boolean> {
+export async function revokeApplication(deps: SessionsDeps & Pick<AccountDeps, 'consents'>, userId: string, clientId: string): Promise<boolean> {
+  const forgotten = await deps.consents.forget(userId, clientId);
   const grants: AccountGrant[] = (await deps.sessions.accountGrants(userId)).filter((g) => g.clientId === clientId);
-  if (grants.length === 0) return false;
+  if (grants.length === 0) return forgotten;
   const keys = new Set(grants.map((g) => g.key));
   const ids = (await deps.sessions.grantIds(userId)).filter((id) => keys.has(artifactKey(id)));
   for (const grantId of ids) await deps.revocations.revokeGrant(grantId);

@@ -21,6 +21,7 @@ const client: Client = {
   clientCredentialsRefresh: false,
   signingAlg: 'ES256',
   pkceMethod: 'S256',
+  consentRequired: false,
   createdAt: new Date(0),
   secretRotatedAt: null,
 };
@@ -43,6 +44,14 @@ describe("Keycloak's client representation", () => {
       },
     });
     expect(JSON.stringify(rep)).not.toContain('f'.repeat(64));
+  });
+
+  it('reports consentRequired as the client has it, and reads it back', () => {
+    expect(toClientRepresentation(client).consentRequired).toBe(false);
+    const asking = toClientRepresentation({ ...client, consentRequired: true });
+    expect(asking.consentRequired).toBe(true);
+    expect(toClientInput(asking).consentRequired).toBe(true);
+    expect(toClientInput({ ...asking, consentRequired: false }).consentRequired).toBe(false);
   });
 
   it('reads back into the same client (PUT of an unchanged representation changes nothing)', () => {

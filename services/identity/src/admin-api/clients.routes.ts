@@ -69,6 +69,7 @@ export const realmManagementClient: ClientRepresentation = {
     clientCredentialsRefresh: false,
     signingAlg: null,
     pkceMethod: null,
+    consentRequired: false,
     createdAt: new Date(0),
     secretRotatedAt: null,
   }),

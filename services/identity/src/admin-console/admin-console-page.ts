@@ -150,3 +150,29 @@ export interface ConsoleRoutes {
   /** `characters`: the most the form's fields hold (its body limit). */
   post(this: void, router: Router, path: string, characters: number, handler: Handler): void;
 }
+
+/** One column of a list table: its header and each row's cell. */
+export interface Column<T> {
+  label: string;
+  cell(row: T): Html | string;
+}
+
+/**
+ * A list as a table with a header row (on a phone each row is a card, each cell named by its
+ * column: pages/console-style.ts). `caption` says what the table lists and how many.
+ */
+export function table<T>(caption: string, columns: readonly Column<T>[], rows: readonly T[]): Html {
+  return html`<table class="list"><caption>${caption}</caption>
+<thead><tr>${columns.map((c) => html`<th scope="col">${c.label}</th>`)}</tr></thead>
+<tbody>${rows.map((row) => html`<tr>${columns.map((c) => html`<td data-label="${c.label}">${c.cell(row)}</td>`)}</tr>`)}</tbody></table>`;
+}
+
+/** Yes or no, for a table cell. */
+export const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
+
+/** A time as the console shows it: UTC, to the minute or second. */
+export const utc = (ms: number, seconds = false): string =>
+  `${new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .slice(0, seconds ? 19 : 16)} UTC`;

@@ -14,7 +14,9 @@ import {
   PAGE_SIZE,
   pager,
   searchForm,
+  table,
   text,
+  yesNo,
   type ConsoleRequest,
   type ConsoleRoutes,
 } from './admin-console-page.js';
@@ -34,12 +36,24 @@ interface Client {
   standardFlowEnabled: boolean;
   implicitFlowEnabled: boolean;
   serviceAccountsEnabled: boolean;
+  consentRequired?: boolean;
   redirectUris: string[];
   webOrigins: string[];
   defaultClientScopes?: string[];
   attributes: Record<string, string>;
   /** Whether this administrator may act on this client (the admin API's rule: no one acts on someone holding more rights). */
   access: { manage: boolean };
+}
+
+/** The grants a client may use, by Keycloak's names of its flows. */
+function grantsOf(k: Client): string[] {
+  return [
+    ...(k.standardFlowEnabled ? ['authorization code'] : []),
+    ...(k.serviceAccountsEnabled ? ['client credentials'] : []),
+    ...(k.implicitFlowEnabled ? ['implicit'] : []),
+    ...(k.attributes['oauth2.device.authorization.grant.enabled'] === 'true' ? ['device'] : []),
+    ...(k.attributes['use.refresh.tokens'] === 'true' ? ['refresh token'] : []),
+  ];
 }
 
 const on = z
@@ -61,6 +75,7 @@ const createForm = z.object({
   grant_device: on,
   grant_refresh_token: on,
   client_credentials_refresh: on,
+  consent_required: on,
   redirectUris: z.string().optional(),
   webOrigins: z.string().optional(),
   scopes: z.string().optional(),
@@ -85,12 +100,27 @@ export function clientPages(router: Router, { get, post }: ConsoleRoutes): void 
     const { body: clients } = await c.api<Client[]>('GET', '/clients', {
       query: { clientId: search || undefined, search: search ? 'true' : undefined, first: String(first), max: String(PAGE_SIZE) },
     });
-    const scopes = c.has(MANAGE) ? await scopeNames(c) : [];
+    const [scopes, orgs] = await Promise.all([
+      c.has(MANAGE) ? scopeNames(c) : Promise.resolve([]),
+      c.has('view-realm', 'view-users') ? c.api<{ id: string; name: string }[]>('GET', '/organizations', { query: { max: '100' } }).then((r) => r.body) : Promise.resolve([]),
+    ]);
     c.render(
       'clients',
       'Clients',
       html`${notice(req)}${searchForm(BASE, 'Search clients by client id', search)}
-<ul class="items">${clients.map((k) => html`<li><a href="${BASE}/${k.id}">${k.clientId}</a> <span class="note">${k.name}${k.publicClient ? ' · public' : ' · confidential'}${k.enabled ? '' : ' · disabled'}</span></li>`)}</ul>
+${table(
+  `${clients.length === 0 ? 'No client' : `Clients ${first + 1}–${first + clients.length}`}${search ? ` matching ${search}` : ''}`,
+  [
+    { label: 'Client id', cell: (k) => html`<a href="${BASE}/${k.id}">${k.clientId}</a>` },
+    { label: 'Name', cell: (k) => k.name },
+    { label: 'Type', cell: (k) => (k.publicClient ? 'public' : 'confidential') },
+    { label: 'Grants', cell: (k) => grantsOf(k).join(', ') || '—' },
+    { label: 'Organization', cell: (k) => orgs.find((o) => o.id === k.attributes['hush.organization.id'])?.name ?? k.attributes['hush.organization.id'] ?? '—' },
+    { label: 'Consent', cell: (k) => (k.consentRequired ? 'asked' : 'not asked') },
+    { label: 'Enabled', cell: (k) => yesNo(k.enabled) },
+  ],
+  clients,
+)}
 ${pager(BASE, { search }, first, PAGE_SIZE, clients.length)}
 ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
     );
@@ -108,6 +138,7 @@ ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
         standardFlowEnabled: f.grant_authorization_code,
         serviceAccountsEnabled: confidential && f.grant_client_credentials,
         implicitFlowEnabled: f.grant_implicit,
+        consentRequired: f.consent_required,
         redirectUris: lines(f.redirectUris),
         webOrigins: lines(f.webOrigins),
         defaultClientScopes: lines(f.scopes?.replace(/[\s,]+/g, '\n')),
@@ -216,6 +247,7 @@ function createClientForm(c: ConsoleRequest, scopes: string[]): Html {
 <label><input type="radio" name="type" value="public"> Public (no secret: a browser or mobile app)</label></fieldset>
 <fieldset><legend>Grant types</legend>${GRANTS.map(([name, label]) => html`<label><input type="checkbox" name="${name}"> ${label}</label>`)}
 <label><input type="checkbox" name="client_credentials_refresh"> Refresh tokens with client credentials</label></fieldset>
+<fieldset><legend>Consent</legend><label><input type="checkbox" name="consent_required"> Ask people before this client gets their data (a third-party app; the answer is remembered until they revoke it)</label></fieldset>
 <label for="c-redirects">Redirect URIs (one a line)</label><textarea id="c-redirects" name="redirectUris"></textarea>
 <label for="c-origins">Web origins (one a line)</label><textarea id="c-origins" name="webOrigins"></textarea>
 <label for="c-scopes">Scopes (space-separated)</label><input id="c-scopes" name="scopes" autocomplete="off" aria-describedby="c-scopes-note">

@@ -1,6 +1,6 @@
 import type { Request, Router } from 'express';
 import { html, type Html } from '@hush/common';
-import { CONSOLE_MOUNT, firstOf, pager, text, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
+import { CONSOLE_MOUNT, firstOf, pager, table, text, utc, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/events`;
 const SIZE = 50;
@@ -24,7 +24,31 @@ interface UserEvent {
 }
 
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'ACTION'];
-const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+
+/**
+ * Who the events name, by the name a person reads: users' usernames and clients' client ids,
+ * each looked up once per page through the admin API; an id the API no longer knows (deleted,
+ * or beyond this administrator's view) stays an id.
+ */
+async function namesOf(c: ConsoleRequest, users: readonly (string | undefined)[], clients: readonly (string | undefined)[]): Promise<(id: string | undefined) => string> {
+  const names = new Map<string, string>();
+  const look = async (id: string, path: string, pick: (body: Record<string, unknown>) => unknown) => {
+    try {
+      const name = pick((await c.api<Record<string, unknown>>('GET', path)).body);
+      if (typeof name === 'string') names.set(id, name);
+    } catch {
+      // not known (any more): the id is shown
+    }
+  };
+  const unique = (ids: readonly (string | undefined)[]) => [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))];
+  await Promise.all([
+    ...unique(users).map((id) => look(id, `/users/${encodeURIComponent(id)}`, (u) => u['username'])),
+    ...unique(clients)
+      .filter((id) => /^[0-9a-f-]{36}$/.test(id))
+      .map((id) => look(id, `/clients/${encodeURIComponent(id)}`, (k) => k['clientId'])),
+  ]);
+  return (id) => (id ? (names.get(id) ?? id) : '—');
+}
 
 /** Filters of one list, as a GET form: a filtered list is a link. */
 function filters(kind: 'admin' | 'user', req: Request): Html {
@@ -51,20 +75,45 @@ export function eventPages(router: Router, { get }: ConsoleRoutes): void {
     const tabs = html`<p class="actions"><a href="${BASE}?kind=admin"${kind === 'admin' ? html` aria-current="page"` : ''}>Admin events</a> <a href="${BASE}?kind=user"${kind === 'user' ? html` aria-current="page"` : ''}>User events</a></p>`;
     let list: Html;
     let shown: number;
+    const caption = (n: number) => (n === 0 ? 'No event matches' : `Events ${first + 1}–${first + n}, newest first`);
     if (kind === 'admin') {
       const { body } = await c.api<AdminEvent[]>('GET', '/admin-events', { query });
       shown = body.length;
-      list = html`<ul class="items">${body.map(
-        (e) =>
-          html`<li class="event"><strong>${e.operationType}</strong> ${e.resourceType} <code>${e.resourcePath}</code><br><span class="note">${at(e.time)} UTC · by ${e.authDetails.userId ?? e.authDetails.clientId ?? '?'}${e.authDetails.ipAddress ? ` from ${e.authDetails.ipAddress}` : ''}</span>${e.representation ? html`<br><code>${e.representation}</code>` : ''}</li>`,
-      )}</ul>`;
+      const name = await namesOf(
+        c,
+        body.map((e) => e.authDetails.userId),
+        body.map((e) => e.authDetails.clientId),
+      );
+      list = table(
+        caption(shown),
+        [
+          { label: 'Time', cell: (e) => utc(e.time, true) },
+          { label: 'Type', cell: (e) => `${e.operationType} ${e.resourceType}` },
+          { label: 'By', cell: (e) => (e.authDetails.userId ? name(e.authDetails.userId) : name(e.authDetails.clientId)) },
+          { label: 'What', cell: (e) => html`<code>${e.resourcePath}</code>${e.representation ? html`<br><code>${e.representation}</code>` : ''}` },
+          { label: 'IP', cell: (e) => e.authDetails.ipAddress ?? '—' },
+        ],
+        body,
+      );
     } else {
       const { body } = await c.api<UserEvent[]>('GET', '/events', { query });
       shown = body.length;
-      list = html`<ul class="items">${body.map(
-        (e) =>
-          html`<li class="event"><strong>${e.type}</strong>${e.error ? html` <span class="error">${e.error}</span>` : ''}<br><span class="note">${at(e.time)} UTC · user ${e.userId ?? '—'} · client ${e.clientId ?? '—'}${e.ipAddress ? ` · ${e.ipAddress}` : ''}</span></li>`,
-      )}</ul>`;
+      const name = await namesOf(
+        c,
+        body.map((e) => e.userId),
+        [],
+      );
+      list = table(
+        caption(shown),
+        [
+          { label: 'Time', cell: (e) => utc(e.time, true) },
+          { label: 'Type', cell: (e) => html`${e.type}${e.error ? html` <span class="error">${e.error}</span>` : ''}` },
+          { label: 'Who', cell: (e) => name(e.userId) },
+          { label: 'Client', cell: (e) => e.clientId ?? '—' },
+          { label: 'IP', cell: (e) => e.ipAddress ?? '—' },
+        ],
+        body,
+      );
     }
     c.render(
       'events',

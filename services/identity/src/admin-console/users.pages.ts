@@ -13,7 +13,10 @@ import {
   PAGE_SIZE,
   pager,
   searchForm,
+  table,
   text,
+  utc,
+  yesNo,
   type ConsoleRequest,
   type ConsoleRoutes,
 } from './admin-console-page.js';
@@ -30,6 +33,8 @@ interface User {
   lastName?: string;
   enabled: boolean;
   emailVerified: boolean;
+  createdTimestamp?: number;
+  attributes?: Record<string, string[]>;
   /** Whether this administrator may act on this user (the admin API's rule: no one acts on someone holding more rights). */
   access: { manage: boolean };
 }
@@ -74,14 +79,29 @@ export function userPages(router: Router, { get, post }: ConsoleRoutes): void {
     const [{ body: users }, { body: count }, orgs] = await Promise.all([
       c.api<User[]>('GET', '/users', { query: { search, first: String(first), max: String(PAGE_SIZE) } }),
       c.api<number>('GET', '/users/count', { query: { search } }),
-      c.has(MANAGE) ? organizationsFor(c) : Promise.resolve([]),
+      organizationsFor(c),
     ]);
+    const orgName = (u: User) => {
+      const id = u.attributes?.['hush.organization.id']?.[0];
+      return id ? (orgs.find((o) => o.id === id)?.name ?? id) : '—';
+    };
     c.render(
       'users',
       'Users',
       html`${notice(req)}${searchForm(BASE, 'Search users (username, e-mail, name)', search)}
-<p class="note">${count} user${count === 1 ? '' : 's'}${search ? ' match' : ''}.</p>
-<ul class="items">${users.map((u) => html`<li><a href="${BASE}/${u.id}">${u.username}</a> <span class="note">${u.email ?? ''}${u.enabled ? '' : ' · disabled'}</span></li>`)}</ul>
+${table(
+  `${count} user${count === 1 ? '' : 's'}${search ? ' match' : ''}${count > PAGE_SIZE ? `; ${first + 1}–${first + users.length} shown` : ''}`,
+  [
+    { label: 'Username', cell: (u) => html`<a href="${BASE}/${u.id}">${u.username}</a>` },
+    { label: 'Name', cell: (u) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '—' },
+    { label: 'E-mail', cell: (u) => u.email ?? '—' },
+    { label: 'Verified', cell: (u) => (u.email ? yesNo(u.emailVerified) : '—') },
+    { label: 'Enabled', cell: (u) => yesNo(u.enabled) },
+    { label: 'Organization', cell: orgName },
+    { label: 'Created', cell: (u) => (u.createdTimestamp ? utc(u.createdTimestamp) : '—') },
+  ],
+  users,
+)}
 ${pager(BASE, { search }, first, PAGE_SIZE, users.length)}
 ${c.has(MANAGE) ? createUserForm(c, orgs) : ''}`,
     );

@@ -71,6 +71,7 @@ export const clientsCreateInput = z
     public: flag,
     'signing-alg': optional,
     'pkce-method': optional,
+    'consent-required': flag,
   })
   .transform((v): CreateClientInput => ({
     clientId: v.id,
@@ -84,6 +85,7 @@ export const clientsCreateInput = z
     public: v.public,
     signingAlg: v['signing-alg'],
     pkceMethod: v['pkce-method'],
+    consentRequired: v['consent-required'],
   }));
 
 export const clientIdInput = z.object({ clientId: required('client id') });

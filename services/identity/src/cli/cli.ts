@@ -62,7 +62,7 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
   apis list
   clients create --name N --grants g1,g2 --scopes s1,s2 [--id ID] [--redirect-uri U]...
                  [--post-logout-redirect-uri U]... [--web-origin O]... [--org ORG] [--public]
-                 [--signing-alg RS256|ES256] [--pkce-method S256]
+                 [--signing-alg RS256|ES256] [--pkce-method S256] [--consent-required]
                                             grants: client_credentials, authorization_code,
                                             implicit, refresh_token,
                                             urn:ietf:params:oauth:grant-type:device_code;
@@ -71,7 +71,8 @@ export const USAGE = `Usage: hush-identity <command> [options] [--json]
                                             default); --signing-alg: its tokens' signature
                                             algorithm (default: DEFAULT_SIGNING_ALG);
                                             --pkce-method S256: require PKCE (public clients
-                                            always need it)
+                                            always need it); --consent-required: people are
+                                            asked (once) before it gets their data
   clients list
   clients rotate-secret <client_id>         prints the new secret; the old one stops working
   clients secret <client_id>                reads the secret back (CLIENT_SECRET_READBACK)
@@ -217,6 +218,7 @@ const commands: Record<string, CliCommand<CliContext>> = {
       organization: c.organizationId ?? undefined,
       signingAlg: c.signingAlg ?? undefined,
       pkceMethod: c.pkceMethod ?? undefined,
+      consentRequired: c.consentRequired,
     });
     return { ...publicClient(updated), enabled: updated.enabled };
   }),
@@ -306,6 +308,7 @@ export function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Pr
         public: { type: 'boolean' },
         'signing-alg': { type: 'string' },
         'pkce-method': { type: 'string' },
+        'consent-required': { type: 'boolean' },
         force: { type: 'boolean' },
         'secrets-audience': { type: 'string' },
         'secrets-url': { type: 'string' },

@@ -27,6 +27,8 @@ export interface Client {
   signingAlg: 'RS256' | 'ES256' | null;
   /** Keycloak's `pkce.code.challenge.method`: 'S256' makes PKCE required; null leaves it optional (public clients always need it). */
   pkceMethod: 'S256' | null;
+  /** Keycloak's `consentRequired`: the person is asked before this client gets their data (off: first-party). */
+  consentRequired: boolean;
   createdAt: Date;
   secretRotatedAt: Date | null;
 }
@@ -50,6 +52,7 @@ type Row = {
   client_credentials_refresh: boolean;
   signing_alg: 'RS256' | 'ES256' | null;
   pkce_method: 'S256' | null;
+  consent_required: boolean;
   created_at: Date;
   secret_rotated_at: Date | null;
 };
@@ -73,6 +76,7 @@ const toClient = (r: Row): Client => ({
   clientCredentialsRefresh: r.client_credentials_refresh,
   signingAlg: r.signing_alg,
   pkceMethod: r.pkce_method,
+  consentRequired: r.consent_required,
   createdAt: r.created_at,
   secretRotatedAt: r.secret_rotated_at,
 });
@@ -119,6 +123,7 @@ const columnsOf = (c: Partial<NewClient>) =>
       client_credentials_refresh: c.clientCredentialsRefresh,
       signing_alg: c.signingAlg,
       pkce_method: c.pkceMethod,
+      consent_required: c.consentRequired,
     }).filter(([, v]) => v !== undefined),
   );
 

@@ -32,6 +32,8 @@ export interface CreateClientInput {
   signingAlg?: string | undefined;
   /** Keycloak's `pkce.code.challenge.method`: 'S256' requires PKCE of this client (public clients always need it). */
   pkceMethod?: string | undefined;
+  /** Keycloak's `consentRequired`: the person is asked (and the answer remembered) before the client gets their data. */
+  consentRequired?: boolean | undefined;
   /** Keycloak's `secret` at creation: this secret instead of a generated one (at least 32 characters). */
   secret?: string | undefined;
   enabled?: boolean | undefined;
@@ -161,6 +163,7 @@ async function clientFields(deps: Pick<ClientsDeps, 'apis' | 'organizations'>, i
     clientCredentialsRefresh: grantTypes.includes('client_credentials') && grantTypes.includes('refresh_token'),
     signingAlg: (input.signingAlg as SigningAlg | undefined) ?? null,
     pkceMethod: input.pkceMethod === 'S256' ? ('S256' as const) : null,
+    consentRequired: input.consentRequired === true,
   };
 }
 

@@ -1,10 +1,14 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type * as Oidc from 'openid-client';
-import { fixedError, nonceOf, pageForms, pageSecurity, randomToken, requestLogger, type KeyRing, type Logger } from '@hush/common';
+import { fixedError, nonceOf, pageForms, pageSecurity, randomToken, requestLogger, securePage, type KeyRing, type Logger } from '@hush/common';
 import type { ConsoleClient } from './console-clients.js';
 import { consoleSessionSchema, pendingSignInSchema, safeReturnPath, sealedCookie, type ConsoleSession } from './console-session.js';
 import { ROUTES } from '../oidc/routes.js';
-import { consolePage, consolePageErrors, type ConsolePageOptions } from '../pages/index.js';
+import { consolePage, consolePageErrors, wordsFor, type ConsolePageOptions } from '../pages/index.js';
+import { loggedOutPage } from '../login/index.js';
+
+/** The `state` of the consoles' sign-out, which identity hands back to the post-logout URI. */
+const SIGNED_OUT_STATE = 'signed-out';
 
 export interface ConsoleSignInOptions {
   console: ConsoleClient;
@@ -240,8 +244,16 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     forms.check(req, binding(session));
     sessions.clear(req, res);
     const { oidc, client } = await relyingParty();
-    const url = oidc.buildEndSessionUrl(client, { id_token_hint: session.idToken, post_logout_redirect_uri: `${authUrl}${mount}/` });
+    const url = oidc.buildEndSessionUrl(client, { id_token_hint: session.idToken, post_logout_redirect_uri: `${authUrl}${mount}/`, state: SIGNED_OUT_STATE });
     res.redirect(303, url.href);
+  });
+
+  // Back from the sign-out (identity returns the state to the post-logout URI): a page that says
+  // it worked, with a link to sign in again, instead of the sign-in form. Only without a session.
+  router.get('/', (req, res, next) => {
+    if (req.query['state'] !== SIGNED_OUT_STATE || sessions.read(req)) return next();
+    const nonce = securePage(req, res);
+    res.type('html').send(loggedOutPage(nonce, wordsFor(req, res), `${mount}/`));
   });
 
   router.use(['/sign-in', '/callback', '/sign-out'], consolePageErrors(logger, 'The console could not sign you in. Try again later.'));

@@ -4,6 +4,6 @@
  * `requireConsoleSession`, CSRF for forms and RP-initiated sign-out (the console layout is the page kit's, pages/).
  * See ConsoleSignIn (console-sign-in.ts) for how a console mounts it.
  */
-export { ACCOUNT_CONSOLE, ADMIN_CONSOLE, loadExistingGrant, type ConsoleClient } from './console-clients.js';
+export { ACCOUNT_CONSOLE, ADMIN_CONSOLE, type ConsoleClient } from './console-clients.js';
 export { consoleSignIn, type ConsolePageContent, type ConsoleSignIn, type ConsoleSignInOptions } from './console-sign-in.js';
 export { type ConsoleSession, safeReturnPath } from './console-session.js';

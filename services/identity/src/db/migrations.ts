@@ -14,6 +14,7 @@ import * as accountActions from '../../migrations/20261226040000_account_actions
 import * as scaleIndexes from '../../migrations/20270210000000_scale_indexes.js';
 import * as actionTokensSentTo from '../../migrations/20261227000000_action_tokens_sent_to.js';
 import * as cliClient from '../../migrations/20270301000000_cli_client.js';
+import * as consents from '../../migrations/20270401000000_consents.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -32,4 +33,5 @@ export const migrationSource = staticMigrations({
   '20270210000000_scale_indexes': scaleIndexes,
   '20261227000000_action_tokens_sent_to': actionTokensSentTo,
   '20270301000000_cli_client': cliClient,
+  '20270401000000_consents': consents,
 });

@@ -1,4 +1,5 @@
-import { html, layout } from '@hush/common';
+import { html } from '@hush/common';
+import { identityPage, pageMessages } from '../pages/index.js';
 
 /*
  * The device grant's pages (RFC 8628 §3.3), on the shared layout: plain forms, no script. Their
@@ -9,7 +10,8 @@ import { html, layout } from '@hush/common';
 const xsrfField = (xsrf: string) => html`<input type="hidden" name="xsrf" value="${xsrf}">`;
 
 export function deviceInputPage(o: { action: string; xsrf: string; userCode?: string | undefined; error?: string | undefined; nonce: string }): string {
-  return layout({
+  return identityPage({
+    m: pageMessages('en'),
     title: 'Connect a device',
     nonce: o.nonce,
     body: html`<h1>Connect a device</h1>
@@ -24,7 +26,8 @@ ${xsrfField(o.xsrf)}
 }
 
 export function deviceConfirmPage(o: { action: string; xsrf: string; userCode: string; clientName: string; nonce: string }): string {
-  return layout({
+  return identityPage({
+    m: pageMessages('en'),
     title: 'Confirm the device',
     nonce: o.nonce,
     body: html`<h1>Connect ${o.clientName}?</h1>
@@ -38,7 +41,8 @@ export function deviceConfirmPage(o: { action: string; xsrf: string; userCode: s
 }
 
 export function deviceSuccessPage(o: { clientName: string; nonce: string }): string {
-  return layout({
+  return identityPage({
+    m: pageMessages('en'),
     title: 'Device connected',
     nonce: o.nonce,
     body: html`<h1>Device connected</h1><p>${o.clientName} is signed in. You can close this page and go back to your device.</p>`,

@@ -17,13 +17,15 @@ import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { credentials, loginForm } from './interaction-forms.js';
-import { LOGIN_FORM_CHARACTERS, refusedForLimit, signInPageErrors, TOKEN_FORM_CHARACTERS } from '../pages/index.js';
+import { languageLinks, LOGIN_FORM_CHARACTERS, refusedForLimit, signInPageErrors, TOKEN_FORM_CHARACTERS, wordsFor } from '../pages/index.js';
 import { consentPage, loginPage } from './login.views.js';
 import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 import { authenticateUser, type UsersDeps } from '../users/index.js';
 import type { FailureLimits } from '../ratelimit/index.js';
+import type { ConsentsRepository } from './consents.repository.js';
+import { describeScopes } from './scope-descriptions.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
@@ -43,6 +45,10 @@ export interface InteractionDeps {
   secondStep?: SecondStep;
   /** REGISTRATION: the login page links to the registration form. */
   registration?: boolean;
+  /** What people allowed clients on the consent page, remembered until revoked. */
+  consents: Pick<ConsentsRepository, 'remember'>;
+  /** The account console, where a remembered consent is revoked. */
+  accountHref: string;
 }
 
 /**
@@ -83,9 +89,11 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
 
   const renderLogin = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string, username?: string) => {
     const nonce = nonceOf(res);
-    const extras = deps.secondStep?.loginExtras(kit, res, interaction.uid, nonce);
+    const m = wordsFor(res.req, res, interaction.params['ui_locales']);
+    const extras = deps.secondStep?.loginExtras(kit, res, interaction.uid, nonce, m);
     res.status(status).send(
       loginPage({
+        m,
         action: `${base(interaction.uid)}/login`,
         abort: `${base(interaction.uid)}/abort`,
         csrf: forms.token(interaction.uid),
@@ -106,6 +114,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     base,
     clientName,
     loginPage: (_req, res, interaction, status, error) => renderLogin(res, interaction, status, error),
+    words: (req, res, interaction) => wordsFor(req, res, interaction.params['ui_locales']),
   };
 
   router.get('/login-actions/:uid', async (req, res) => {
@@ -120,21 +129,26 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     const uid = interaction.uid;
     const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
+    const m = wordsFor(req, res, interaction.params['ui_locales']);
+    const languages = languageLinks(req, m.locale);
     if (interaction.prompt.name === 'login') {
-      const extras = deps.secondStep?.loginExtras(kit, res, uid, nonce);
-      res.type('html').send(loginPage({ action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, ...links(uid), nonce, ...extras }));
+      const extras = deps.secondStep?.loginExtras(kit, res, uid, nonce, m);
+      res
+        .type('html')
+        .send(loginPage({ m, languages, action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, ...links(uid), nonce, ...extras }));
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-    const resourceScopes = Object.values(d.missingResourceScopes ?? {}).flat();
     res.type('html').send(
       consentPage({
+        m,
+        languages,
         action: `${base(uid)}/confirm`,
         abort: `${base(uid)}/abort`,
         csrf: forms.token(uid),
         clientName: name,
-        scopes: [...(d.missingOIDCScope ?? []), ...resourceScopes],
-        apis: Object.keys(d.missingResourceScopes ?? {}),
+        scopes: describeScopes(m, d.missingOIDCScope ?? [], d.missingResourceScopes ?? {}),
+        accountHref: deps.accountHref,
         nonce,
       }),
     );
@@ -169,7 +183,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       // The username as typed is kept (Keycloak's `details.username`); the password never is.
       deps.events?.user({ type: 'LOGIN_ERROR', clientId, ipAddress: req.ip, error: 'invalid_user_credentials', details: { username: username.slice(0, 100) } });
       requestLogger(deps.logger, res).info({ event: 'login_failed', ip: req.ip }, 'login failed');
-      await render(401, 'Invalid username or password.');
+      await render(401, wordsFor(req, res, interaction.params['ui_locales']).text('login.invalid'));
       return;
     }
     if (await deps.secondStep?.afterPassword(kit, req, res, interaction, user)) return;
@@ -205,6 +219,8 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
+    // Remembered per person and client, so another session or browser is not asked again (oidc/consent-grant.ts).
+    await deps.consents.remember(accountId, grant.clientId as string, { scopes: d.missingOIDCScope ?? [], resourceScopes: d.missingResourceScopes ?? {} });
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   });
 

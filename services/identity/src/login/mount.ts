@@ -25,6 +25,8 @@ export function mountLogin(app: express.Express, deps: Pick<Deps, 'config' | 'lo
       events,
       secondStep: secondStep({ ...deps.mfa, users: context.users, limiter, events }),
       registration: config.REGISTRATION,
+      consents: context.consents,
+      accountHref: `${REALM_PATH}/account/applications`,
     }),
   );
 }

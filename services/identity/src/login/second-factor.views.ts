@@ -1,5 +1,5 @@
 import { CSRF_FIELD, html, raw, type Html } from '@hush/common';
-import { csrfField } from '../pages/index.js';
+import { csrfField, pageMessages, type PageMessages } from '../pages/index.js';
 import type { Enrolment } from './second-factor.js';
 
 /*
@@ -9,12 +9,13 @@ import type { Enrolment } from './second-factor.js';
  */
 
 /** The code field of the second step: a TOTP code or a recovery code. */
-export function codeForm(o: { action: string; csrf: string; submit: string }): Html {
+export function codeForm(o: { action: string; csrf: string; submit: string; m?: PageMessages }): Html {
+  const m = o.m ?? pageMessages('en');
   return html`<form method="post" action="${o.action}" autocomplete="off">
 ${csrfField(o.csrf)}
-<label for="code">Code</label>
+<label for="code">${m.text('secondStep.code')}</label>
 <input id="code" name="code" required autofocus autocomplete="one-time-code" spellcheck="false" autocapitalize="off" aria-describedby="code-help">
-<p class="note" id="code-help">The 6-digit code your authenticator app shows, or one of your recovery codes.</p>
+<p class="note" id="code-help">${m.text('secondStep.codeHelp')}</p>
 <button type="submit">${o.submit}</button>
 </form>`;
 }

@@ -5,7 +5,7 @@ import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { allowConnectSelf, html, nonceOf, readForm, type Attempt, type Html, type PageForms } from '@hush/common';
 import type { EventRecorder } from '../events/index.js';
-import { csrfField, refusedForLimit } from '../pages/index.js';
+import { csrfField, refusedForLimit, type PageMessages } from '../pages/index.js';
 import { authenticatePasskey, authenticationOptions, PasskeyRefusedError, type PasskeyDeps } from './passkeys.js';
 import { confirmEnrolment, EnrolmentExpiredError, startEnrolment, verifySecondFactor, type SecondFactorDeps } from './second-factor.js';
 import { passkeyScript, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
@@ -52,6 +52,8 @@ export interface InteractionKit {
   forms: PageForms;
   base(uid: string): string;
   clientName(clientId: unknown): Promise<string>;
+  /** The sign-in page's words, in its language (the authorization request's ui_locales among the hints). */
+  words(req: Request, res: Response, interaction: { params: Record<string, unknown> }): PageMessages;
 }
 
 type Stage = 'code' | 'enrol' | 'enrolled';
@@ -85,6 +87,16 @@ export function secondStep(deps: SecondStepDeps) {
   };
   const enrolBinding = (uid: string) => `sign-in ${uid}`;
   const clientIdOf = (params: Record<string, unknown>) => (typeof params['client_id'] === 'string' ? params['client_id'] : undefined);
+  /** Wrong codes the person may still give in this window (the code page says it); undefined when Redis cannot tell. */
+  const attemptsLeft = async (userId: string): Promise<number | undefined> => {
+    const { perUser } = deps.limiter.secondFactor;
+    if (deps.redis.status !== 'ready') return undefined;
+    try {
+      return Math.max(0, perUser.points - Number((await deps.redis.get(perUser.storeKey(userId))) ?? 0));
+    } catch {
+      return undefined;
+    }
+  };
 
   const finish = async (
     kit: InteractionKit,
@@ -98,7 +110,7 @@ export function secondStep(deps: SecondStepDeps) {
     await deps.redis.del(key(interaction.uid));
     // Disabled (or deleted) since the password step: no sign-in.
     const current = await deps.users.findById(user.id);
-    if (!current?.enabled) return kit.loginPage(req, res, interaction, 401, 'Invalid username or password.');
+    if (!current?.enabled) return kit.loginPage(req, res, interaction, 401, kit.words(req, res, interaction).text('login.invalid'));
     deps.events?.user({
       type: 'LOGIN',
       clientId: clientIdOf(interaction.params),
@@ -117,10 +129,11 @@ export function secondStep(deps: SecondStepDeps) {
         csrf: kit.forms.token(interaction.uid),
         clientName: await kit.clientName(interaction.params['client_id']),
         nonce: nonceOf(res),
+        m: kit.words(req, res, interaction),
       };
       if (await deps.secondFactor.credentials.hasType(user.id, 'otp')) {
         await save(interaction.uid, { userId: user.id, username: user.username, stage: 'code' });
-        res.type('html').send(codePage(page));
+        res.type('html').send(codePage({ ...page, username: user.username, attemptsLeft: await attemptsLeft(user.id) }));
         return true;
       }
       if (await deps.secondFactor.credentials.organizationRequires(user.organizationId)) {
@@ -137,12 +150,12 @@ export function secondStep(deps: SecondStepDeps) {
      * (`…/passkey-options`, with the form's token) only when pressed, so a page view stores no
      * challenge; the page may fetch from its own origin for that.
      */
-    loginExtras(kit: InteractionKit, res: Response, uid: string, nonce: string): { extra: Html; script: string } {
+    loginExtras(kit: InteractionKit, res: Response, uid: string, nonce: string, m: PageMessages): { extra: Html; script: string } {
       allowConnectSelf(res.req, res);
       const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options-url="${kit.base(uid)}/passkey-options">
 ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
-<p class="note" data-needs-js>Signing in with a passkey needs JavaScript.</p>
-<button type="submit" class="secondary" data-passkey hidden>Sign in with a passkey</button>
+<p class="note" data-needs-js>${m.text('login.passkeyNeedsScript')}</p>
+<button type="submit" class="secondary" data-passkey hidden>${m.text('login.passkey')}</button>
 </form><script nonce="${nonce}" src="${WEBAUTHN_SCRIPT_URL}"></script>`;
       return { extra, script: passkeyScript(LOGIN_PASSKEY_FORM, 'authentication') };
     },
@@ -150,6 +163,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
     routes(router: express.Router, kit: InteractionKit): void {
       const { perUser } = deps.limiter.secondFactor;
       const pageOf = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, error?: string) => ({
+        m: kit.words(res.req, res, interaction),
         base: kit.base(interaction.uid),
         csrf: kit.forms.token(interaction.uid),
         clientName: await kit.clientName(interaction.params['client_id']),
@@ -165,7 +179,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
       const checked = <T>(userId: string, check: () => Promise<T | undefined>) =>
         deps.limiter.limits.attempt([{ limit: perUser, key: userId }], check, (result) => result === undefined);
       const startAgain = (req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }) =>
-        kit.loginPage(req, res, interaction, 400, 'This step has expired. Sign in again.');
+        kit.loginPage(req, res, interaction, 400, kit.words(req, res, interaction).text('login.expired'));
 
       router.post('/login-actions/:uid/otp', ...kit.forms.read(64), async (req, res) => {
         const interaction = await kit.details(req, res);
@@ -175,7 +189,8 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const page = await pageOf(res, interaction);
         const { code } = readForm(req, codeInput);
         const attempt = await checked(pending.userId, async () => (code.trim() === '' ? undefined : verifySecondFactor(deps.secondFactor, pending.userId, code)));
-        if (attempt.blocked) return void res.status(429).send(codePage({ ...page, error: refusedForLimit(res, attempt.retryAfter, 'wrong codes') }));
+        const step = { ...page, username: pending.username };
+        if (attempt.blocked) return void res.status(429).send(codePage({ ...step, attemptsLeft: 0, error: refusedForLimit(res, attempt.retryAfter, 'wrong codes') }));
         const kind = attempt.result;
         if (!kind) {
           deps.events?.user({
@@ -186,7 +201,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
             error: 'invalid_user_credentials',
             details: { username: pending.username, credential_type: 'otp' },
           });
-          res.status(401).send(codePage({ ...page, error: 'That code is wrong or was already used.' }));
+          res.status(401).send(codePage({ ...step, attemptsLeft: await attemptsLeft(pending.userId), error: page.m.text('secondStep.wrong') }));
           return;
         }
         await finish(

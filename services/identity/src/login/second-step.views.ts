@@ -1,5 +1,5 @@
-import { html, layout } from '@hush/common';
-import { csrfField } from '../pages/index.js';
+import { html } from '@hush/common';
+import { csrfField, identityPage, pageMessages, type PageMessages } from '../pages/index.js';
 import type { Enrolment } from './second-factor.js';
 import { codeForm, enrolmentForm, recoveryCodesList } from './second-factor.views.js';
 
@@ -11,25 +11,34 @@ interface StepPage {
   clientName: string;
   nonce: string;
   error?: string | undefined;
+  /** The page's words (English unless given). */
+  m?: PageMessages | undefined;
 }
 
 const error = (text: string | undefined) => text && html`<p class="error" role="alert">${text}</p>`;
-const cancel = (o: StepPage) => html`<form method="post" action="${o.base}/abort">${csrfField(o.csrf)}<button class="secondary" type="submit">Cancel</button></form>`;
+const cancel = (o: StepPage) =>
+  html`<form method="post" action="${o.base}/abort">${csrfField(o.csrf)}<button class="secondary" type="submit">${(o.m ?? pageMessages('en')).text('login.cancel')}</button></form>`;
 
-export function codePage(o: StepPage): string {
-  return layout({
-    title: 'Second step',
+/** The code step: it names the account signing in and, when known, the attempts left before codes are refused for a while. */
+export function codePage(o: StepPage & { username: string; attemptsLeft?: number | undefined }): string {
+  const m = o.m ?? pageMessages('en');
+  return identityPage({
+    m,
+    title: m.text('secondStep.title'),
     nonce: o.nonce,
-    body: html`<h1>Sign in to ${o.clientName}</h1>
+    body: html`<h1>${m.text('secondStep.heading', { client: o.clientName })}</h1>
 ${error(o.error)}
-<p>Your account is protected by a second step.</p>
-${codeForm({ action: `${o.base}/otp`, csrf: o.csrf, submit: 'Verify' })}
+<p>${m.html('secondStep.account', { username: o.username })}</p>
+${o.attemptsLeft !== undefined && html`<p class="note" id="attempts-left">${m.text('secondStep.attemptsLeft', { left: o.attemptsLeft })}</p>`}
+${codeForm({ action: `${o.base}/otp`, csrf: o.csrf, submit: m.text('secondStep.verify'), m })}
+<p class="note">${m.text('secondStep.notYou')}</p>
 ${cancel(o)}`,
   });
 }
 
 export function requiredEnrolmentPage(o: StepPage & { enrolment: Enrolment }): string {
-  return layout({
+  return identityPage({
+    m: o.m ?? pageMessages('en'),
     title: 'Set up a second step',
     nonce: o.nonce,
     body: html`<h1>Set up a second step</h1>
@@ -41,7 +50,8 @@ ${cancel(o)}`,
 }
 
 export function enrolledPage(o: StepPage & { codes: readonly string[] }): string {
-  return layout({
+  return identityPage({
+    m: o.m ?? pageMessages('en'),
     title: 'Recovery codes',
     nonce: o.nonce,
     body: html`<h1>Your authenticator app is set up</h1>

@@ -21,6 +21,7 @@ const record = (over: Partial<Client> = {}): Client => ({
   clientCredentialsRefresh: false,
   signingAlg: null,
   pkceMethod: null,
+  consentRequired: false,
   createdAt: new Date(0),
   secretRotatedAt: null,
   ...over,

@@ -36,7 +36,7 @@ export function adapterPayload(client: Client, ctx: KoaContextWithOIDC | undefin
 }
 
 /** The metadata beyond oidc-provider's own, which `extraClientMetadata` must declare. */
-export const EXTRA_CLIENT_METADATA = ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'pkce_method', 'web_origins'];
+export const EXTRA_CLIENT_METADATA = ['api_scopes', 'organization_id', 'organization_name', 'client_credentials_refresh', 'pkce_method', 'web_origins', 'consent_required'];
 
 function buildPayload(client: Client, basic: boolean, defaultAlg: SigningAlg, rootUrl: string | undefined): AdapterPayload {
   const oidcScopes = client.scopes.filter((s) => OIDC_SCOPES.includes(s));
@@ -59,5 +59,6 @@ function buildPayload(client: Client, basic: boolean, defaultAlg: SigningAlg, ro
     pkce_method: client.pkceMethod ?? undefined,
     id_token_signed_response_alg: client.signingAlg ?? defaultAlg,
     web_origins: client.webOrigins,
+    consent_required: client.consentRequired,
   };
 }

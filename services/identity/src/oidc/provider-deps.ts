@@ -9,6 +9,7 @@ import type { ApiCatalog } from '../apis/index.js';
 import type { Revocations } from '../revocations/index.js';
 import type { FailureLimits } from '../ratelimit/index.js';
 import type { Db } from '../db/index.js';
+import type { ConsentMemory } from './consent-grant.js';
 
 /** What the provider is built from (wiring/deps.ts makes it; protocol.ts adds the keys of each build). */
 export interface ProviderDeps {
@@ -30,4 +31,6 @@ export interface ProviderDeps {
   revocations: Revocations;
   /** The realm-management roles admin API tokens carry (access-token-claims.ts). */
   adminRoles: AdminRolesOf;
+  /** What people allowed the clients that require consent (login/consents.repository.ts). */
+  consents: ConsentMemory;
 }

@@ -2,12 +2,12 @@ import Provider, { type Configuration } from 'oidc-provider';
 import { KeyRing, trustFunction } from '@hush/common';
 import { REALM_PATH } from '../config.js';
 import { KEY_LABELS } from '../key-labels.js';
-import { loadExistingGrant } from '../console-sign-in/index.js';
 import { accessTokenClaims } from './access-token-claims.js';
 import { createAdapterClass } from './adapter.repository.js';
 import { apiResources } from './api-resources.js';
 import { clientMetadata } from './client-metadata.js';
 import { clientPayloads, EXTRA_CLIENT_METADATA } from './client-payload.js';
+import { grantLoader } from './consent-grant.js';
 import { anonymousSessionsInCookies } from './anonymous-sessions.js';
 import { DEVICE_CODE_TTL, deviceFlowFeature } from './device-flow.js';
 import { renderError } from './error-page.js';
@@ -105,8 +105,8 @@ export function buildProvider(deps: ProviderDeps): Provider {
     rotateRefreshToken: () => true,
     findAccount: accountFinder(deps.users, deps.clients),
     extraTokenClaims: accessTokenClaims(deps.users, deps.adminRoles),
-    // Keycloak's consoles ask no consent (console-sign-in/console-clients.ts).
-    loadExistingGrant,
+    // Consent only from clients that require it, and remembered (consent-grant.ts).
+    loadExistingGrant: grantLoader(deps.consents),
     interactions: { url: (_ctx, interaction) => `${REALM_PATH}/login-actions/${interaction.uid}` },
     renderError,
   };

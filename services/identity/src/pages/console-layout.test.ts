@@ -18,12 +18,15 @@ const page = (username: string) =>
   });
 
 describe('consolePage', () => {
-  it('marks the current page in a labelled navigation, with a sign-out form carrying the CSRF token', () => {
+  it('marks the current page in a labelled navigation; the header names the product and the person beside Sign out, its form carrying the CSRF token', () => {
     const out = page('erin');
     expect(out).toContain('<nav aria-label="Account">');
     expect(out).toContain('<a href="/a/sessions" aria-current="page">Sessions</a>');
     expect(out).toContain('<a href="/a/">Profile</a>');
-    expect(out).toMatch(/<form method="post" action="\/a\/sign-out"><input type="hidden" name="csrf" value="tok">/);
+    expect(out).toMatch(/<header class="masthead wide"><a class="product" href="[^"]+" aria-label="Hush, your account">Hush<\/a>/);
+    expect(out).toMatch(
+      /<form method="post" action="\/a\/sign-out" aria-label="Signed in"><input type="hidden" name="csrf" value="tok"><span class="note" id="signed-in-as">erin<\/span> <button type="submit" class="link" id="sign-out">Sign out<\/button>/,
+    );
     expect(out).toContain('<h1>Sessions</h1>');
     expect(out).toContain('<style nonce="n0nce">');
   });

@@ -1,5 +1,6 @@
-import { html, layout, type Html } from '@hush/common';
-import { csrfField } from './csrf-field.js';
+import { html, type Html } from '@hush/common';
+import { identityPage } from './identity-page.js';
+import { pageMessages, type PageMessages } from './messages/index.js';
 
 export interface ConsoleNavItem {
   href: string;
@@ -21,22 +22,28 @@ export interface ConsolePageOptions {
   /** Who is signed in, shown beside the sign-out button. */
   username: string;
   body: Html;
+  /** The frame's words (English unless given). */
+  m?: PageMessages | undefined;
 }
 
 /**
- * The one console layout on the shared page layer: a navigation landmark (the console's pages, the
- * current one marked, the signed-in person and a sign-out button), then the page's h1 and body.
- * Plain links and forms: keyboard usable, no JavaScript.
+ * The one console layout, in identity's page frame: the header names the product and the
+ * signed-in person beside "Sign out"; then a navigation landmark (the console's pages, the
+ * current one marked: beside the content on a desktop, above it on a phone), the page's h1 and
+ * body. Plain links and forms: keyboard usable, no
+ * JavaScript.
  */
 export function consolePage(o: ConsolePageOptions): string {
-  return layout({
+  return identityPage({
+    m: o.m ?? pageMessages('en'),
     title: o.title,
     nonce: o.nonce,
-    body: html`<nav aria-label="${o.console}">
+    signedIn: { name: o.username, action: o.signOutPath, csrf: o.csrf },
+    wide: true,
+    body: html`<div class="console"><nav aria-label="${o.console}">
 ${o.nav.map((item) => html`<a href="${item.href}"${item.href === o.current ? html` aria-current="page"` : ''}>${item.label}</a>`)}
-<form method="post" action="${o.signOutPath}">${csrfField(o.csrf)}<span class="note">${o.username}</span> <button type="submit" class="link">Sign out</button></form>
 </nav>
-<h1>${o.title}</h1>
-${o.body}`,
+<div class="content"><h1>${o.title}</h1>
+${o.body}</div></div>`,
   });
 }

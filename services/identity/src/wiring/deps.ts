@@ -62,6 +62,7 @@ export function createDeps(config: Config, infra: Infrastructure) {
     logger,
     revocations: context.revocations,
     adminRoles,
+    consents: context.consents,
   });
   protocol.onBuilt((provider) => metrics.observe(provider));
   protocol.onBuilt((provider) => recordProviderEvents(provider, events));

@@ -51,7 +51,7 @@ export async function loginForm(
   return { browser, form, post };
 }
 
-export const isConsent = (html: string) => html.includes('asks for access to your account');
+export const isConsent = (html: string) => html.includes('<h1>Allow ');
 
 /** A person with PASSWORD and a TOTP credential enrolled a step ago (the current step's code is unused): its secret and recovery codes. */
 export async function personWithTotp(h: Harness, redis: Redis) {

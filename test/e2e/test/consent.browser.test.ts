@@ -1,0 +1,107 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page } from 'playwright-core';
+import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
+import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
+import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
+import { authorizationUrl, clientConfig } from '../../../services/identity/test/flows.js';
+
+/**
+ * Consent as Keycloak asks it, in Chromium: Hush's own web app (a first-party client, the admin
+ * API's consentRequired false) signs a person in with no consent page; a client that requires
+ * consent shows what it asks for by description, and a second browser is not asked again.
+ * Screenshots of the consent page at 1280 and 360 px, light and dark, in test-artifacts/identity/.
+ */
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'identity');
+const PASSWORD = 'correct horse battery staple';
+const CALLBACK = 'http://127.0.0.1:9/callback';
+
+let identity: IdentityHarness;
+let secrets: SecretsHarness;
+let browser: Browser;
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  ({ identity, h: secrets } = await startWebWithIdentity());
+  await identity.cli('users', 'create', 'cora', '--password', PASSWORD, '--email', 'cora@example.com', '--email-verified');
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await secrets?.close();
+  await identity?.close();
+});
+
+/** A fresh browser (no session, no cookies) whose visits to the test client's callback are answered here. */
+async function freshPage(): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  await context.route(`${CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
+  const page = await context.newPage();
+  return { page, violations: cspViolations(page), close: () => context.close() };
+}
+
+async function signIn(page: Page) {
+  await page.fill('#username', 'cora');
+  await page.fill('#password', PASSWORD);
+  await page.click('button[type=submit]:has-text("Sign in")');
+}
+
+const h1 = (page: Page) => page.locator('h1').textContent();
+
+it('the web app (first-party) signs in with no consent page', async () => {
+  const web = await identity.identity.context.clients.find('hush-secrets-web');
+  expect(web?.consentRequired).toBe(false);
+  const { page, close } = await freshPage();
+  await page.goto(`${secrets.url}/`);
+  await expect(h1(page)).resolves.toBe('Sign in to Hush');
+  await signIn(page);
+  // Straight back to the app: a consent page would stop the browser at identity.
+  await page.waitForURL(`${secrets.url}/`);
+  await expect(h1(page)).resolves.toBe('Share a secret');
+  await close();
+});
+
+it('a client that requires consent shows its scopes by description and is not asked again from another browser', async () => {
+  const client = await identity.cli<{ client_id: string; client_secret: string }>(
+    'clients',
+    'create',
+    '--name',
+    'Reports exporter',
+    '--id',
+    'reports-exporter',
+    '--grants',
+    'authorization_code',
+    '--scopes',
+    'openid,profile,email,secrets:read',
+    '--redirect-uri',
+    CALLBACK,
+    '--consent-required',
+  );
+  const config = await clientConfig(identity.issuer, client.client_id, client.client_secret);
+  const scope = 'openid profile email secrets:read';
+
+  const first = await freshPage();
+  await first.page.goto((await authorizationUrl(config, CALLBACK, scope)).url.toString());
+  await signIn(first.page);
+  await expect(h1(first.page)).resolves.toBe('Allow Reports exporter?');
+  const lines = await first.page.locator('ul.scopes li').allTextContents();
+  expect(lines).toEqual([
+    'Know that it is you (your account’s identifier)',
+    'Your name and username',
+    'Your e-mail address, and whether it is confirmed',
+    'See the secrets you shared and read secrets shared with you',
+  ]);
+  await inspectPage(first.page, first.violations, 'identity-consent', ARTIFACTS);
+  await first.page.click('button:has-text("Allow")');
+  await first.page.waitForURL(`${CALLBACK}**`);
+  expect(new URL(first.page.url()).searchParams.get('code')).toBeTruthy();
+  await first.close();
+
+  // Another browser: the answer is remembered for this person and client.
+  const second = await freshPage();
+  await second.page.goto((await authorizationUrl(config, CALLBACK, scope)).url.toString());
+  await signIn(second.page);
+  await second.page.waitForURL(`${CALLBACK}**`);
+  expect(new URL(second.page.url()).searchParams.get('code')).toBeTruthy();
+  await second.close();
+});
