@@ -91,6 +91,8 @@ export async function startIdentity(root, alg, { databases, execArgv = [], stdou
     REDIS_PREFIX: `bench:${randomBytes(4).toString('hex')}:`,
     SECRETS_API_AUDIENCE: 'https://bench.example.com',
     DEFAULT_SIGNING_ALG: alg,
+    // No mailer runs beside it: account e-mails (none here) would go over SMTP from identity.
+    DELIVERY_MODE: 'inline',
     ...settings,
   };
   const { runCli } = await import(join(root, 'services/identity/dist/src/cli/cli.js'));
