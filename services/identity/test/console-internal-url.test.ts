@@ -35,5 +35,5 @@ it('with INTERNAL_URL, the account console signs in though AUTH_URL is unreachab
   }
   expect(res.status).toBe(200);
   expect(page).toContain('<h1>Profile</h1>');
-  expect(page).toContain('<span class="note">ike</span>');
+  expect(page).toContain('<span class="note" id="signed-in-as">ike</span>');
 });

@@ -53,7 +53,10 @@ describe('the bcrypt pool', () => {
       const before = readdirSync('/proc/self/task').map(niceOf);
       await Promise.all([pool.hash('a', COST), pool.hash('b', COST)]);
       const after = readdirSync('/proc/self/task').map(niceOf);
-      expect(after.filter((nice) => nice === 19).length - before.filter((nice) => nice === 19).length).toBe(pool.workers);
+      // Between one and the pool's size: with idleMs 0 a worker that is done may already be gone.
+      const niced = after.filter((nice) => nice === 19).length - before.filter((nice) => nice === 19).length;
+      expect(niced).toBeGreaterThanOrEqual(1);
+      expect(niced).toBeLessThanOrEqual(2);
       expect(niceOf(String(process.pid))).toBe(before[0]);
     }));
 
