@@ -30,6 +30,8 @@ export default {
   // One template database per service and run, copied by each file instead of migrated (packages/testing/src/databases.ts).
   globalSetup: '<rootDir>/packages/testing/jest/global-setup.mjs',
   globalTeardown: '<rootDir>/packages/testing/jest/global-teardown.mjs',
+  // One more run for a failed test, its first failure logged (retry.mjs).
+  setupFilesAfterEnv: ['<rootDir>/packages/testing/jest/retry.mjs'],
   // The Redis-outage fault test leaves connection pools and reconnect timers of the services it
   // stopped behind (their close() resolves, yet tarn and ioredis timers stay); until that is found,
   // the run ends when its tests have, instead of waiting on them forever.
