@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    report: { type: 'string' },
     root: { type: 'string', default: join(here, '..') },
   },
 });
@@ -72,6 +73,7 @@ const SWEEP = Number(args.sweep);
 const want = (service) => !args.only || args.only === service;
 const tag = args.reuse ?? `scale_${Date.now().toString(36)}_${randomBytes(2).toString('hex')}`;
 const stateFile = join(os.tmpdir(), `hush-${tag}.json`);
+const started = performance.now();
 const log = (m) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m} (load ${os.loadavg()[0].toFixed(1)})`);
 
 // Two stacks: one stays empty, one is filled; both hold what the bench itself uses.
@@ -101,18 +103,34 @@ const median = (xs) => {
 /** results[name][tier] = { empty: [run, ...], full: [run, ...] }; phases (listing, sweep) use their own keys. */
 const results = {};
 const loads = {};
+const resultsFile = join(os.tmpdir(), `hush-${tag}-results-${Date.now().toString(36)}.json`);
 const record = (name, tier, which, value) => {
   (results[name] ??= {})[tier] ??= {};
   (results[name][tier][which] ??= []).push({ ...value, load: +os.loadavg()[0].toFixed(1) });
   (loads[tier] ??= []).push(os.loadavg()[0]);
+  writeFileSync(resultsFile, JSON.stringify({ results, loads }));
 };
+/** The services this run started and has not stopped yet: stopped on SIGINT and SIGTERM. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, async () => {
+    for (const r of running) await r.stop();
+    log(`stopped; databases kept: --reuse ${tag}; results so far: --report ${resultsFile}`);
+    process.exit(1);
+  });
 /** The order of the two databases in round `r`: empty first, then full first, and so on. */
 const order = (r) => (r % 2 === 0 ? ['empty', 'full'] : ['full', 'empty']);
 
+if (args.report) {
+  const earlier = JSON.parse(readFileSync(args.report, 'utf8'));
+  Object.assign(results, earlier.results);
+  Object.assign(loads, earlier.loads);
+  report();
+  process.exit(0);
+}
 let bench = saved?.bench;
 let have = saved?.have ?? { secrets: { secrets: 0, receipts: 0, requests: 0, accounts: 0 }, identity: { users: 0, clients: 0, events: 0, organizations: 0 } };
 let keep = args.keep || Boolean(args.reuse);
-const started = performance.now();
 
 if (!saved) {
   await stacks.empty.create();
@@ -183,13 +201,25 @@ async function databaseSizes(which) {
 
 /** Both databases' instances of `service`, started; stopped once `fn` settles. */
 async function withBoth(service, fn) {
-  const running = {};
+  const both = [];
   try {
-    for (const which of ['empty', 'full']) running[which] = await stacks[which].start(service);
+    for (const which of ['empty', 'full']) both.push(await start(stacks[which], service));
     return await fn();
   } finally {
-    for (const r of Object.values(running)) await r.stop();
+    for (const r of both) await r.stop();
   }
+}
+
+/** A service of `s`, started (with `extraEnv`), stopped with the run if it is interrupted. */
+async function start(s, service, extraEnv) {
+  const r = await s.start(service, extraEnv);
+  running.add(r);
+  return {
+    async stop() {
+      running.delete(r);
+      await r.stop();
+    },
+  };
 }
 
 async function measureSecrets(tier) {
@@ -283,7 +313,7 @@ async function measureListing() {
     tokensOf[custid] = basic(custid, (await s.cli('secrets', 'tokens', 'create', custid)).api_token);
   }
   await sql('full', 'secrets', settle);
-  const service = await s.start('secrets');
+  const service = await start(s, 'secrets');
   try {
     const big = tokensOf['bench-list-big'];
     const small = tokensOf['bench-list-small'];
@@ -342,7 +372,7 @@ async function measureSweep() {
   };
   /** One window of load on a service whose sweeper is off (due only in a day) or on (due every second). */
   const window = async (sweeping) => {
-    const service = await s.start('secrets', { SWEEP_INTERVAL: sweeping ? '1' : '86400' });
+    const service = await start(s, 'secrets', { SWEEP_INTERVAL: sweeping ? '1' : '86400' });
     const t = performance.now();
     try {
       const w = await mixed();
@@ -367,7 +397,7 @@ async function measureSweep() {
   }
   // Then the sweeper alone under the same load until it is done (at most 30 minutes).
   if (left > 0) {
-    const service = await s.start('secrets', { SWEEP_INTERVAL: '1' });
+    const service = await start(s, 'secrets', { SWEEP_INTERVAL: '1' });
     const t = performance.now();
     try {
       while (left > 0 && performance.now() - t < 1_800_000) {
@@ -382,11 +412,12 @@ async function measureSweep() {
       sweepingMs += performance.now() - t;
     }
   }
-  results['sweep: time to delete the expired secrets'] = { expired: before, left, seconds: left > 0 ? null : Math.round(sweepingMs / 1000) };
+  record('sweep: time to delete the expired secrets', 'sweep', 'on', { expired: before, left, seconds: left > 0 ? null : Math.round(sweepingMs / 1000) });
 }
 
 function report() {
   const elapsed = Math.round((performance.now() - started) / 60000);
+  console.log(`(results: ${args.report ?? resultsFile})`);
   console.log(
     `scale benchmark of ${root}: ${os.cpus().length} cores, Node ${process.version}, ${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} rounds alternated, ${elapsed} min`,
   );
@@ -418,6 +449,7 @@ function report() {
         console.log(`| ${name} | ${tier} | sweeper off: ${pair(runs.off, runs.on).join(' | ')}; worst window on: p99 ${Math.max(...runs.on.map((x) => x.p99))} ms |`);
     }
   }
-  if (results['sweep: time to delete the expired secrets']) console.log(`\n- sweep: ${JSON.stringify(results['sweep: time to delete the expired secrets'])}`);
+  const swept = results['sweep: time to delete the expired secrets']?.sweep.on[0];
+  if (swept) console.log(`\n- sweep: ${JSON.stringify(swept)}`);
   console.log(JSON.stringify(results));
 }
