@@ -1,6 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { postForm } from '@hush/testing';
 import { createDb, type Db } from '../src/db/knex.js';
+import { UsersRepository } from '../src/users/users.repository.js';
 import { startIdentity, type Harness } from './harness.js';
 
 /**
@@ -146,5 +148,50 @@ describe('searches', () => {
     expect(await ids(`clientId=scale_${suffix}&search=true`)).toEqual([c.client_id]);
     expect(await ids(`clientId=scale%25${suffix}&search=true`)).toEqual([]);
     expect(await ids(`clientId=${c.client_id}`)).toEqual([c.client_id]);
+  });
+});
+
+describe('counting users', () => {
+  const exact = async () => Number((await db('users').whereNull('service_account_client_id').count({ n: '*' }))[0]!.n);
+  const inOrganization = async (id: string) => Number((await db('users').whereNull('service_account_client_id').where('organization_id', id).count({ n: '*' }))[0]!.n);
+
+  it('the count of every user, and of an organization, reads running totals, not the users table', async () => {
+    const repo = new UsersRepository(db);
+    const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+    const capture = (q: { sql: string; bindings?: readonly unknown[] }) => void statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    db.on('query', capture);
+    try {
+      await repo.count({});
+      await repo.count({ search: '*' });
+      await repo.count({ organizationId: randomUUID() });
+    } finally {
+      db.off('query', capture);
+    }
+    expect(statements.length).toBeGreaterThanOrEqual(3);
+    for (const s of statements) {
+      const { rows } = await db.raw<{ rows: { 'QUERY PLAN': unknown }[] }>(`EXPLAIN (FORMAT JSON) ${s.sql.replace(/\$\d+/g, '?')}`, s.bindings as Knex.RawBinding[]);
+      expect(JSON.stringify(rows[0]!['QUERY PLAN'])).not.toContain('"Relation Name":"users"');
+    }
+  });
+
+  it('the counts follow users created, moved between organizations and deleted, one at a time or many per statement; service accounts are not counted', async () => {
+    const [org] = await db('organizations')
+      .insert({ name: `Count ${suffix}`, alias: `count-${suffix}` })
+      .returning<{ id: string }[]>('id');
+    const orgId = org!.id;
+    const scoped = new UsersRepository(db);
+    await h.cli('users', 'create', `count-one-${suffix}`, '--password', 'a long enough password');
+    await h.cli('clients', 'create', '--id', `count-sa-${suffix}`, '--name', 'count', '--grants', 'client_credentials', '--scopes', 'openid');
+    await db('users').insert(Array.from({ length: 5 }, (_, i) => ({ username: `count-many-${suffix}-${i}`, password_hash: '!', organization_id: i < 3 ? orgId : null })));
+    expect(await admin<number>('/users/count')).toBe(await exact());
+    expect(await scoped.count({ organizationId: orgId })).toBe(3);
+    await db('users').where('username', `count-many-${suffix}-4`).update({ organization_id: orgId });
+    await db('users').where('username', `count-many-${suffix}-0`).del();
+    expect(await scoped.count({ organizationId: orgId })).toBe(await inOrganization(orgId));
+    expect(await admin<number>('/users/count')).toBe(await exact());
+    await db('organizations').where('id', orgId).del();
+    expect(await scoped.count({ organizationId: orgId })).toBe(0);
+    expect(await admin<number>('/users/count')).toBe(await exact());
+    expect(await admin<number>(`/users/count?search=count-many-${suffix}`)).toBe(4);
   });
 });

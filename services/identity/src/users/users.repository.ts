@@ -102,6 +102,10 @@ export interface UserFilter {
   max?: number | undefined;
 }
 
+/** A filter that leaves every user in (of its organization, if it names one). */
+const unfiltered = (f: UserFilter): boolean =>
+  !f.search?.replace(/^\*|\*$/g, '') && f.enabled === undefined && [f.username, f.email, f.firstName, f.lastName].every((v) => v === undefined || (v === '' && !f.exact));
+
 const columnsOf = (u: Partial<NewUser>) =>
   Object.fromEntries(
     Object.entries({
@@ -194,7 +198,18 @@ export class UsersRepository {
     return rows.map(toUser);
   }
 
+  /**
+   * Every user (or every user of an organization): the running totals of `user_counts`, which
+   * triggers on `users` keep (migration 20270420000000_user_counts), a few rows whatever the
+   * number of users; with any other filter, the users that match, found through the indexes.
+   */
   async count(filter: UserFilter): Promise<number> {
+    if (unfiltered(filter)) {
+      const q = this.db('user_counts').sum<{ n: string | null }[]>({ n: 'n' });
+      if (filter.organizationId !== undefined) q.where('organization_key', filter.organizationId);
+      const [row] = await q;
+      return Number(row?.n ?? 0);
+    }
     const [row] = await this.filtered(this.db('users as u'), filter).count<{ count: string }[]>({ count: '*' });
     return Number(row?.count ?? 0);
   }
