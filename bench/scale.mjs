@@ -122,9 +122,12 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 const order = (r) => (r % 2 === 0 ? ['empty', 'full'] : ['full', 'empty']);
 
 if (args.report) {
-  const earlier = JSON.parse(readFileSync(args.report, 'utf8'));
-  Object.assign(results, earlier.results);
-  Object.assign(loads, earlier.loads);
+  // Several runs' files (comma-separated): a tier measured again replaces the earlier figures.
+  for (const file of args.report.split(',')) {
+    const earlier = JSON.parse(readFileSync(file, 'utf8'));
+    for (const [name, byTier] of Object.entries(earlier.results)) Object.assign((results[name] ??= {}), byTier);
+    Object.assign(loads, earlier.loads);
+  }
   report();
   process.exit(0);
 }
