@@ -2,14 +2,16 @@
 // Costs as the data grows: identity and the secrets service measured on a database filled tier by
 // tier with set-based SQL (bench/scale/seed-*.mjs: secrets live and expired, receipts, requests,
 // API tokens, accounts; users, clients, organizations, role mappings, events, sessions, grants,
-// refresh tokens) against the same measurement on an empty database, in the same run and
-// alternated (empty, full, full, empty, ... for --rounds rounds: on a shared machine throughput
-// drifts by 2x from one minute to the next, so one measurement of each tells little). Each
-// figure is the median of its rounds, with the ratio full / empty.
+// refresh tokens) against the same measurement on a baseline database, in the same run and
+// alternated (baseline, full, full, baseline, ... for --rounds rounds: on a shared machine
+// throughput drifts by 2x from one minute to the next, so one measurement of each tells little).
+// The baseline holds the --baseline tier (1k by default; `empty` for nothing): enough rows that a
+// search or a list answers a full page there too, so both sides do the same work apart from
+// finding the rows. Each figure is the median of its rounds, with the ratio full / baseline.
 //
 //   npx tsc -b && node_modules/.bin/node bench/scale.mjs [--tiers 1k,1M,10M] [--rounds 3] [--duration 10]
 //     [--connections 32] [--list 100000] [--sweep 1000000] [--only secrets|identity] [--keep] [--reuse <tag>]
-//     [--root <checkout>]
+//     [--baseline 1k|empty] [--report <results.json,...>] [--root <checkout>]
 //
 // Tiers (each adds to the one before):   secrets  users  clients  events
 //   1k                                      1,000  1,000      100  10,000
@@ -22,7 +24,7 @@
 // that many live secrets listed page by page against an account with 100), then --sweep (that many
 // expired secrets added while the service is down; share and read p99 in windows with the sweeper
 // off and on, alternated, then on until every expired secret is gone). --list 0 / --sweep 0 skip
-// them. A small run: `--tiers 1k --rounds 1 --duration 3 --list 10000 --sweep 10000`.
+// them. A small run: `--tiers 1k --baseline empty --rounds 1 --duration 3 --list 10000 --sweep 10000`.
 // --keep leaves both databases and writes what a later run needs to a file in the temporary
 // directory; --reuse <tag> measures on them again (after migrating them to the checkout's
 // schema), seeding only the tiers they lack: one 10M seeding, measured before and after a change.
@@ -53,6 +55,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
     report: { type: 'string' },
+    baseline: { type: 'string', default: '1k' },
     root: { type: 'string', default: join(here, '..') },
   },
 });
@@ -64,6 +67,9 @@ const TIERS = {
 };
 const tiers = args.tiers.split(',').filter((t) => t !== 'empty');
 for (const t of tiers) if (!TIERS[t]) throw new Error(`unknown tier ${t} (${Object.keys(TIERS).join(', ')})`);
+if (args.baseline !== 'empty' && !TIERS[args.baseline]) throw new Error(`unknown baseline ${args.baseline} (empty, ${Object.keys(TIERS).join(', ')})`);
+/** What the baseline database holds: nothing, or a small tier, so that a search or a list answers a full page on both. */
+const BASE = TIERS[args.baseline] ?? { secrets: 0, users: 0, clients: 0, events: 0 };
 const root = resolve(args.root);
 const ROUNDS = Number(args.rounds);
 const SECONDS = Number(args.duration);
@@ -132,7 +138,9 @@ if (args.report) {
   process.exit(0);
 }
 let bench = saved?.bench;
-let have = saved?.have ?? { secrets: { secrets: 0, receipts: 0, requests: 0, accounts: 0 }, identity: { users: 0, clients: 0, events: 0, organizations: 0 } };
+const nothing = () => ({ secrets: { secrets: 0, receipts: 0, requests: 0, accounts: 0 }, identity: { users: 0, clients: 0, events: 0, organizations: 0 } });
+let have = saved?.have ?? nothing();
+let haveBase = saved?.haveBase ?? nothing();
 let keep = args.keep || Boolean(args.reuse);
 
 if (!saved) {
@@ -152,6 +160,7 @@ const saveState = () =>
     JSON.stringify({
       tag,
       have,
+      haveBase,
       bench,
       tier: saved?.tier,
       env: Object.fromEntries(
@@ -162,6 +171,11 @@ const saveState = () =>
   );
 saveState();
 try {
+  if (want('secrets') && haveBase.secrets.secrets < BASE.secrets)
+    haveBase.secrets = await sql('empty', 'secrets', (c) => seedSecrets(c, { secrets: BASE.secrets, have: haveBase.secrets, tag: `${tag}base`, log }));
+  if (want('identity') && haveBase.identity.events < BASE.events)
+    haveBase.identity = await sql('empty', 'identity', (c) => seedIdentity(c, { ...BASE, have: haveBase.identity, tag: 'base', log }));
+  saveState();
   for (const tier of tiers) {
     const size = TIERS[tier];
     const t0 = performance.now();
@@ -252,17 +266,18 @@ async function measureIdentity(tier, size) {
     };
     for (const which of ['empty', 'full']) {
       const s = stacks[which];
-      const n = which === 'full' ? size : { users: 0, clients: 0 };
+      const n = which === 'full' ? size : BASE;
       // A user and a client of the seeded ones, far from the busiest (a tenth of the way down the skew).
       const { user, client } = await sql(which, 'identity', async (c) => ({
-        user:
-          (await c.query(`SELECT id FROM users WHERE username ~ ('\\.' || $1 || '$')`, [Math.max(1, Math.floor(n.users / 10))])).rows[0]?.id ??
-          '00000000-0000-4000-8000-000000000000',
+        user: (await c.query(`SELECT id, username FROM users WHERE username ~ ('\\.' || $1 || '$')`, [Math.max(1, Math.floor(n.users / 10))])).rows[0] ?? {
+          id: '00000000-0000-4000-8000-000000000000',
+          username: 'nobody',
+        },
         client: (await c.query(`SELECT client_id FROM clients ORDER BY created_at DESC, client_id LIMIT 1 OFFSET $1`, [Math.floor(n.clients / 10)])).rows[0]?.client_id ?? 'none',
       }));
       queries[which] = {
         'admin: users, search "garcia" (max 20)': `/users?search=garcia&max=20`,
-        'admin: users, search one user (max 20)': `/users?search=ravi.sato.${Math.max(1, size.users - 7)}&max=20`,
+        'admin: users, search one user (max 20)': `/users?search=${user.username}&max=20`,
         'admin: users, exact username': `/users?username=bench-login-3&exact=true`,
         'admin: users, first page (20)': `/users?first=0&max=20`,
         'admin: users, a jump to the middle (20, by offset)': `/users?first=${Math.floor(n.users / 2)}&max=20`,
@@ -270,7 +285,7 @@ async function measureIdentity(tier, size) {
         'admin: clients, first page (20)': `/clients?first=0&max=20`,
         'admin: clients, search (max 20)': `/clients?clientId=99&search=true&max=20`,
         'admin: events, newest 100': `/events?max=100`,
-        'admin: events of one user': `/events?user=${user}&max=100`,
+        'admin: events of one user': `/events?user=${user.id}&max=100`,
         'admin: events of one client': `/events?client=${client}&max=100`,
         'admin: events, LOGIN_ERROR': `/events?type=LOGIN_ERROR&max=100`,
         'admin: admin events, newest 100': `/admin-events?max=100`,
@@ -446,7 +461,7 @@ function report() {
     return [`${fmt(ra, pa)}${errs(a)}`, `${fmt(rb, pb)}${errs(b)}`, ratio];
   };
   console.log('');
-  console.log(`| measurement | tier | empty (median) | full (median) | ratio (throughput, p99) |`);
+  console.log(`| measurement | tier | ${args.baseline === 'empty' ? 'empty' : `baseline (${args.baseline} tier)`}, median | full, median | ratio (throughput, p99) |`);
   console.log(`|---|---|---|---|---|`);
   for (const [name, byTier] of Object.entries(results)) {
     if (name.startsWith('sweep: time')) continue;
