@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { postForm } from '@hush/testing';
 import { createDb, type Db } from '../src/db/knex.js';
+import { EventsRepository } from '../src/events/events.repository.js';
 import { UsersRepository } from '../src/users/users.repository.js';
 import { startIdentity, type Harness } from './harness.js';
 
@@ -193,5 +194,64 @@ describe('counting users', () => {
     expect(await scoped.count({ organizationId: orgId })).toBe(0);
     expect(await admin<number>('/users/count')).toBe(await exact());
     expect(await admin<number>(`/users/count?search=count-many-${suffix}`)).toBe(4);
+  });
+});
+
+describe('event filters', () => {
+  /** The plans of the statements `run` sends. */
+  async function plansOf(run: () => Promise<unknown>): Promise<string[]> {
+    const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+    const capture = (q: { sql: string; bindings?: readonly unknown[] }) => void statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    db.on('query', capture);
+    try {
+      await run();
+    } finally {
+      db.off('query', capture);
+    }
+    const plans: string[] = [];
+    for (const s of statements) {
+      const { rows } = await db.raw<{ rows: { 'QUERY PLAN': string }[] }>(`EXPLAIN ${s.sql.replace(/\$\d+/g, '?')}`, s.bindings as Knex.RawBinding[]);
+      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+    return plans;
+  }
+  const indexConditions = (plan: string) =>
+    plan
+      .split('\n')
+      .filter((l) => l.includes('Index Cond'))
+      .join('\n');
+
+  it('user events by IP address, admin events by the acting user and by resource path are found through an index on what they filter by, not by reading every event', async () => {
+    // Enough events, from many addresses, users and paths, that reading them all costs more than any index.
+    await db.raw(`INSERT INTO events (time, type, client_id, ip_address)
+      SELECT now() - make_interval(secs => i), 'CLIENT_LOGIN', 'c-' || (i % 50), '10.' || (i % 200) || '.' || (i % 250) || '.1' FROM generate_series(1, 20000) AS i`);
+    await db.raw(`INSERT INTO admin_events (time, operation_type, resource_type, resource_path, auth_user_id)
+      SELECT now() - make_interval(secs => i), 'UPDATE', 'USER', 'users/' || gen_random_uuid(), gen_random_uuid()::text FROM generate_series(1, 20000) AS i`);
+    await db.raw('ANALYZE events, admin_events');
+    const events = new EventsRepository(db);
+    const [byIp] = await plansOf(() => events.userEvents({ ipAddress: '192.0.2.7', max: 10 }));
+    expect(indexConditions(byIp!)).toContain('ip_address');
+    const [byUser] = await plansOf(() => events.adminEvents({ authUser: randomUUID(), max: 10 }));
+    expect(indexConditions(byUser!)).toContain('auth_user_id');
+    const [byPath] = await plansOf(() => events.adminEvents({ resourcePath: 'users/0a1*', max: 10 }));
+    expect(indexConditions(byPath!)).toContain('resource_path');
+  });
+
+  it('the filters find what they found: events by IP address, admin events by acting user and by resource path with `*`', async () => {
+    await db('events').insert([
+      { time: db.raw('now()'), type: 'LOGIN', ip_address: `192.0.2.${suffix.length}`, session_id: `ip-${suffix}` },
+      { time: db.raw('now()'), type: 'LOGIN', ip_address: '198.51.100.1', session_id: `other-${suffix}` },
+    ]);
+    const actor = randomUUID();
+    await db('admin_events').insert([
+      { time: db.raw('now()'), operation_type: 'UPDATE', resource_type: 'USER', resource_path: `users/${suffix}-a`, auth_user_id: actor },
+      { time: db.raw('now()'), operation_type: 'UPDATE', resource_type: 'USER', resource_path: `users/${suffix}_b`, auth_user_id: randomUUID() },
+      { time: db.raw('now()'), operation_type: 'UPDATE', resource_type: 'USER', resource_path: `clients/${suffix}-c`, auth_user_id: actor },
+    ]);
+    const events = new EventsRepository(db);
+    expect((await events.userEvents({ ipAddress: `192.0.2.${suffix.length}` })).map((e) => e.sessionId)).toEqual([`ip-${suffix}`]);
+    expect((await events.adminEvents({ authUser: actor })).map((e) => e.resourcePath).sort()).toEqual([`clients/${suffix}-c`, `users/${suffix}-a`]);
+    expect((await events.adminEvents({ resourcePath: `users/${suffix}*` })).map((e) => e.resourcePath).sort()).toEqual([`users/${suffix}-a`, `users/${suffix}_b`]);
+    expect((await events.adminEvents({ resourcePath: `users/${suffix}_*` })).map((e) => e.resourcePath)).toEqual([`users/${suffix}_b`]);
   });
 });
