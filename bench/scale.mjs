@@ -7,11 +7,12 @@
 // throughput drifts by 2x from one minute to the next, so one measurement of each tells little).
 // The baseline holds the --baseline tier (1k by default; `empty` for nothing): enough rows that a
 // search or a list answers a full page there too, so both sides do the same work apart from
-// finding the rows. Each figure is the median of its rounds, with the ratio full / baseline.
+// finding the rows. Each figure is the median of its rounds; the ratio full / baseline is the
+// median of the rounds' ratios (the two sides of a round ran a minute apart, under the same load).
 //
 //   npx tsc -b && node_modules/.bin/node bench/scale.mjs [--tiers 1k,1M,10M] [--rounds 3] [--duration 10]
 //     [--connections 32] [--list 100000] [--sweep 1000000] [--only secrets|identity] [--keep] [--reuse <tag>]
-//     [--baseline 1k|empty] [--report <results.json,...>] [--root <checkout>]
+//     [--baseline 1k|empty] [--seed-only] [--report <results.json,...>] [--root <checkout>]
 //
 // Tiers (each adds to the one before):   secrets  users  clients  events
 //   1k                                      1,000  1,000      100  10,000
@@ -27,7 +28,8 @@
 // them. A small run: `--tiers 1k --baseline empty --rounds 1 --duration 3 --list 10000 --sweep 10000`.
 // --keep leaves both databases and writes what a later run needs to a file in the temporary
 // directory; --reuse <tag> measures on them again (after migrating them to the checkout's
-// schema), seeding only the tiers they lack: one 10M seeding, measured before and after a change.
+// schema), seeding only the tiers they lack: one 10M seeding, measured before and after a change;
+// --seed-only seeds (and keeps) without measuring.
 // Environment: TEST_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), TEST_REDIS_URL.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -56,6 +58,7 @@ const { values: args } = parseArgs({
     reuse: { type: 'string' },
     report: { type: 'string' },
     baseline: { type: 'string', default: '1k' },
+    'seed-only': { type: 'boolean', default: false },
     root: { type: 'string', default: join(here, '..') },
   },
 });
@@ -185,6 +188,7 @@ try {
       have.identity = await sql('full', 'identity', (c) => seedIdentity(c, { ...size, have: have.identity, tag: `${tier}`, log }));
     saveState();
     log(`${tier}: seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    if (args['seed-only']) continue;
     for (const which of ['empty', 'full']) {
       if (want('secrets')) await sql(which, 'secrets', settle);
       if (want('identity')) await sql(which, 'identity', settleIdentity);
@@ -194,8 +198,11 @@ try {
     if (want('secrets')) await measureSecrets(tier);
     if (want('identity')) await measureIdentity(tier, size);
   }
-  if (want('secrets') && LIST > 0) await measureListing();
-  if (want('secrets') && SWEEP > 0) await measureSweep();
+  if (args['seed-only']) keep = true;
+  else {
+    if (want('secrets') && LIST > 0) await measureListing();
+    if (want('secrets') && SWEEP > 0) await measureSweep();
+  }
 } catch (err) {
   keep = true;
   console.error(err);
@@ -454,14 +461,22 @@ function report() {
     const n = (runs ?? []).reduce((a, x) => a + (x.errors ?? 0) + (x.non2xx ?? 0) + (x.failures ?? 0), 0);
     return n ? ` (${n} failed)` : '';
   };
-  /** Median of A, median of B, and their ratios (throughput B/A, p99 B/A). */
+  /**
+   * Median of A, median of B, and the median of each round's ratio (throughput B/A, p99 B/A): the
+   * two measurements of a round ran minutes apart, under the same neighbours.
+   */
   const pair = (a, b) => {
     const [ra, pa, rb, pb] = [med(a, 'rps'), med(a, 'p99'), med(b, 'rps'), med(b, 'p99')];
-    const ratio = ra && rb ? `${(rb / ra).toFixed(2)}, ${(pb / pa).toFixed(2)}` : pa && pb ? `–, ${(pb / pa).toFixed(2)}` : '–';
+    const rounds = Math.min(a?.length ?? 0, b?.length ?? 0);
+    const per = (key) => median(Array.from({ length: rounds }, (_, i) => (a[i][key] && b[i][key] ? b[i][key] / a[i][key] : undefined)));
+    const [rr, rp] = [per('rps'), per('p99')];
+    const ratio = rr !== undefined ? `${rr.toFixed(2)}, ${rp.toFixed(2)}` : rp !== undefined ? `–, ${rp.toFixed(2)}` : '–';
     return [`${fmt(ra, pa)}${errs(a)}`, `${fmt(rb, pb)}${errs(b)}`, ratio];
   };
   console.log('');
-  console.log(`| measurement | tier | ${args.baseline === 'empty' ? 'empty' : `baseline (${args.baseline} tier)`}, median | full, median | ratio (throughput, p99) |`);
+  console.log(
+    `| measurement | tier | ${args.baseline === 'empty' ? 'empty' : `baseline (${args.baseline} tier)`}, median | full, median | ratio (throughput, p99), median of the rounds' |`,
+  );
   console.log(`|---|---|---|---|---|`);
   for (const [name, byTier] of Object.entries(results)) {
     if (name.startsWith('sweep: time')) continue;
