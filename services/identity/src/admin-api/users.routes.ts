@@ -31,14 +31,11 @@ export async function manageableUser(deps: Pick<AdminDeps, 'users' | 'roles'>, c
   return user;
 }
 
-/** Users as the caller sees them: `access.manage` where it may act on them. */
-export async function representUsers(deps: Pick<AdminDeps, 'roles'>, caller: AdminCaller, users: readonly User[]) {
-  const manageable = await manageableUsers(
-    deps,
-    caller,
-    users.map((u) => u.id),
-  );
-  return users.map((u) => toUserRepresentation(u, manageable.has(u.id)));
+/** Users as the caller sees them: `access.manage` where it may act on them; `totp` and the credential types each holds. */
+export async function representUsers(deps: Pick<AdminDeps, 'roles' | 'credentials'>, caller: AdminCaller, users: readonly User[]) {
+  const ids = users.map((u) => u.id);
+  const [manageable, credentials] = await Promise.all([manageableUsers(deps, caller, ids), deps.credentials.typesOfUsers(ids)]);
+  return users.map((u) => toUserRepresentation(u, { manage: manageable.has(u.id), credentialTypes: credentials.get(u.id) ?? [] }));
 }
 
 const filters = {
