@@ -38,7 +38,7 @@ const date = z
 /** `dateTo` names a day: up to its end. */
 const endOf = (d: Date | undefined, raw: string | undefined) => (d && raw && !/^\d+$/.test(raw) ? new Date(d.getTime() + 86_400_000) : d);
 
-const userEvent = z.object({
+export const userEvent = z.object({
   time: z.number(),
   type: z.string(),
   realmId: z.literal('public'),
@@ -50,7 +50,7 @@ const userEvent = z.object({
   details: z.record(z.string(), z.string()).optional(),
 });
 
-const adminEvent = z.object({
+export const adminEvent = z.object({
   time: z.number(),
   realmId: z.literal('public'),
   operationType: z.string(),
