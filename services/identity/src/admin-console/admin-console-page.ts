@@ -243,6 +243,8 @@ export interface Column<T> {
   sort?: string;
   /** The direction of a first click on its header (ascending unless said). */
   firstDirection?: 'asc' | 'desc';
+  /** Its cells are identifiers (a username, an address): kept on one line on a desktop. */
+  id?: boolean;
 }
 
 /**
@@ -260,15 +262,15 @@ export function table<T>(c: Pick<ConsoleRequest, 't'>, caption: string, columns:
   };
   return html`<table class="list"><caption>${caption}</caption>
 <thead><tr>${columns.map(header)}</tr></thead>
-<tbody>${rows.map((row) => html`<tr>${columns.map((col) => html`<td data-label="${col.label}">${col.cell(row)}</td>`)}</tr>`)}</tbody></table>`;
+<tbody>${rows.map((row) => html`<tr>${columns.map((col) => html`<td data-label="${col.label}"${col.id ? html` class="id"` : ''}>${col.cell(row)}</td>`)}</tr>`)}</tbody></table>`;
 }
 
 /** Yes or no, for a table cell. */
 export const yesNo = (c: Pick<ConsoleRequest, 't'>, value: boolean): string => (value ? c.t('common.yes') : c.t('common.no'));
 
-/** A time as the console shows it: UTC, to the minute or second. */
+/** A time as the console shows it: UTC, to the minute or second; in a narrow column it breaks after the date only. */
 export const utc = (ms: number, seconds = false): string =>
   `${new Date(ms)
     .toISOString()
     .replace('T', ' ')
-    .slice(0, seconds ? 19 : 16)} UTC`;
+    .slice(0, seconds ? 19 : 16)}\u00a0UTC`;

@@ -99,7 +99,7 @@ ${table(
   c,
   search ? c.t('clients.captionSearch', { ...range, search }) : c.t('clients.caption', range),
   [
-    { label: c.t('clients.clientId'), sort: 'clientId', cell: (k) => html`<a href="${BASE}/${k.id}">${k.clientId}</a>` },
+    { label: c.t('clients.clientId'), sort: 'clientId', id: true, cell: (k) => html`<a href="${BASE}/${k.id}">${k.clientId}</a>` },
     { label: c.t('clients.name'), sort: 'name', cell: (k) => k.name },
     { label: c.t('clients.type'), sort: 'publicClient', cell: (k) => (k.publicClient ? c.t('clients.public') : c.t('clients.confidential')) },
     { label: c.t('clients.grants'), cell: (k) => grantsOf(c, k).join(', ') || '—' },

@@ -80,9 +80,9 @@ ${table(
   c,
   caption,
   [
-    { label: c.t('users.username'), sort: 'username', cell: (u) => html`<a href="${BASE}/${u.id}">${u.username}</a>` },
+    { label: c.t('users.username'), sort: 'username', id: true, cell: (u) => html`<a href="${BASE}/${u.id}">${u.username}</a>` },
     { label: c.t('users.name'), sort: 'lastName', cell: (u) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '—' },
-    { label: c.t('users.email'), sort: 'email', cell: (u) => u.email ?? '—' },
+    { label: c.t('users.email'), sort: 'email', id: true, cell: (u) => u.email ?? '—' },
     { label: c.t('users.verified'), sort: 'emailVerified', cell: (u) => (u.email ? yesNo(c, u.emailVerified) : '—') },
     { label: c.t('users.enabled'), sort: 'enabled', cell: (u) => yesNo(c, u.enabled) },
     { label: c.t('users.secondFactor'), cell: (u) => secondFactors(c, u) },
