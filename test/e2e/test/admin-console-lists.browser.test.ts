@@ -92,7 +92,9 @@ const column = (page: Page, n: number) => page.locator(`table.list tbody tr td:n
 /** axe-core finds nothing (of any impact); no CSP violation; nothing wider than the screen; a screenshot per width and scheme. */
 async function look(page: Page, violations: string[], name: string): Promise<void> {
   await page.evaluate(AXE);
-  const found = await page.evaluate<string[]>(`axe.run(document).then((r) => r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+  const found = await page.evaluate<string[]>(
+    `axe.run(document).then((r) => r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+  );
   expect({ name, found }).toEqual({ name, found: [] });
   await inEveryLook(page, async (width, scheme) => {
     await page.screenshot({ path: join(ARTIFACTS, `${name}-${VIEWPORTS[width].width}-${scheme}.png`), fullPage: true });

@@ -10,7 +10,8 @@ const wordsIn = (locale: 'en' | 'de') => {
 };
 const c = wordsIn('en');
 const request = (query: Record<string, string>) => ({ query }) as unknown as Request;
-const users = (query: Record<string, string>) => listState(request(query), '/c/users', ['search'], ['username', 'email', 'createdTimestamp'], { sort: 'username', direction: 'asc' });
+const users = (query: Record<string, string>) =>
+  listState(request(query), '/c/users', ['search'], ['username', 'email', 'createdTimestamp'], { sort: 'username', direction: 'asc' });
 
 describe('the console’s list pager', () => {
   it('when a full page is shown, then it links the next page with the same filters and order', () => {
@@ -69,7 +70,17 @@ describe('form lines', () => {
 });
 
 describe('a handover receipt', () => {
-  const receipt = { id: 'r1', kind: 'client_secret', subjectId: 's1', recipient: 'ow***@<b>.com', created: 0, expires: 3600, state: 'received', deliveryStatus: 'sent', received: 60 } as const;
+  const receipt = {
+    id: 'r1',
+    kind: 'client_secret',
+    subjectId: 's1',
+    recipient: 'ow***@<b>.com',
+    created: 0,
+    expires: 3600,
+    state: 'received',
+    deliveryStatus: 'sent',
+    received: 60,
+  } as const;
 
   it('says whether the owner opened it, and escapes what the secrets service sent', () => {
     const item = String(receiptItem(c, receipt));

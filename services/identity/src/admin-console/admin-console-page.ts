@@ -69,11 +69,7 @@ export async function consoleRequest(ctx: ConsoleContext, req: Request, res: Res
     h: (key, values) => m.html(`admin.${key}` as PageKey, values),
     render(current, title, body, status = 200) {
       const here = SECTIONS.find((s) => s.key === current)?.href ?? (current === undefined ? `${CONSOLE_MOUNT}/` : undefined);
-      ctx.signIn.sendPage(
-        res,
-        { console: t('console'), nav, ...(here === undefined ? {} : { current: here }), title, body, m, languages: languageLinks(req, m.locale) },
-        status,
-      );
+      ctx.signIn.sendPage(res, { console: t('console'), nav, ...(here === undefined ? {} : { current: here }), title, body, m, languages: languageLinks(req, m.locale) }, status);
     },
   };
 }
@@ -141,9 +137,7 @@ export function requireManage(c: ConsoleRequest, target: { access: { manage: boo
 
 /** Why a page offers none of its actions to an administrator whose role would allow them: the principal holds more. */
 export function beyondAuthority(c: ConsoleRequest, role: string, target: { access: { manage: boolean } }, name: string): Html | undefined {
-  return c.has(role) && !target.access.manage
-    ? html`<p class="note" role="note">${c.t('errors.beyondAuthority', { name })}</p>`
-    : undefined;
+  return c.has(role) && !target.access.manage ? html`<p class="note" role="note">${c.t('errors.beyondAuthority', { name })}</p>` : undefined;
 }
 
 /**
@@ -217,7 +211,7 @@ export const PAGE_SIZE = 20;
 
 /** One searchable list's search form (GET, so the result is a link), keeping the list's order. */
 export function searchForm(c: Pick<ConsoleRequest, 't'>, s: ListState, label: string): Html {
-  return html`<form method="get" action="${s.path}" role="search">${orderFields(s)}<label for="search">${label}</label><input id="search" name="search" value="${s.filters['search'] ?? ''}"><button type="submit" class="secondary">${c.t('common.search')}</button></form>`;
+  return html`<form method="get" action="${s.path}" role="search">${orderFields(s)}<div><label for="search">${label}</label><input id="search" name="search" value="${s.filters['search'] ?? ''}"></div><button type="submit" class="secondary">${c.t('common.search')}</button></form>`;
 }
 
 /** Lines of a textarea, trimmed, without empty ones. */

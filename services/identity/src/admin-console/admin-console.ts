@@ -1,5 +1,16 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { CrossOriginFormError, CsrfRejectedError, DependencyUnavailableError, DomainError, html, pageSecurity, reportUnavailable, requestLogger, toDomainError, type Logger } from '@hush/common';
+import {
+  CrossOriginFormError,
+  CsrfRejectedError,
+  DependencyUnavailableError,
+  DomainError,
+  html,
+  pageSecurity,
+  reportUnavailable,
+  requestLogger,
+  toDomainError,
+  type Logger,
+} from '@hush/common';
 import type { ConsoleSignIn } from '../console-sign-in/index.js';
 import { consolePageErrors } from '../pages/index.js';
 import { consoleRequest, CONSOLE_MOUNT, SECTIONS, type ConsoleContext, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';

@@ -36,11 +36,11 @@ async function namesOf(c: ConsoleRequest, users: readonly (string | undefined)[]
 /** Filters of one list, as a GET form keeping the list's order: a filtered list is a link. */
 function filters(c: ConsoleRequest, kind: 'admin' | 'user', req: Request, list: ListState): Html {
   const field = (name: string, label: string, type = 'text') =>
-    html`<label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${text(req, name)}" autocomplete="off">`;
+    html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${text(req, name)}" autocomplete="off"></div>`;
   return html`<form method="get" action="${BASE}" role="search"><input type="hidden" name="kind" value="${kind}">${orderFields(list)}
 ${
   kind === 'admin'
-    ? html`<label for="f-operationTypes">${c.t('events.operation')}</label><select id="f-operationTypes" name="operationTypes"><option value="">${c.t('common.any')}</option>${OPERATIONS.map((o) => html`<option${text(req, 'operationTypes') === o ? html` selected` : ''}>${o}</option>`)}</select>
+    ? html`<div><label for="f-operationTypes">${c.t('events.operation')}</label><select id="f-operationTypes" name="operationTypes"><option value="">${c.t('common.any')}</option>${OPERATIONS.map((o) => html`<option${text(req, 'operationTypes') === o ? html` selected` : ''}>${o}</option>`)}</select></div>
 ${field('resourceTypes', c.t('events.resourceType'))}${field('resourcePath', c.t('events.resourcePath'))}${field('authUser', c.t('events.authUser'))}`
     : html`${field('type', c.t('events.typeFilter'))}${field('user', c.t('events.userFilter'))}${field('client', c.t('events.clientFilter'))}`
 }
@@ -76,8 +76,8 @@ export function eventPages(router: Router, { get }: ConsoleRoutes): void {
         caption(shown),
         [
           { ...time, cell: (e) => utc(e.time, true) },
-          { label: c.t('events.type'), cell: (e) => html`<code>${e.operationType} ${e.resourceType}</code>` },
-          { label: c.t('events.by'), cell: (e) => (e.authDetails.userId ? name(e.authDetails.userId) : name(e.authDetails.clientId)) },
+          { label: c.t('events.type'), id: true, cell: (e) => html`<code>${e.operationType} ${e.resourceType}</code>` },
+          { label: c.t('events.by'), id: true, cell: (e) => (e.authDetails.userId ? name(e.authDetails.userId) : name(e.authDetails.clientId)) },
           { label: c.t('events.what'), cell: (e) => html`<code>${e.resourcePath}</code>${e.representation ? html`<br><code>${e.representation}</code>` : ''}` },
           { label: c.t('events.ip'), id: true, cell: (e) => e.authDetails.ipAddress ?? '—' },
         ],
@@ -97,7 +97,7 @@ export function eventPages(router: Router, { get }: ConsoleRoutes): void {
         caption(shown),
         [
           { ...time, cell: (e) => utc(e.time, true) },
-          { label: c.t('events.type'), cell: (e) => html`<code>${e.type}</code>${e.error ? html` <span class="error">${e.error}</span>` : ''}` },
+          { label: c.t('events.type'), id: true, cell: (e) => html`<code>${e.type}</code>${e.error ? html` <span class="error">${e.error}</span>` : ''}` },
           { label: c.t('events.who'), cell: (e) => name(e.userId) },
           { label: c.t('events.client'), cell: (e) => e.clientId ?? '—' },
           { label: c.t('events.ip'), id: true, cell: (e) => e.ipAddress ?? '—' },

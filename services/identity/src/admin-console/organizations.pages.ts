@@ -3,7 +3,20 @@ import { html } from '@hush/common';
 import { z } from 'zod';
 import type { OrganizationView as Organization } from '../admin-api/index.js';
 import { createdId } from './admin-api-client.js';
-import { confirmation, CONSOLE_MOUNT, formOf, listQuery, listState, notice, PAGE_SIZE, pager, says, searchForm, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
+import {
+  confirmation,
+  CONSOLE_MOUNT,
+  formOf,
+  listQuery,
+  listState,
+  notice,
+  PAGE_SIZE,
+  pager,
+  says,
+  searchForm,
+  type ConsoleRequest,
+  type ConsoleRoutes,
+} from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/organizations`;
 

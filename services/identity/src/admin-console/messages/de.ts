@@ -102,8 +102,7 @@ export const adminDe: Translation<typeof adminEn> = {
     firstName: 'Vorname',
     lastName: 'Nachname',
     firstHandoverTo: 'Das erste Passwort an diese E-Mail-Adresse übergeben',
-    firstHandoverNote:
-      'Ein Passwort wird erzeugt und als einmaliger Link gesendet; Sie sehen es nie. Leer: Der Benutzer hat kein Passwort, bis Sie es zurücksetzen.',
+    firstHandoverNote: 'Ein Passwort wird erzeugt und als einmaliger Link gesendet; Sie sehen es nie. Leer: Der Benutzer hat kein Passwort, bis Sie es zurücksetzen.',
     create: 'Benutzer anlegen',
     factorsUnavailable: 'Nicht verfügbar.',
     noFactors: 'Keiner eingerichtet.',
@@ -171,8 +170,7 @@ export const adminDe: Translation<typeof adminEn> = {
       implicit: 'Implicit (ältere Browser-Apps)',
       clientCredentialsRefresh: 'Refresh-Tokens mit Client Credentials',
     },
-    consentOption:
-      'Personen fragen, bevor dieser Client ihre Daten erhält (eine Drittanbieter-App; die Antwort bleibt gespeichert, bis sie widerrufen wird)',
+    consentOption: 'Personen fragen, bevor dieser Client ihre Daten erhält (eine Drittanbieter-App; die Antwort bleibt gespeichert, bis sie widerrufen wird)',
     redirectUrisInput: 'Weiterleitungs-URIs (eine pro Zeile)',
     webOriginsInput: 'Web-Origins (einer pro Zeile)',
     scopesInput: 'Scopes (durch Leerzeichen getrennt)',
@@ -240,7 +238,8 @@ export const adminDe: Translation<typeof adminEn> = {
     rotateIntro:
       'Die Rotation hat drei sichere Schritte: nächste Schlüssel hinzufügen; sie befördern, sobald jeder Prozess sie geladen hat; die alten löschen, sobald ihre Tokens abgelaufen sind. Jeder Klick führt den fälligen Schritt aus.',
     rotateButton: 'Nächsten Rotationsschritt ausführen',
-    addedNext: 'Schritt 1 erledigt: nächste Schlüssel hinzugefügt ({kids}), veröffentlicht, aber noch nicht signierend. Führen Sie den nächsten Schritt aus, sobald jeder Prozess sie geladen hat.',
+    addedNext:
+      'Schritt 1 erledigt: nächste Schlüssel hinzugefügt ({kids}), veröffentlicht, aber noch nicht signierend. Führen Sie den nächsten Schritt aus, sobald jeder Prozess sie geladen hat.',
     waiting: 'Warten: Die nächsten Schlüssel können nach {after} befördert werden, sobald jeder Prozess sie geladen hat. Versuchen Sie es dann erneut.',
     waitingReload: 'Warten: Die nächsten Schlüssel können nach einem Neuladen befördert werden, sobald jeder Prozess sie geladen hat. Versuchen Sie es dann erneut.',
     promoted: 'Schritt 2 erledigt: Die nächsten Schlüssel signieren jetzt ({kids}); die alten laufen nach {seconds} s aus und werden mit einem weiteren Schritt gelöscht.',
