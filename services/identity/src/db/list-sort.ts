@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
  * A list's order as the admin API offers it: one of the list's sort columns, then a unique tie
  * column, both in one direction. Rules:
  * - every sort column is an expression with a btree index on `(expression, tie)` (migration
- *   20270501000000_sort_indexes); the tie alone is the list's unique key, also indexed. A page is
+ *   20270502000000_sort_indexes); the tie alone is the list's unique key, also indexed. A page is
  *   then one index range read forwards or backwards, however deep in the list;
  * - the expressions never yield NULL (a missing name or address sorts as the empty text), so a
  *   row comparison `(expression, tie) > (value, tie value)` finds where a page ended;
