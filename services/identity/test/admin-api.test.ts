@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import ajv2020 from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { Redis } from 'ioredis';
 import { postForm } from '@hush/testing';
 import { startIdentity, type Harness } from './harness.js';
+import { personWithTotp } from './security/attack.js';
 
 /**
  * The admin REST API through HTTP: the first administrator's copy-paste call, Keycloak's HTTP
@@ -159,6 +161,20 @@ describe('the admin REST API', () => {
     expect(
       (await call(admin, 'POST', '/clients', { clientId: `reports-${suffix}`, serviceAccountsEnabled: true, defaultClientScopes: [`reports-${suffix}`, 'roles'] })).status,
     ).toBe(201);
+  });
+
+  it('a user who enrolled TOTP is reported with totp: true and otp among the credential types; one without, false', async () => {
+    const redis = new Redis(h.config.REDIS_URL);
+    try {
+      const enrolled = await personWithTotp(h, redis);
+      sensitive.push(enrolled.secret);
+      expect((await call(admin, 'GET', `/users/${enrolled.id}`)).body).toMatchObject({ totp: true, disableableCredentialTypes: ['otp'] });
+      expect((await call(admin, 'GET', `/users?username=${enrolled.username}&exact=true`)).body).toEqual([expect.objectContaining({ id: enrolled.id, totp: true })]);
+      const plain = await call(admin, 'POST', '/users', { username: `plain-${suffix}` });
+      expect((await call(admin, 'GET', `/users/${plain.location!.split('/').pop()!}`)).body).toMatchObject({ totp: false, disableableCredentialTypes: [] });
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('a view-clients token reads clients but cannot change them, nor read users', async () => {

@@ -43,8 +43,13 @@ export const userRepresentationInput = z
   })
   .loose();
 
-/** `manage`: whether the caller may act on this user (admin-authority.ts); Keycloak's console reads `access` to offer actions. */
-export function toUserRepresentation(u: User, manage = false) {
+/**
+ * `manage`: whether the caller may act on this user (admin-authority.ts); Keycloak's console reads
+ * `access` to offer actions. `credentialTypes`: the second factors and passkeys the user holds
+ * (`otp`, `webauthn-passwordless`): `totp` says whether `otp` is among them, and each is one the
+ * administrator may remove (Keycloak's `disableableCredentialTypes`).
+ */
+export function toUserRepresentation(u: User, { manage = false, credentialTypes = [] }: { manage?: boolean; credentialTypes?: readonly string[] } = {}) {
   return {
     id: u.id,
     username: u.username,
@@ -54,10 +59,10 @@ export function toUserRepresentation(u: User, manage = false) {
     ...(u.lastName ? { lastName: u.lastName } : {}),
     enabled: u.enabled,
     createdTimestamp: u.createdAt.getTime(),
-    totp: false,
+    totp: credentialTypes.includes('otp'),
     ...(u.serviceAccountClientId ? { serviceAccountClientId: u.serviceAccountClientId } : {}),
     ...(u.organizationId ? { attributes: { 'hush.organization.id': [u.organizationId] } } : {}),
-    disableableCredentialTypes: [],
+    disableableCredentialTypes: [...credentialTypes],
     requiredActions: [],
     notBefore: 0,
     access: { manageGroupMembership: manage, view: true, mapRoles: manage, impersonate: false, manage },

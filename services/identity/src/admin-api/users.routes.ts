@@ -7,9 +7,9 @@ import { manageableUsers, requireAuthorityOverUser } from './admin-authority.js'
 import { handedOverBy, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
-import { idParams, paging, queryFlag, USERS_PAGE } from './admin-schemas.js';
+import { idParams, paging, queryFlag, sorting, USERS_PAGE } from './admin-schemas.js';
 import { credentialInput, toUserRepresentation, userRepresentation, userRepresentationInput, userSessionRepresentation } from './users.representation.js';
-import { createUser, deleteUser, resetUserPassword, updateUser, type User } from '../users/index.js';
+import { createUser, deleteUser, resetUserPassword, updateUser, USER_SORTS, type User, type UserSort } from '../users/index.js';
 import { handOver } from '../handover/index.js';
 
 /** Users (Keycloak's `/users`). Service-account users are reached through their client, never listed. */
@@ -31,14 +31,11 @@ export async function manageableUser(deps: Pick<AdminDeps, 'users' | 'roles'>, c
   return user;
 }
 
-/** Users as the caller sees them: `access.manage` where it may act on them. */
-export async function representUsers(deps: Pick<AdminDeps, 'roles'>, caller: AdminCaller, users: readonly User[]) {
-  const manageable = await manageableUsers(
-    deps,
-    caller,
-    users.map((u) => u.id),
-  );
-  return users.map((u) => toUserRepresentation(u, manageable.has(u.id)));
+/** Users as the caller sees them: `access.manage` where it may act on them; `totp` and the credential types each holds. */
+export async function representUsers(deps: Pick<AdminDeps, 'roles' | 'credentials'>, caller: AdminCaller, users: readonly User[]) {
+  const ids = users.map((u) => u.id);
+  const [manageable, credentials] = await Promise.all([manageableUsers(deps, caller, ids), deps.credentials.typesOfUsers(ids)]);
+  return users.map((u) => toUserRepresentation(u, { manage: manageable.has(u.id), credentialTypes: credentials.get(u.id) ?? [] }));
 }
 
 const filters = {
@@ -72,12 +69,12 @@ const passwordHandover = async (
 export const userRoutes = [
   defineAdminRoute({
     operationId: 'listUsers',
-    summary: `Users; \`username\`, \`email\`, \`firstName\`, \`lastName\` match as substrings (exactly with \`exact=true\`), \`search\` any of them. ${USERS_PAGE} per page unless \`max\`.`,
+    summary: `Users; \`username\`, \`email\`, \`firstName\`, \`lastName\` match as substrings (exactly with \`exact=true\`), \`search\` any of them. By username unless \`sort\` (then by username among equals), ascending unless \`direction=desc\`. ${USERS_PAGE} per page unless \`max\`.`,
     method: 'get',
     path: '/users',
     roles: VIEW,
-    query: z.object({ ...filters, ...paging(USERS_PAGE) }),
-    ok: { status: 200, schema: z.array(userRepresentation), description: 'The users, by username' },
+    query: z.object({ ...filters, ...sorting<UserSort>(['username', ...(Object.keys(USER_SORTS) as (keyof typeof USER_SORTS)[])]), ...paging(USERS_PAGE) }),
+    ok: { status: 200, schema: z.array(userRepresentation), description: 'The users, by username unless sorted otherwise' },
     async handle(deps: AdminDeps, { query, caller }) {
       return representUsers(deps, caller, await deps.users.search({ ...query, organizationId: caller.organizationId }));
     },
