@@ -21,7 +21,7 @@ import { accountApi, type AccountApiDeps } from './account-api.js';
 import { ACCOUNT_CONSOLE_FAULT, ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
 import { applicationsBody, passwordBody, profileBody, sessionsBody } from './account.views.js';
 import { MAX_PASSWORD_BYTES } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
+import type { SignInLimits } from '../login/index.js';
 
 export interface AccountConsoleDeps {
   signIn: ConsoleSignIn;
@@ -30,7 +30,7 @@ export interface AccountConsoleDeps {
   clientName: (clientId: string) => Promise<string>;
   api: Omit<AccountApiDeps, 'account' | 'events'>;
   /** The sign-in failure limits: a wrong current password counts as a failed sign-in. */
-  limiter: Pick<FailureLimits, 'limits' | 'login'>;
+  limiter: Pick<SignInLimits, 'limits' | 'login'>;
   events?: Pick<EventRecorder, 'user'>;
   logger: Logger;
 }

@@ -17,10 +17,10 @@ import {
   startEnrolment,
   type PasskeyDeps,
   type SecondFactorDeps,
+  type SignInLimits,
 } from '../login/index.js';
 import { recoveryCodesBody, securityBody, totpEnrolmentBody } from './security.views.js';
 import type { UsersRepository } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * The account console's Security pages (/auth/realms/public/account/security), on the console
@@ -34,7 +34,7 @@ export interface SecurityConsoleDeps {
   users: Pick<UsersRepository, 'findById'>;
   secondFactor: SecondFactorDeps;
   passkeys: PasskeyDeps;
-  limiter: FailureLimits;
+  limiter: Pick<SignInLimits, 'limits' | 'secondFactor'>;
   events?: Pick<EventRecorder, 'user'> | undefined;
   logger: Logger;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256, type KeyRing } from '@hush/common';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
+import { currentTraceparent } from '@hush/telemetry';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 import type { ActionToken, ActionTokenKind, ActionTokensRepository } from './action-tokens.repository.js';
 import { sealAccountLink } from './account-mail.js';
@@ -75,7 +76,8 @@ export async function issueActionLink(deps: AccountActionsDeps, user: User & { e
       addressVersion: user.addressVersion,
       expiresAt,
     },
-    { id: deliveryId, payloadSealed: sealAccountLink(deps.outboxKey, job) },
+    // Traced, the relay's hand-off of this e-mail continues the trace of the request that asked for it.
+    { id: deliveryId, payloadSealed: sealAccountLink(deps.outboxKey, job), traceContext: currentTraceparent() },
   );
   deps.mailWritten();
   return id;

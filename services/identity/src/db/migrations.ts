@@ -16,6 +16,7 @@ import * as actionTokensSentTo from '../../migrations/20261227000000_action_toke
 import * as cliClient from '../../migrations/20270301000000_cli_client.js';
 import * as consents from '../../migrations/20270401000000_consents.js';
 import * as sortIndexes from '../../migrations/20270502000000_sort_indexes.js';
+import * as mailOutboxTraceContext from '../../migrations/20270510000000_mail_outbox_trace_context.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -36,4 +37,5 @@ export const migrationSource = staticMigrations({
   '20270301000000_cli_client': cliClient,
   '20270401000000_consents': consents,
   '20270502000000_sort_indexes': sortIndexes,
+  '20270510000000_mail_outbox_trace_context': mailOutboxTraceContext,
 });

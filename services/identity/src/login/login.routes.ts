@@ -23,14 +23,14 @@ import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFir
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 import { authenticateUser, type UsersDeps } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import type { ConsentsRepository } from './consents.repository.js';
 import { describeScopes } from './scope-descriptions.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
   users: Pick<UsersDeps, 'users'>;
-  limiter: FailureLimits;
+  limiter: Pick<SignInLimits, 'limits' | 'login'>;
   /** Login pages viewed per IP (LOGIN_PAGE_MAX_PER_IP per SIGN_IN_WINDOW): spent before the page is built. */
   pageViews: Pick<RateLimit, 'consume'>;
   /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (login/login-gate.ts). */

@@ -12,7 +12,7 @@ import { passkeyScript, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
 import { REALM_PATH } from '../config.js';
 import { codePage, enrolledPage, requiredEnrolmentPage } from './second-step.views.js';
 import type { User, UsersRepository } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
+import type { SignInLimits } from './sign-in-limits.js';
 
 /**
  * The sign-in's second step, and "Sign in with a passkey". Rules:
@@ -38,7 +38,7 @@ export interface SecondStepDeps {
   secondFactor: SecondFactorDeps;
   passkeys: PasskeyDeps;
   users: Pick<UsersRepository, 'findById'>;
-  limiter: FailureLimits;
+  limiter: Pick<SignInLimits, 'limits' | 'secondFactor'>;
   events?: Pick<EventRecorder, 'user'> | undefined;
 }
 
