@@ -152,7 +152,7 @@ export function secondStep(deps: SecondStepDeps) {
      */
     loginExtras(kit: InteractionKit, res: Response, uid: string, nonce: string, m: PageMessages): { extra: Html; script: string } {
       allowConnectSelf(res.req, res);
-      const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options-url="${kit.base(uid)}/passkey-options">
+      const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options-url="${kit.base(uid)}/passkey-options" data-failed="${m.text('passkey.notUsed', { error: '{error}' })}">
 ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
 <p class="note" data-needs-js>${m.text('login.passkeyNeedsScript')}</p>
 <button type="submit" class="secondary" data-passkey hidden>${m.text('login.passkey')}</button>
@@ -190,7 +190,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const { code } = readForm(req, codeInput);
         const attempt = await checked(pending.userId, async () => (code.trim() === '' ? undefined : verifySecondFactor(deps.secondFactor, pending.userId, code)));
         const step = { ...page, username: pending.username };
-        if (attempt.blocked) return void res.status(429).send(codePage({ ...step, attemptsLeft: 0, error: refusedForLimit(res, attempt.retryAfter, 'wrong codes') }));
+        if (attempt.blocked) return void res.status(429).send(codePage({ ...step, attemptsLeft: 0, error: refusedForLimit(res, attempt.retryAfter, page.m, 'wrongCodes') }));
         const kind = attempt.result;
         if (!kind) {
           deps.events?.user({
@@ -231,13 +231,13 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
           );
         } catch (err) {
           if (!(err instanceof EnrolmentExpiredError)) throw err;
-          res.status(400).send(await again('The set-up expired. Scan the new code and try again.'));
+          res.status(400).send(await again(page.m.text('enrolment.expired')));
           return;
         }
-        if (attempt.blocked) return void res.status(429).send(await again(refusedForLimit(res, attempt.retryAfter, 'wrong codes')));
+        if (attempt.blocked) return void res.status(429).send(await again(refusedForLimit(res, attempt.retryAfter, page.m, 'wrongCodes')));
         const codes = attempt.result;
         if (!codes) {
-          res.status(400).send(await again('That code is wrong. Scan the new QR code and enter the code it gives.'));
+          res.status(400).send(await again(page.m.text('enrolment.wrong')));
           return;
         }
         deps.events?.user({ type: 'UPDATE_TOTP', clientId: clientIdOf(interaction.params), userId: pending.userId, ipAddress: req.ip, details: { username: pending.username } });
@@ -273,7 +273,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
             error: 'invalid_user_credentials',
             details: { credential_type: 'webauthn-passwordless' },
           });
-          return kit.loginPage(req, res, interaction, 401, 'The passkey was not accepted. Try again, or sign in with your password.');
+          return kit.loginPage(req, res, interaction, 401, kit.words(req, res, interaction).text('passkey.refused'));
         };
         if (!parsed.success) return void (await refuse());
         let who: { userId: string };
