@@ -37,7 +37,14 @@ export const de: Translation<typeof en> = {
     delivery: { queued: 'E-Mail in der Warteschlange', sent: 'E-Mail verschickt', failed: 'E-Mail fehlgeschlagen' },
   },
   errors: {
-    fault: 'Bitte versuchen Sie es später noch einmal.',
+    fault: 'Bei uns ist etwas fehlgeschlagen. Bitte versuchen Sie es später erneut.',
+    title: 'Fehler',
+    cannotContinue: 'Fortfahren nicht möglich',
+    heading: 'Etwas ist schiefgegangen',
+    formRefused: 'Das Formular ist abgelaufen oder wurde nicht von dieser Seite gesendet: Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es erneut.',
+    crossOrigin: 'Dieses Formular wurde von einer anderen Website gesendet.',
+    unavailable: 'Der Dienst ist ausgelastet oder kurz nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+    home: 'Zur Startseite',
   },
   formErrors: {
     passphraseIncorrect:

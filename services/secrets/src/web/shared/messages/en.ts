@@ -38,7 +38,14 @@ export const en = {
     delivery: { queued: 'E-mail queued', sent: 'E-mail sent', failed: 'E-mail failed' },
   },
   errors: {
-    fault: 'Please try again later.',
+    fault: 'Something failed on our side. Please try again later.',
+    title: 'Error',
+    cannotContinue: 'Cannot continue',
+    heading: 'Something went wrong',
+    formRefused: 'The form expired or was not sent from this page: go back, reload the page and try again.',
+    crossOrigin: 'This form was sent from another site.',
+    unavailable: 'This service is busy or briefly unavailable. Please try again in a moment.',
+    home: 'Go to the start page',
   },
   formErrors: {
     passphraseIncorrect:
