@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256, type KeyRing } from '@hush/common';
-import { chooseMailLocale, type MailLocaleHints } from '@hush/common/i18n';
+import { chooseMailLocale, DEFAULT_LOCALE, type Locale, type MailLocaleHints } from '@hush/common/i18n';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 import type { ActionToken, ActionTokenKind, ActionTokensRepository } from './action-tokens.repository.js';
@@ -36,7 +36,9 @@ export interface AccountActionsDeps {
 /** The page a link opens; the key travels in the query, as Keycloak's action-token links do. */
 export const ACTION_TOKEN_PATH = '/login-actions/action-token';
 
-export const actionLink = (issuer: string, key: string) => `${issuer}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}`;
+/** A link's address; one mailed in another language than English names it, so its pages speak the e-mail's language. */
+export const actionLink = (issuer: string, key: string, locale: Locale = DEFAULT_LOCALE) =>
+  `${issuer}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}${locale === DEFAULT_LOCALE ? '' : `&ui_locales=${locale}`}`;
 
 const hashOf = (key: string) => sha256(key);
 const addressHash = (address: string) => sha256(addressForm(address));
@@ -57,16 +59,17 @@ export async function issueActionLink(deps: AccountActionsDeps, user: User & { e
   const id = randomUUID();
   const deliveryId = randomUUID();
   const expiresAt = new Date(Date.now() + o.lifespanSeconds * 1000);
+  const locale = chooseMailLocale({ ...o.hints, accountLocale: user.locale });
   const job: AccountLinkJob = {
     version: 1,
     kind,
     deliveryId,
     to: user.email,
     username: user.username,
-    link: actionLink(deps.issuer, key),
+    link: actionLink(deps.issuer, key, locale),
     ...(kind === 'execute-actions' ? { actions: o.actions } : {}),
     expiresAt: Math.floor(expiresAt.getTime() / 1000),
-    locale: chooseMailLocale({ ...o.hints, accountLocale: user.locale }),
+    locale,
   };
   await deps.tokens.issue(
     {
