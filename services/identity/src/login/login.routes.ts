@@ -17,7 +17,19 @@ import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { credentials, loginForm } from './interaction-forms.js';
-import { identityErrorPage, keptUiLocales, languageLinks, LOGIN_FORM_CHARACTERS, refusedForLimit, signInPageErrors, TOKEN_FORM_CHARACTERS, wordsFor } from '../pages/index.js';
+import {
+  identityErrorPage,
+  keptUiLocales,
+  languageLinks,
+  LOGIN_FORM_CHARACTERS,
+  PAGE_CATALOGUES,
+  refusedForLimit,
+  signInPageErrors,
+  TOKEN_FORM_CHARACTERS,
+  wordsFor,
+  type PageKey,
+  type PageMessages,
+} from '../pages/index.js';
 import { consentPage, loginPage } from './login.views.js';
 import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
@@ -87,9 +99,12 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     forms.check(req, String(req.params['uid']));
   };
 
-  const clientName = async (clientId: unknown) => {
-    const client = await deps.provider().Client.find(String(clientId));
-    return client?.clientName ?? String(clientId);
+  /** The client as the page names it: identity's own clients in the page's language (clientNames), any other by its name. */
+  const clientName = async (clientId: unknown, m?: PageMessages) => {
+    const id = String(clientId);
+    if (m && Object.hasOwn(PAGE_CATALOGUES.en.clientNames, id)) return m.text(`clientNames.${id}` as PageKey);
+    const client = await deps.provider().Client.find(id);
+    return client?.clientName ?? id;
   };
 
   const renderLogin = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string, username?: string) => {
@@ -102,7 +117,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
         action: `${base(interaction.uid)}/login`,
         abort: `${base(interaction.uid)}/abort`,
         csrf: forms.token(interaction.uid),
-        clientName: await clientName(interaction.params['client_id']),
+        clientName: await clientName(interaction.params['client_id'], m),
         username,
         error,
         ...links(interaction.uid, interaction.params['ui_locales']),
@@ -132,9 +147,9 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     }
     const interaction = await details(req, res);
     const uid = interaction.uid;
-    const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
     const m = wordsFor(req, res, interaction.params['ui_locales']);
+    const name = await clientName(interaction.params['client_id'], m);
     const languages = languageLinks(req, m.locale);
     if (interaction.prompt.name === 'login') {
       const extras = deps.secondStep?.loginExtras(kit, res, uid, nonce, m);

@@ -51,7 +51,8 @@ export interface InteractionKit {
   loginPage(req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string): Promise<void>;
   forms: PageForms;
   base(uid: string): string;
-  clientName(clientId: unknown): Promise<string>;
+  /** The client as the page names it, in `m`'s language for identity's own clients. */
+  clientName(clientId: unknown, m?: PageMessages): Promise<string>;
   /** The sign-in page's words, in its language (the authorization request's ui_locales among the hints). */
   words(req: Request, res: Response, interaction: { params: Record<string, unknown> }): PageMessages;
 }
@@ -124,12 +125,13 @@ export function secondStep(deps: SecondStepDeps) {
   return {
     /** After a right password: true when a further step was shown (the sign-in goes on there), false when the sign-in may finish. */
     async afterPassword(kit: InteractionKit, req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, user: User): Promise<boolean> {
+      const m = kit.words(req, res, interaction);
       const page = {
         base: kit.base(interaction.uid),
         csrf: kit.forms.token(interaction.uid),
-        clientName: await kit.clientName(interaction.params['client_id']),
+        clientName: await kit.clientName(interaction.params['client_id'], m),
         nonce: nonceOf(res),
-        m: kit.words(req, res, interaction),
+        m,
       };
       if (await deps.secondFactor.credentials.hasType(user.id, 'otp')) {
         await save(interaction.uid, { userId: user.id, username: user.username, stage: 'code' });
@@ -162,14 +164,17 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
 
     routes(router: express.Router, kit: InteractionKit): void {
       const { perUser } = deps.limiter.secondFactor;
-      const pageOf = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, error?: string) => ({
-        m: kit.words(res.req, res, interaction),
-        base: kit.base(interaction.uid),
-        csrf: kit.forms.token(interaction.uid),
-        clientName: await kit.clientName(interaction.params['client_id']),
-        nonce: nonceOf(res),
-        error,
-      });
+      const pageOf = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, error?: string) => {
+        const m = kit.words(res.req, res, interaction);
+        return {
+          m,
+          base: kit.base(interaction.uid),
+          csrf: kit.forms.token(interaction.uid),
+          clientName: await kit.clientName(interaction.params['client_id'], m),
+          nonce: nonceOf(res),
+          error,
+        };
+      };
       /** The step's state, if the sign-in is at `stage`. */
       const pendingOf = async (uid: string, stage: Stage) => {
         const pending = await load(uid);

@@ -10,6 +10,10 @@ export const de: Translation<typeof en> = {
     account: 'Angemeldet',
     signOut: 'Abmelden',
   },
+  clientNames: {
+    'account-console': 'Ihrem Hush-Konto',
+    'security-admin-console': 'der Hush-Verwaltung',
+  },
   login: {
     title: 'Anmelden',
     heading: 'Bei {client} anmelden',

@@ -11,6 +11,11 @@ export const en = {
     account: 'Signed in',
     signOut: 'Sign out',
   },
+  /** Identity's own clients by their id, as the sign-in pages name them ("Sign in to {client}"), as Keycloak's `client_<id>` messages. */
+  clientNames: {
+    'account-console': 'your Hush account',
+    'security-admin-console': 'the Hush administration',
+  },
   login: {
     title: 'Sign in',
     heading: 'Sign in to {client}',
