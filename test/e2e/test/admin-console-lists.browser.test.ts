@@ -207,3 +207,18 @@ it('with Accept-Language: de the console is German throughout, until the switche
   await expect(page.locator('table.list thead').textContent()).resolves.toContain('Client id');
   await context.close();
 }, 120_000);
+
+it('an administrator whose locale attribute is German gets the German console from an English browser', async () => {
+  const found = await fetch(`${sys.identity.url}/auth/admin/realms/public/users?username=ada&exact=true`, { headers: { authorization: `Bearer ${await sys.adminToken()}` } });
+  const [ada] = (await found.json()) as { id: string }[];
+  await adminApi('PUT', `/users/${ada!.id}`, { attributes: { locale: ['de'] } });
+  try {
+    const { context, page } = await signedIn('en-US');
+    await expect(h1(page)).resolves.toBe('Verwaltung');
+    await page.click('nav >> text=Benutzer');
+    await expect(h1(page)).resolves.toBe('Benutzer');
+    await context.close();
+  } finally {
+    await adminApi('PUT', `/users/${ada!.id}`, { attributes: {} });
+  }
+}, 120_000);

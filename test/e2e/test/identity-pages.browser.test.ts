@@ -140,8 +140,8 @@ async function personWithTotp(username: string): Promise<string> {
 }
 
 for (const [locale, words] of [
-  ['en', { signingInAs: 'Signing in as', left: /\d+ attempts left/, signedOut: 'You are signed out' }],
-  ['de', { signingInAs: 'Anmeldung als', left: /Noch \d+ Versuche/, signedOut: 'Sie sind abgemeldet' }],
+  ['en', { signingInAs: 'Signing in as', left: /\d+ attempts left/, signOut: 'Sign out', signedOut: 'You are signed out' }],
+  ['de', { signingInAs: 'Anmeldung als', left: /Noch \d+ Versuche/, signOut: 'Abmelden', signedOut: 'Sie sind abgemeldet' }],
 ] as const) {
   it(`${locale}: the second step names the account and the attempts left; signing out lands on a page saying so`, async () => {
     const username = `tess-${locale}`;
@@ -156,7 +156,7 @@ for (const [locale, words] of [
     await inspect(page, violations, `second-step-${locale}`);
     await page.fill('#code', codeAt(secret, Date.now()));
     await page.click('form:has(#code) button[type=submit]');
-    await expect(page.locator('#sign-out').textContent()).resolves.toBe('Sign out');
+    await expect(page.locator('#sign-out').textContent()).resolves.toBe(words.signOut);
     await page.click('header.masthead #sign-out');
     await expect(h1(page)).resolves.toBe(words.signedOut);
     await inspect(page, violations, `signed-out-${locale}`);

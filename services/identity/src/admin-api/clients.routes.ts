@@ -14,6 +14,7 @@ import { representUsers } from './users.routes.js';
 import { serviceAccountUser } from '../users/index.js';
 import { type Client, CLIENT_SORTS, type ClientSort, createClient, deleteClient, newClientSecret, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
 import { handOver } from '../handover/index.js';
+import { handoverLocale } from './admin-mail-locale.js';
 
 /** Clients (Keycloak's `/clients`). `:id` is the client's internal id, as Keycloak's. */
 
@@ -123,7 +124,7 @@ export const clientRoutes = [
       '409': 'The clientId is taken',
       '503': 'The secrets service cannot be reached (nothing was created)',
     },
-    async handle(deps: AdminDeps, { query, body, caller }, _req, res) {
+    async handle(deps: AdminDeps, { query, body, caller }, req, res) {
       const input = toClientInput(body);
       if (caller.organizationId !== undefined) input.organization = caller.organizationId;
       if (query.handoverTo === undefined) return (await createClient(deps, input)).client.id;
@@ -140,6 +141,7 @@ export const clientRoutes = [
           organizationId: caller.organizationId ?? null,
           createdBy: caller.userId ?? caller.subject,
           label: { kind: 'client_secret', name: input.name.trim() || input.clientId, id: input.clientId, by: await handedOverBy(deps, caller) },
+          locale: await handoverLocale(deps, req, query.handoverTo),
         },
         secret,
         () => createClient({ clients, apis, organizations }, { ...input, secret }),
@@ -220,7 +222,7 @@ export const clientRoutes = [
     query: handoverQuery,
     ok: { status: 200, schema: rotatedSecretRepresentation, description: 'The new secret, or with `handoverTo` the receipt of its handover' },
     errors: { ...NOT_FOUND, '400': 'A public client has no secret', '503': 'The secrets service cannot be reached (the secret stays as it was)' },
-    async handle(deps: AdminDeps, { params, query, caller }, _req, res) {
+    async handle(deps: AdminDeps, { params, query, caller }, req, res) {
       const client = await manageableClient(deps, caller, params.id);
       if (query.handoverTo === undefined) return { type: 'secret', value: (await rotateClientSecret(deps, client.clientId)).clientSecret };
       if (client.secretHash === null) throw new InvalidInputError(`client ${client.clientId} is public and has no secret`);
@@ -234,6 +236,7 @@ export const clientRoutes = [
           organizationId: client.organizationId,
           createdBy: caller.userId ?? caller.subject,
           label: { kind: 'client_secret', name: client.name || client.clientId, id: client.clientId, by: await handedOverBy(deps, caller) },
+          locale: await handoverLocale(deps, req, query.handoverTo),
         },
         secret.secret,
         () => rotateClientSecret({ clients, revocations }, client.clientId, secret),

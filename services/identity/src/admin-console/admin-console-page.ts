@@ -42,17 +42,19 @@ export interface ConsoleContext {
   apiUrl: string;
   /** The signed-in person's realm-management roles (composites expanded). */
   rolesOf(userId: string): Promise<string[]>;
+  localeOf(userId: string): Promise<string | undefined>;
 }
 
 /**
  * The console's view of one request. Its language is the pages' (pages/page-locale.ts:
- * `kc_locale`, which the switcher in the header sets and a cookie keeps, `ui_locales`, then
- * Accept-Language).
+ * `kc_locale`, which the switcher in the header sets, `ui_locales`, the signed-in person's
+ * `locale` attribute, the cookie the switcher keeps, then Accept-Language).
  */
 export async function consoleRequest(ctx: ConsoleContext, req: Request, res: Response): Promise<ConsoleRequest> {
   const session = ctx.signIn.sessionOf(res);
-  const roles = new Set(await ctx.rolesOf(session.userId));
-  const m = wordsFor(req, res);
+  const [roleList, locale] = await Promise.all([ctx.rolesOf(session.userId), ctx.localeOf(session.userId)]);
+  const roles = new Set(roleList);
+  const m = wordsFor(req, res, undefined, locale);
   const t = (key: AdminKey, values?: TextValues) => m.text(`admin.${key}` as PageKey, values);
   const nav: ConsoleNavItem[] = [
     { href: `${CONSOLE_MOUNT}/`, label: t('nav.home') },

@@ -28,6 +28,8 @@ export interface AdminConsoleDeps {
   /** Where the admin API is reached: identity's own origin from inside (config `internalUrl`). */
   apiUrl: string;
   rolesOf(userId: string): Promise<string[]>;
+  /** The signed-in person's `locale` attribute, if they chose one. */
+  localeOf(userId: string): Promise<string | undefined>;
   logger: Logger;
 }
 
@@ -45,7 +47,7 @@ export interface AdminConsoleDeps {
  *   sign-in is shown in the console's frame, in that language too.
  */
 export function adminConsole(deps: AdminConsoleDeps): Router {
-  const ctx: ConsoleContext = { signIn: deps.signIn, apiUrl: deps.apiUrl, rolesOf: (userId) => deps.rolesOf(userId) };
+  const ctx: ConsoleContext = { signIn: deps.signIn, apiUrl: deps.apiUrl, rolesOf: (userId) => deps.rolesOf(userId), localeOf: (userId) => deps.localeOf(userId) };
   const { signIn } = deps;
   const router = express.Router();
   router.use(signIn.router);

@@ -13,6 +13,7 @@ export function mountAdminConsole(app: express.Express, deps: Pick<Deps, 'config
       signIn: consoleSignIn({ console: ADMIN_CONSOLE, ...deps.consoleRealm }),
       apiUrl: deps.config.internalUrl,
       rolesOf: (userId) => adminRolesOf(deps.context, userId),
+      localeOf: async (userId) => (await deps.context.users.findById(userId))?.locale ?? undefined,
       logger: deps.logger,
     }),
   );

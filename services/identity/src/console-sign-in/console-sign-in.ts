@@ -256,7 +256,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     res.type('html').send(loggedOutPage(nonce, wordsFor(req, res), `${mount}/`));
   });
 
-  router.use(['/sign-in', '/callback', '/sign-out'], consolePageErrors(logger, 'The console could not sign you in. Try again later.'));
+  router.use(['/sign-in', '/callback', '/sign-out'], consolePageErrors(logger, 'errors.consoleSignIn'));
 
   return {
     router,

@@ -15,6 +15,7 @@ import * as scaleIndexes from '../../migrations/20270210000000_scale_indexes.js'
 import * as actionTokensSentTo from '../../migrations/20261227000000_action_tokens_sent_to.js';
 import * as cliClient from '../../migrations/20270301000000_cli_client.js';
 import * as consents from '../../migrations/20270401000000_consents.js';
+import * as usersLocale from '../../migrations/20270501000000_users_locale.js';
 import * as sortIndexes from '../../migrations/20270502000000_sort_indexes.js';
 import * as mailOutboxTraceContext from '../../migrations/20270510000000_mail_outbox_trace_context.js';
 
@@ -36,6 +37,7 @@ export const migrationSource = staticMigrations({
   '20261227000000_action_tokens_sent_to': actionTokensSentTo,
   '20270301000000_cli_client': cliClient,
   '20270401000000_consents': consents,
+  '20270501000000_users_locale': usersLocale,
   '20270502000000_sort_indexes': sortIndexes,
   '20270510000000_mail_outbox_trace_context': mailOutboxTraceContext,
 });

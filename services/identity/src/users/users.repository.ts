@@ -21,6 +21,8 @@ export interface User {
   selfRegistered: boolean;
   /** How many times the address changed (case aside): a link records it, and opens only while it is the same. */
   addressVersion: number;
+  /** Keycloak's `locale` attribute: the language the person chose (a BCP 47 tag), or null. */
+  locale: string | null;
   createdAt: Date;
 }
 
@@ -39,6 +41,7 @@ type Row = {
   service_account_client_id: string | null;
   self_registered: boolean;
   address_version: number;
+  locale: string | null;
   created_at: Date;
 };
 
@@ -57,6 +60,7 @@ const toUser = (r: Row): User => ({
   serviceAccountClientId: r.service_account_client_id,
   selfRegistered: r.self_registered,
   addressVersion: r.address_version,
+  locale: r.locale ?? null,
   createdAt: r.created_at,
 });
 
@@ -72,6 +76,7 @@ export interface NewUser {
   organizationId?: string | null | undefined;
   serviceAccountClientId?: string | undefined;
   selfRegistered?: boolean | undefined;
+  locale?: string | null | undefined;
 }
 
 export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId' | 'selfRegistered'>>;
@@ -132,6 +137,7 @@ const columnsOf = (u: Partial<NewUser>) =>
       organization_id: u.organizationId,
       service_account_client_id: u.serviceAccountClientId,
       self_registered: u.selfRegistered,
+      locale: u.locale,
     }).filter(([, v]) => v !== undefined),
   );
 
