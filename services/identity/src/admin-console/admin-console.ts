@@ -125,10 +125,3 @@ function inConsoleErrors(logger: Logger): ErrorRequestHandler {
     c.render(undefined, c.t('errors.title'), html`<p class="error" role="alert">${message}</p><p><a href="${CONSOLE_MOUNT}/">${c.t('errors.back')}</a></p>`, status);
   };
 }
-
-/** Keycloak's `/auth/admin/` answers with its console. */
-export function adminConsoleRedirect(): express.RequestHandler {
-  return (_req, res) => {
-    res.redirect(302, `${CONSOLE_MOUNT}/`);
-  };
-}
