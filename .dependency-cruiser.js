@@ -16,7 +16,9 @@ const compositionRoot = '^services/[^/]+/src/(app\\.ts|context\\.ts|main\\.ts|wi
 // A feature folder that has an index.ts has declared its public surface there: every other
 // folder goes through it, so the folder's files can be split, renamed or merged without touching
 // their callers. Its mount.ts, if any, is the one other door, for the composition root alone
-// (the rule below). One rule per such folder, found when the check runs.
+// (the rule below). Its message catalogues (messages/) are a third, for the service's page kit,
+// which gathers every feature's words into one catalogue per language. One rule per such folder,
+// found when the check runs.
 const throughIndex = [];
 for (const service of dirs('services'))
   for (const feature of dirs(`services/${service}/src`))
@@ -27,7 +29,7 @@ for (const service of dirs('services'))
         comment: `services/${service}/src/${feature} exports what others may use from its index.ts; import that, not its files.`,
         severity: 'error',
         from: { path: `^services/${escape(service)}/src/`, pathNot: folder },
-        to: { path: folder, pathNot: `${folder}(index|mount)\\.ts$` },
+        to: { path: folder, pathNot: `${folder}((index|mount)\\.ts|messages/[a-z]+\\.ts)$` },
       });
     }
 

@@ -13,6 +13,7 @@ export default {
     '^@hush/common/web$': '<rootDir>/packages/common/src/web/index.ts',
     '^@hush/common/html$': '<rootDir>/packages/common/src/web/html.ts',
     '^@hush/common/i18n$': '<rootDir>/packages/common/src/i18n/index.ts',
+    '^@hush/testing/chromium$': '<rootDir>/packages/testing/src/chromium.ts',
     '^@hush/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -48,4 +48,4 @@ EXPOSE 3000 9001
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MANAGEMENT_PORT||9001)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM itself; the service drains HTTP, then closes pools.
-CMD ["node", "--import=@hush/telemetry/register", "--v8-pool-size=2", "--max-semi-space-size=4", "dist/src/main.js"]
+CMD ["node", "--import=@hush/telemetry/register", "--v8-pool-size=2", "--max-semi-space-size=4", "--max-old-space-size=512", "dist/src/main.js"]

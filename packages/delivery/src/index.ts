@@ -5,6 +5,7 @@
  * Each service keeps its outbox table, its repository and how a row becomes a job.
  */
 export * from './relay.js';
+export { mailQueueDepth, type DepthRedis } from './queue-depth.js';
 export * from './burst-log.js';
 export type { Dispatcher, OnStatus, Outcome } from './dispatchers.js';
 export * from './config.js';

@@ -3,6 +3,7 @@ import { outageLog, withTimeout, type Logger, type OutageLog } from '@hush/commo
 import { outsideTrace, withSpan } from '@hush/telemetry';
 import { BurstLog } from './burst-log.js';
 import type { Dispatcher, OnStatus } from './dispatchers.js';
+import { mailQueueDepth, type DepthRedis } from './queue-depth.js';
 
 export interface DeliveryOptions {
   /** `queue`: BullMQ and the mailer (production). `inline`: straight to SMTP, for a machine without Redis. */
@@ -57,6 +58,12 @@ export interface RelayDeps<Row extends OutboxRowBase> {
   outbox: Outbox<Row>;
   jobOf(row: Row): MailJob;
   logger: Logger;
+  /**
+   * Queue mode: the service's own Redis connection, from which queueDepth() reads the mail queues
+   * before this process has handed anything on (queue-depth.ts). Without it, queueDepth() opens
+   * the dispatcher.
+   */
+  redis?: DepthRedis;
 }
 
 /** Seconds a dispatcher has before an unfinished row is due again. */
@@ -82,10 +89,14 @@ const LEASE_SECONDS = 60;
  *   re-queued job sends a second e-mail: the residual duplicate window (see the README).
  */
 export class DeliveryRelay<Row extends OutboxRowBase> {
-  /** Created by start(): the queue mode's dispatcher opens Redis connections and a worker. */
+  /**
+   * Opened when there is first something to hand on (open()): the queue mode's dispatcher loads
+   * BullMQ and opens Redis connections and a worker, the inline one loads nodemailer.
+   */
   private dispatcher: Dispatcher | undefined;
-  /** start()'s work, which close() lets finish first so no dispatcher opens after it. */
-  private starting: Promise<void> | undefined;
+  private opening: Promise<Dispatcher> | undefined;
+  private started = false;
+  private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -107,16 +118,35 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
   }
 
   /**
-   * Opens the dispatcher (queue or SMTP) and relays every RELAY_INTERVAL_MS from now on. Only the
-   * mode's own dispatcher is loaded: a queue-mode process never sends mail itself, and nodemailer
-   * would hold ~2.6 MB of heap there for nothing; an inline one never needs BullMQ.
+   * Relays every RELAY_INTERVAL_MS from now on. The dispatcher (queue or SMTP) is opened by the
+   * first pass that finds a row due, so a process that has sent no e-mail holds neither BullMQ
+   * (~5.5 MB of heap, five Redis connections) nor nodemailer (~2.6 MB). A row handed on by an
+   * earlier process comes due again after `requeueAfterSeconds` (the reconciler), which opens the
+   * dispatcher and with it the status worker that records its outcome.
    */
   start(): Promise<void> {
-    this.starting ??= this.open();
-    return this.starting;
+    if (!this.started && !this.closed) {
+      this.started = true;
+      this.timer = setInterval(() => this.kick(), this.options.relayIntervalMs);
+      this.timer.unref();
+    }
+    return Promise.resolve();
   }
 
-  private async open(): Promise<void> {
+  /** The mode's dispatcher, loaded and opened once; never after close(). */
+  private open(): Promise<Dispatcher> {
+    if (this.closed) return Promise.reject(new Error('the e-mail relay is closed'));
+    this.opening ??= this.load().then(
+      (dispatcher) => (this.dispatcher = dispatcher),
+      (err: unknown) => {
+        this.opening = undefined;
+        throw err;
+      },
+    );
+    return this.opening;
+  }
+
+  private async load(): Promise<Dispatcher> {
     const { options } = this;
     const onStatus: OnStatus = async (deliveryId, status, at, reason) => {
       await this.deps.outbox.recordDelivery(deliveryId, status, at, reason);
@@ -124,18 +154,15 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
     };
     if (options.mode === 'inline') {
       const { InlineDispatcher } = await import('./inline-dispatcher.js');
-      this.dispatcher = new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus);
-    } else {
-      const { QueueDispatcher } = await import('./queue-dispatcher.js');
-      this.dispatcher = new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
+      return new InlineDispatcher({ ...options.smtp, smtpUrl: options.smtp.url, attempts: options.attempts, backoffMs: options.backoffMs }, onStatus);
     }
-    this.timer = setInterval(() => this.kick(), this.options.relayIntervalMs);
-    this.timer.unref();
+    const { QueueDispatcher } = await import('./queue-dispatcher.js');
+    return new QueueDispatcher(options, onStatus, (where, err) => this.warn(where, err));
   }
 
   /** Relays now (after a row was written) rather than at the next tick; before start() the rows wait. */
   kick(): void {
-    if (!this.dispatcher) return;
+    if (!this.started || this.closed) return;
     if (this.running) {
       this.again = true;
       return;
@@ -156,12 +183,13 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
 
   /** Relays every due row; resolves when nothing is due (tests await it). Returns rows dispatched. */
   async relayAll(): Promise<number> {
-    const dispatcher = this.dispatcher;
-    if (!dispatcher) return 0;
+    if (!this.started || this.closed) return 0;
     let total = 0;
     for (;;) {
+      if (this.closed) return total;
       const rows = await this.deps.outbox.lease(100, LEASE_SECONDS);
       if (rows.length === 0) return total;
+      const dispatcher = this.dispatcher ?? (await this.open());
       const done: string[] = [];
       let progressed = false;
       for (const row of rows) {
@@ -232,15 +260,20 @@ export class DeliveryRelay<Row extends OutboxRowBase> {
     this.outage.failed(err, { where });
   }
 
-  queueDepth(): Promise<number> {
-    return this.dispatcher ? this.dispatcher.queueDepth() : Promise.resolve(0);
+  /** E-mail jobs waiting or delayed in the queue (0 inline, where nothing waits). */
+  async queueDepth(): Promise<number> {
+    if (this.dispatcher) return this.dispatcher.queueDepth();
+    if (this.options.mode === 'inline') return 0;
+    if (this.deps.redis) return mailQueueDepth(this.deps.redis, this.options.prefix);
+    return (await this.open()).queueDepth();
   }
 
   /** Bounded: BullMQ's close waits forever for a Redis that is gone, and shutdown must not. */
   async close(timeoutMs = 5000): Promise<void> {
-    await this.starting?.catch(() => undefined);
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    await this.opening?.catch(() => undefined);
     this.requeued.flush();
     this.givenUp.flush();
     await withTimeout(this.dispatcher?.close() ?? Promise.resolve(), timeoutMs, () => undefined);

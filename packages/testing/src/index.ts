@@ -63,6 +63,7 @@ export * from './browser.js';
 export * from './html.js';
 export * from './smtp.js';
 export * from './tcp-proxy.js';
+export * from './redis-monitor.js';
 export * from './readiness.js';
 
 export * from './env-example.js';

@@ -26,7 +26,8 @@ import {
  *
  * Rules of every page: the key never leaves the fragment (only proofs, verifiers and ciphertext
  * are sent), the plaintext never leaves the page, and the fragment is removed from the address
- * bar (and so from the history) once it has done its work.
+ * bar (and so from the history) once it has done its work. The script holds no words: what it
+ * says (status lines, refusals) is the page's, in its language, from `data-zk-words` (zkSay).
  */
 
 /** The entry point: wires whatever this page holds. */
@@ -55,6 +56,22 @@ export function zkKeptKeyName(): string {
   return `hush-zk-key:${/\/secret\/([0-9a-z]{31})/.exec(location.pathname)?.[1] ?? ''}`;
 }
 
+/**
+ * One of the page's words for the script (the JSON object in the `data-zk-words` attribute the
+ * page writes from its catalogue), its `{name}` placeholders filled from `values`; the key itself
+ * when the page gave none.
+ */
+export function zkSay(key: string, values: Record<string, string | number> = {}): string {
+  let words: Record<string, unknown>;
+  try {
+    words = JSON.parse(document.querySelector<HTMLElement>('[data-zk-words]')?.dataset['zkWords'] ?? '{}') as Record<string, unknown>;
+  } catch {
+    words = {};
+  }
+  const text = typeof words[key] === 'string' ? words[key] : key;
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => (name in values ? String(values[name]) : all));
+}
+
 /** Shows `message` in the page's error box (`[data-zk-error]`), or clears it. */
 export function zkError(message: string | undefined): void {
   const box = document.querySelector<HTMLElement>('[data-zk-error]');
@@ -77,9 +94,9 @@ export function zkBusy(form: HTMLFormElement, status: string | undefined): void 
 export async function zkJson(res: Response): Promise<Record<string, unknown>> {
   const body = ((await res.json().catch(() => undefined)) ?? {}) as Record<string, unknown>;
   // A page endpoint that sent the browser to sign in (the session ended): say so, rather than a parse error.
-  if (res.redirected) throw new Error('Your session has ended: reload the page and sign in again.');
+  if (res.redirected) throw new Error(zkSay('sessionEnded'));
   if (!res.ok) {
-    const message = typeof body['message'] === 'string' ? body['message'] : `The server answered ${res.status}`;
+    const message = typeof body['message'] === 'string' ? body['message'] : zkSay('serverAnswered', { status: res.status });
     throw Object.assign(new Error(message), { code: typeof body['code'] === 'string' ? body['code'] : '' });
   }
   return body;
@@ -102,7 +119,7 @@ export function zkShareForm(form: HTMLFormElement): void {
   const mode = document.getElementById('mode');
   if (mode) {
     mode.dataset['mode'] = 'zero-knowledge';
-    mode.textContent = 'Encrypted in your browser: the server never sees your secret, nor the key in its link.';
+    mode.textContent = zkSay('shareMode');
   }
   const fileBox = document.getElementById('file-box');
   if (fileBox) fileBox.hidden = false;
@@ -130,10 +147,10 @@ export async function zkShare(form: HTMLFormElement): Promise<void> {
   };
   const text = field('secret');
   const file = form.querySelector<HTMLInputElement>('#file')?.files?.[0];
-  if (text === '' && !file) throw new Error('Write a secret or choose a file.');
+  if (text === '' && !file) throw new Error(zkSay('empty'));
   const max = Number(form.dataset['fileMax']);
-  if (file && file.size > max) throw new Error(`The file is too large: at most ${max} bytes.`);
-  zkBusy(form, 'Encrypting in your browser…');
+  if (file && file.size > max) throw new Error(zkSay('fileTooLarge', { max }));
+  zkBusy(form, zkSay('encrypting'));
   const key = zkRandom(32);
   const nonce = zkRandom(12);
   const passphrase = field('passphrase');
@@ -145,7 +162,7 @@ export async function zkShare(form: HTMLFormElement): Promise<void> {
   const csrf = field('csrf');
   const fields = new URLSearchParams();
   if (file) {
-    zkBusy(form, 'Uploading the encrypted file…');
+    zkBusy(form, zkSay('uploading'));
     const upload = await zkJson(
       await fetch(form.dataset['upload'] ?? '', {
         method: 'POST',
@@ -165,7 +182,7 @@ export async function zkShare(form: HTMLFormElement): Promise<void> {
       fields.set(name, value);
     }
   }
-  zkBusy(form, 'Sharing…');
+  zkBusy(form, zkSay('sharing'));
   const shared = await zkJson(await fetch(form.dataset['zkShare'] ?? '', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields }));
   location.assign(`/private/${String(shared['metadata_key'])}?created=1#${zkEncode(key)}`);
 }
@@ -207,14 +224,14 @@ export async function zkKeyOf(form: HTMLFormElement): Promise<Bytes> {
     }
     const box = document.getElementById('opening-box');
     if (box) box.hidden = false;
-    throw new Error('This browser does not hold the opening key of this request: paste it below (it was shown when you made the request).');
+    throw new Error(zkSay('noOpeningKey'));
   }
   const pasted = form.querySelector<HTMLInputElement>('#key')?.value.trim() ?? '';
   const fragment = (pasted.includes('#') ? pasted.slice(pasted.indexOf('#') + 1) : pasted) || location.hash.slice(1) || (sessionStorage.getItem(zkKeptKeyName()) ?? '');
   if (!/^[A-Za-z0-9_-]{43}$/.test(fragment)) {
     const box = document.getElementById('key-box');
     if (box) box.hidden = false;
-    throw new Error('This link has no key: paste the full link (or its key) the sender gave you.');
+    throw new Error(zkSay('noKey'));
   }
   return zkDecode(fragment);
 }
@@ -238,7 +255,7 @@ export function zkRevealForm(form: HTMLFormElement): void {
 export async function zkReveal(form: HTMLFormElement): Promise<void> {
   const key = await zkKeyOf(form);
   const passphrase = form.querySelector<HTMLInputElement>('#passphrase')?.value;
-  zkBusy(form, 'Checking the key…');
+  zkBusy(form, zkSay('checkingKey'));
   const keys = await zkKeys(key, passphrase === undefined || passphrase === '' ? undefined : passphrase);
   const fields = new URLSearchParams();
   fields.set('csrf', form.querySelector<HTMLInputElement>('input[name=csrf]')?.value ?? '');
@@ -247,7 +264,7 @@ export async function zkReveal(form: HTMLFormElement): Promise<void> {
   const code = form.querySelector<HTMLInputElement>('#code')?.value.replace(/\s+/g, '');
   if (code) fields.set('code', code);
   const read = await zkJson(await fetch(form.dataset['zkReveal'] ?? '', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields }));
-  zkBusy(form, 'Decrypting in your browser…');
+  zkBusy(form, zkSay('decrypting'));
   const { header, nonce } = await zkOpenHeader(keys, zkDecode(String(read['envelope'])));
   const result = document.getElementById('result');
   const value = document.getElementById('value') as HTMLTextAreaElement | null;
@@ -258,14 +275,14 @@ export async function zkReveal(form: HTMLFormElement): Promise<void> {
   }
   const file = read['file'] as { url: string } | undefined;
   if (header.file !== undefined && file !== undefined) {
-    zkBusy(form, 'Downloading and decrypting the file…');
+    zkBusy(form, zkSay('downloading'));
     const sealed = new Uint8Array(await (await fetch(file.url)).arrayBuffer());
     const blob = await zkOpenBlob(keys, nonce, header.file.size, sealed, header.file.type);
     const link = document.getElementById('download') as HTMLAnchorElement | null;
     if (link) {
       link.href = URL.createObjectURL(blob);
       link.download = header.file.name;
-      link.textContent = `Save ${header.file.name} (${header.file.size} bytes)`;
+      link.textContent = zkSay('saveFile', { name: header.file.name, size: header.file.size });
       const fileBox = document.getElementById('file-box');
       if (fileBox) fileBox.hidden = false;
     }
@@ -283,7 +300,7 @@ export async function zkReveal(form: HTMLFormElement): Promise<void> {
 export async function zkOpenBlob(keys: ZkKeys, nonce: Bytes, size: number, sealed: Bytes, type: string): Promise<Blob> {
   const p = zkParams();
   const count = zkRecordCount(size);
-  if (sealed.length !== size + count * p.tagBytes) throw new Error('The file arrived incomplete.');
+  if (sealed.length !== size + count * p.tagBytes) throw new Error(zkSay('fileIncomplete'));
   const step = p.recordBytes + p.tagBytes;
   const parts: Bytes[] = [];
   for (let i = 1; i <= count; i++) parts.push(await zkOpenRecord(keys, nonce, i, i === count, sealed.slice((i - 1) * step, i * step)));
@@ -310,7 +327,7 @@ export function zkRequestForm(form: HTMLFormElement): void {
   form.addEventListener('submit', (event) => {
     if (!pair) {
       event.preventDefault();
-      zkError('The key pair of this request is not ready yet: send it again in a moment.');
+      zkError(zkSay('keyPairNotReady'));
       return;
     }
     localStorage.setItem('hush-zk-opening-keys', JSON.stringify([pair.openingKey, ...zkOpeningKeys()].slice(0, 50)));
@@ -335,7 +352,7 @@ export function zkAnswerForm(form: HTMLFormElement): void {
   const mode = document.getElementById('mode');
   if (mode) {
     mode.dataset['mode'] = 'zero-knowledge';
-    mode.textContent = 'Encrypted in your browser for the person who asks: the server never sees it.';
+    mode.textContent = zkSay('answerMode');
   }
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -349,9 +366,9 @@ export function zkAnswerForm(form: HTMLFormElement): void {
 
 export async function zkAnswer(form: HTMLFormElement): Promise<void> {
   const text = form.querySelector<HTMLTextAreaElement>('#secret')?.value ?? '';
-  if (text === '') throw new Error('Write the secret first.');
+  if (text === '') throw new Error(zkSay('writeFirst'));
   const passphrase = form.querySelector<HTMLInputElement>('#passphrase')?.value ?? '';
-  zkBusy(form, 'Encrypting in your browser…');
+  zkBusy(form, zkSay('encrypting'));
   const key = zkRandom(32);
   const keys = await zkKeys(key, passphrase === '' ? undefined : passphrase);
   const body = {
@@ -371,6 +388,7 @@ export async function zkAnswer(form: HTMLFormElement): Promise<void> {
 export const PAGE_FUNCTIONS: readonly ((...args: never[]) => unknown)[] = [
   zkPages,
   zkKeptKeyName,
+  zkSay,
   zkError,
   zkBusy,
   zkJson,

@@ -2,14 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { textInput, trustFunction, type ServiceApp } from '@hush/common';
 import type { AccountMail } from './account-links/index.js';
-import { mountAccountConsole } from './account-console/mount.js';
 import { mountAccountLinks } from './account-links/mount.js';
-import { ADMIN_MOUNT } from './admin-api/index.js';
-import { mountAdminApi } from './admin-api/mount.js';
+import { ADMIN_MOUNT, mountAdminApi } from './admin-api/mount.js';
 import { mountAdminConsole } from './admin-console/mount.js';
 import { REALM_PATH, type Config } from './config.js';
+import { ACCOUNT_CONSOLE } from './console-sign-in/index.js';
 import type { Context, Infrastructure } from './context.js';
-import { errorHandler, notFound, requestLog } from './http/index.js';
+import { errorHandler, lazyRoutes, notFound, requestLog } from './http/index.js';
 import { mountLogin } from './login/mount.js';
 import { directDispatch, type EveryRequest } from './oidc/direct-dispatch.js';
 import { mountProtocol } from './oidc/mount.js';
@@ -58,7 +57,15 @@ export function createIdentityApp(config: Config, infra: Infrastructure): Identi
 
   mountAdminApi(app, deps);
   // The consoles and pages come before the realm's catch-all, which hands the rest to oidc-provider.
-  mountAccountConsole(app, deps);
+  // The account console (and its security pages) loads at its first request (http/lazy-routes.ts).
+  app.use(
+    lazyRoutes([ACCOUNT_CONSOLE.mount], async () => {
+      const { mountAccountConsole } = await import('./account-console/mount.js');
+      const routes = express.Router();
+      mountAccountConsole(routes, deps);
+      return routes;
+    }),
+  );
   mountAdminConsole(app, deps);
   mountAccountLinks(app, deps);
   mountLogin(app, deps);

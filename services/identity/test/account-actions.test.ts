@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { Browser, parseForms, postForm, startSmtp, type TestSmtp } from '@hush/testing';
+import { Browser, parseForms, startSmtp, type TestSmtp } from '@hush/testing';
 import { authorizationUrl } from './flows.js';
-import { startIdentity, type Harness } from './harness.js';
-import { codeClient, linkMailedTo, REDIRECT, refreshTokenOf } from './account-mail.js';
+import { bootstrapAdmin, startIdentity, type Harness } from './harness.js';
+import { codeClient, inlineMail, linkMailedTo, REDIRECT, refreshTokenOf } from './account-mail.js';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW = 'a brand new passphrase';
@@ -12,22 +12,8 @@ let smtp: TestSmtp;
 let admin: string;
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await startIdentity({
-    DELIVERY_MODE: 'inline',
-    SMTP_URL: smtp.url,
-    RELAY_INTERVAL_MS: '100',
-    MAIL_BACKOFF_MS: '100',
-    REGISTRATION: 'true',
-    TRUST_PROXY: 'loopback',
-    REGISTRATION_MAX_PER_IP: '3',
-  });
-  const boot = await h.cli<{ admin_client: { client_id: string; client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
-  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
-    grant_type: 'client_credentials',
-    client_id: 'hush-admin',
-    client_secret: boot.admin_client.client_secret,
-  });
-  admin = (res.body as { access_token: string }).access_token;
+  h = await startIdentity({ ...inlineMail(smtp), REGISTRATION: 'true', REGISTRATION_MAX_PER_IP: '3' });
+  admin = await bootstrapAdmin(h);
 }, 60_000);
 afterAll(async () => {
   await h.close();

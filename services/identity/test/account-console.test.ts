@@ -169,11 +169,11 @@ describe('the account console', () => {
     expect(parseForms(after.html).filter((f) => f.action === `${ACCOUNT}/sessions/end`)).toHaveLength(1);
     // The other browser's console session ends at its next refresh; its identity session is gone now.
     const again = await second.browser.navigate(`${ACCOUNT}/sign-in`);
-    expect(again.html).toContain('Sign in to Account Console');
+    expect(again.html).toContain('Sign in to your Hush account');
 
     const all = formOf(after.html, `${ACCOUNT}/sessions/end-all`);
     const out = await first.browser.navigate(all.action, all.hidden);
-    expect(out.html).toContain('Sign in to Account Console');
+    expect(out.html).toContain('Sign in to your Hush account');
   });
 
   it('links to the security pages', async () => {

@@ -1,6 +1,6 @@
 import { Browser, startSmtp, TcpProxy, testRedisUrl, type TestSmtp } from '@hush/testing';
 import { startIdentity, type Harness } from './harness.js';
-import { askForReset, linkMailedTo } from './account-mail.js';
+import { askForReset, inlineMail, linkMailedTo } from './account-mail.js';
 
 /**
  * The in-process fallback: DELIVERY_MODE=inline, identity sends its account e-mails itself with
@@ -13,7 +13,7 @@ const redis = new TcpProxy(testRedisUrl);
 beforeAll(async () => {
   await redis.start();
   smtp = await startSmtp();
-  h = await startIdentity({ DELIVERY_MODE: 'inline', SMTP_URL: smtp.url, RELAY_INTERVAL_MS: '100', MAIL_BACKOFF_MS: '100', TRUST_PROXY: 'loopback' }, { redis });
+  h = await startIdentity(inlineMail(smtp), { redis });
   await h.cli('users', 'create', 'uma', '--password', 'correct horse battery staple', '--email', 'uma@example.com');
   await redis.stop(); // from here on there is no Redis
 });

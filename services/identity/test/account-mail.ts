@@ -6,6 +6,19 @@ import { createApiAndClient, type Harness } from './harness.js';
 
 export const REDIRECT = 'http://127.0.0.1:9/callback';
 
+/**
+ * identity's settings for sending its account e-mails itself (DELIVERY_MODE=inline: no mail queue,
+ * the in-process fallback) to the test's SMTP server, retried promptly, behind a proxy on loopback
+ * (tests give each request its own X-Forwarded-For).
+ */
+export const inlineMail = (smtp: TestSmtp): Record<string, string> => ({
+  DELIVERY_MODE: 'inline',
+  SMTP_URL: smtp.url,
+  RELAY_INTERVAL_MS: '100',
+  MAIL_BACKOFF_MS: '100',
+  TRUST_PROXY: 'loopback',
+});
+
 /** The single link of the newest e-mail to `address` (waiting for it), and the e-mail. */
 export async function linkMailedTo(smtp: TestSmtp, address: string, count = 1): Promise<{ link: string; subject: string; text: string }> {
   const mails = await smtp.waitFor(address, count, 10_000);

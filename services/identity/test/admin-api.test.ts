@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import ajv2020 from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
+import { Redis } from 'ioredis';
 import { postForm } from '@hush/testing';
-import { startIdentity, type Harness } from './harness.js';
+import { personWithTotp } from './security/attack.js';
+import { bootstrapAdmin, startIdentity, type Harness } from './harness.js';
 
 /**
  * The admin REST API through HTTP: the first administrator's copy-paste call, Keycloak's HTTP
@@ -161,6 +163,20 @@ describe('the admin REST API', () => {
     ).toBe(201);
   });
 
+  it('a user who enrolled TOTP is reported with totp: true and otp among the credential types; one without, false', async () => {
+    const redis = new Redis(h.config.REDIS_URL);
+    try {
+      const enrolled = await personWithTotp(h, redis);
+      sensitive.push(enrolled.secret);
+      expect((await call(admin, 'GET', `/users/${enrolled.id}`)).body).toMatchObject({ totp: true, disableableCredentialTypes: ['otp'] });
+      expect((await call(admin, 'GET', `/users?username=${enrolled.username}&exact=true`)).body).toEqual([expect.objectContaining({ id: enrolled.id, totp: true })]);
+      const plain = await call(admin, 'POST', '/users', { username: `plain-${suffix}` });
+      expect((await call(admin, 'GET', `/users/${plain.location!.split('/').pop()!}`)).body).toMatchObject({ totp: false, disableableCredentialTypes: [] });
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('a view-clients token reads clients but cannot change them, nor read users', async () => {
     const viewer = await adminOf('view-clients');
     const list = await call(viewer, 'GET', '/clients');
@@ -259,13 +275,7 @@ describe('with CLIENT_SECRET_READBACK=false', () => {
   afterAll(() => off?.close());
 
   it('no sealed copy is kept: reading a secret back answers 404 and the secret still works', async () => {
-    const boot = await off.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', `https://s-${suffix}.example.com/api/v1`);
-    const res = await postForm(`${off.issuer}/protocol/openid-connect/token`, {
-      grant_type: 'client_credentials',
-      client_id: 'hush-admin',
-      client_secret: boot.admin_client.client_secret,
-    });
-    const token = (res.body as { access_token: string }).access_token;
+    const token = await bootstrapAdmin(off, `https://s-${suffix}.example.com/api/v1`);
     const list = await fetch(`${off.url}/auth/admin/realms/public/clients?clientId=hush-admin`, { headers: { authorization: `Bearer ${token}` } });
     const [client] = (await list.json()) as { id: string }[];
     const secret = await fetch(`${off.url}/auth/admin/realms/public/clients/${client!.id}/client-secret`, { headers: { authorization: `Bearer ${token}` } });

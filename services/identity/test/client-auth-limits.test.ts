@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { type FormResponse, postForm, testRedisUrl } from '@hush/testing';
+import { type FormResponse, type MonitoredCommand, postForm, RedisMonitor, testRedisUrl } from '@hush/testing';
 import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 /**
@@ -100,40 +100,18 @@ describe('per-client failure limit: known and unknown client ids answer alike', 
     // Warm the client cache, so the known id is served from memory like a busy client.
     expect((await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: known.clientSecret })).status).toBe(200);
 
-    const connection = new Redis(testRedisUrl);
-    const marker = new Redis(testRedisUrl);
-    const monitor = await connection.monitor();
-    const seen: { at: number; command: string; args: string[] }[] = [];
-    let phase = 0;
-    monitor.on('monitor', (_time: string, args: string[]) => seen.push({ at: phase, command: String(args[0]).toLowerCase(), args: args.slice(1) }));
-    // Redis shows commands to a monitor in the order it runs them: once a marker sent after a
-    // request shows, so has every command the request made before it was answered.
-    const mark = (name: string) =>
-      new Promise<void>((resolve) => {
-        const key = `${h.config.REDIS_PREFIX}mark:${name}`;
-        const shown = (_time: string, args: string[]) => {
-          if (args[1] !== key) return;
-          monitor.off('monitor', shown);
-          resolve();
-        };
-        monitor.on('monitor', shown);
-        void marker.exists(key);
-      });
-    await mark('start');
-    phase = 1;
-    await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: 'bad' });
-    await mark('known');
-    phase = 2;
-    await postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: madeUpId(), client_secret: 'bad' });
-    await mark('made-up');
-    monitor.disconnect();
-    connection.disconnect();
-    marker.disconnect();
-
-    const ours = (p: number) =>
-      seen.filter((s) => s.at === p && !s.args.some((a) => a.includes(':mark:')) && s.args.some((a) => a.includes(h.config.REDIS_PREFIX))).map((s) => s.command);
-    expect(ours(1).length).toBeGreaterThan(0);
-    expect(ours(2)).toEqual(ours(1));
+    const monitor = await RedisMonitor.start(testRedisUrl);
+    let knownId: string[];
+    let madeUp: string[];
+    const ours = (seen: MonitoredCommand[]) => seen.filter((s) => s.args.some((a) => a.includes(h.config.REDIS_PREFIX))).map((s) => s.command);
+    try {
+      knownId = ours(await monitor.during(() => postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: known.clientId, client_secret: 'bad' })));
+      madeUp = ours(await monitor.during(() => postForm(url, { grant_type: 'client_credentials', scope: known.read, client_id: madeUpId(), client_secret: 'bad' })));
+    } finally {
+      monitor.close();
+    }
+    expect(knownId.length).toBeGreaterThan(0);
+    expect(madeUp).toEqual(knownId);
   });
 });
 

@@ -25,7 +25,7 @@ afterAll(() => h.close());
 async function signedIn(path = `${ACCOUNT}/`) {
   const browser = new Browser(h.url);
   const login = await browser.navigate(path);
-  expect(login.html).toContain('Sign in to Account Console');
+  expect(login.html).toContain('Sign in to your Hush account');
   const back = await browser.submit(login.html, 0, { username: 'dora', password: PASSWORD });
   return { browser, login, back };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eventually, postForm } from '@hush/testing';
 import { createDb } from '../src/db/knex.js';
-import { basic, startIdentity, type Harness } from './harness.js';
+import { basic, bootstrapAdmin, startIdentity, type Harness } from './harness.js';
 
 /**
  * Audit events through HTTP: written in batches yet none lost when the app closes, switched by
@@ -13,11 +13,7 @@ const suffix = randomBytes(3).toString('hex');
 async function withIdentity(overrides: Record<string, string>, use: (h: Harness, admin: (method: string, path: string, body?: unknown) => Promise<Response>) => Promise<void>) {
   const h = await startIdentity(overrides);
   try {
-    const boot = await h.cli<{ admin_client: { client_secret?: string } }>('bootstrap', '--secrets-audience', `https://s-${suffix}.example.com/api/v1`);
-    // Printed when generated; else the one given (ADMIN_CLIENT_SECRET).
-    const secret = boot.admin_client.client_secret ?? h.env['ADMIN_CLIENT_SECRET']!;
-    const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: secret });
-    const token = (res.body as { access_token: string }).access_token;
+    const token = await bootstrapAdmin(h, `https://s-${suffix}.example.com/api/v1`);
     await use(h, (method, path, body) =>
       fetch(`${h.url}/auth/admin/realms/public${path}`, {
         method,

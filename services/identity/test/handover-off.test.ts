@@ -1,6 +1,5 @@
 import request from 'supertest';
-import { postForm } from '@hush/testing';
-import { startIdentity, type Harness } from './harness.js';
+import { bootstrapAdmin, startIdentity, type Harness } from './harness.js';
 
 // Without SECRETS_URL and HANDOVER_CLIENT_SECRET, credential handover is off: a call asking for it
 // is refused before anything changes, and calls without it answer as Keycloak's.
@@ -11,13 +10,7 @@ let token: string;
 
 beforeAll(async () => {
   h = await startIdentity();
-  const boot = await h.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
-  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
-    grant_type: 'client_credentials',
-    client_id: 'hush-admin',
-    client_secret: boot.admin_client.client_secret,
-  });
-  token = String(res.body['access_token']);
+  token = await bootstrapAdmin(h);
 }, 60_000);
 afterAll(() => h?.close());
 

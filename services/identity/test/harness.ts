@@ -123,6 +123,20 @@ export function identityPerFile(use: (h: Harness, tokenUrl: string) => void, ove
   afterAll(() => h?.close());
 }
 
+/**
+ * Runs `bootstrap` as an operator would (the web app's client for `secretsAudience`, the admin
+ * client hush-admin) and returns an access token of hush-admin for the admin API: its secret as
+ * bootstrap printed it, or ADMIN_CLIENT_SECRET when the environment gave one.
+ */
+export async function bootstrapAdmin(h: Harness, secretsAudience = 'https://secrets.example.com/api/v1'): Promise<string> {
+  const boot = await h.cli<{ admin_client: { client_secret?: string } }>('bootstrap', '--secrets-audience', secretsAudience);
+  const secret = boot.admin_client.client_secret ?? h.env['ADMIN_CLIENT_SECRET'];
+  if (secret === undefined) throw new Error('bootstrap printed no admin secret and none was given');
+  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, { grant_type: 'client_credentials', client_id: 'hush-admin', client_secret: secret });
+  if (res.status !== 200) throw new Error(`no admin token: ${res.status} ${JSON.stringify(res.body)}`);
+  return String(res.body['access_token']);
+}
+
 /** An API plus a confidential client allowed some of its scopes: the usual test set-up. */
 export async function createApiAndClient(
   h: Harness,

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import { Browser, startSmtp, type TestSmtp } from '@hush/testing';
 import { authorizationUrl } from './flows.js';
 import { startIdentity, type Harness } from './harness.js';
-import { askForReset, codeClient, linkMailedTo, REDIRECT, refreshTokenOf, revocationCount, stable } from './account-mail.js';
+import { askForReset, codeClient, inlineMail, linkMailedTo, REDIRECT, refreshTokenOf, revocationCount, stable } from './account-mail.js';
 
 const OLD = 'correct horse battery staple';
 const NEW = 'a brand new passphrase';
@@ -12,16 +12,7 @@ let h: Harness;
 let smtp: TestSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
-  // No mail queue here: DELIVERY_MODE=inline is the in-process fallback, straight to the real SMTP server.
-  h = await startIdentity({
-    DELIVERY_MODE: 'inline',
-    SMTP_URL: smtp.url,
-    RELAY_INTERVAL_MS: '100',
-    MAIL_BACKOFF_MS: '100',
-    TRUST_PROXY: 'loopback',
-    RESET_MAX_PER_ADDRESS: '3',
-    RESET_MAX_PER_IP: '6',
-  });
+  h = await startIdentity({ ...inlineMail(smtp), RESET_MAX_PER_ADDRESS: '3', RESET_MAX_PER_IP: '6' });
 });
 afterAll(async () => {
   await h.close();

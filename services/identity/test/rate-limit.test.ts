@@ -1,5 +1,4 @@
-import { Redis } from 'ioredis';
-import { postForm, testRedisUrl } from '@hush/testing';
+import { type MonitoredCommand, postForm, RedisMonitor, testRedisUrl } from '@hush/testing';
 import { basic, createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 let h: Harness;
@@ -67,29 +66,15 @@ describe('Redis cost of client authentication', () => {
     expect((await postForm(tokenUrl, form)).status).toBe(200);
 
     // MONITOR shows every command with the connection it came from; ours is the one using our prefix.
-    const connection = new Redis(testRedisUrl);
-    const marker = new Redis(testRedisUrl);
-    const monitor = await connection.monitor();
-    const seen: { command: string; args: string[]; from: string }[] = [];
-    monitor.on('monitor', (_time: string, args: string[], from: string) => seen.push({ command: String(args[0]).toLowerCase(), args: args.slice(1), from }));
-    // Redis shows commands to a monitor in the order it runs them: a marker shown after the
-    // requests means every command they made before their answers has been shown too.
-    const mark = (key: string) =>
-      new Promise<void>((resolve) => {
-        const shown = (_time: string, args: string[]) => {
-          if (args[1] !== key) return;
-          monitor.off('monitor', shown);
-          resolve();
-        };
-        monitor.on('monitor', shown);
-        void marker.exists(key);
+    const monitor = await RedisMonitor.start(testRedisUrl);
+    let seen: MonitoredCommand[];
+    try {
+      seen = await monitor.during(async () => {
+        for (let i = 0; i < 3; i++) expect((await postForm(tokenUrl, form)).status).toBe(200);
       });
-    await mark(`marker:${c.clientId}:start`);
-    for (let i = 0; i < 3; i++) expect((await postForm(tokenUrl, form)).status).toBe(200);
-    await mark(`marker:${c.clientId}:end`);
-    monitor.disconnect();
-    connection.disconnect();
-    marker.disconnect();
+    } finally {
+      monitor.close();
+    }
 
     const ours = new Set(seen.filter((s) => s.args.some((a) => a.startsWith(h.config.REDIS_PREFIX))).map((s) => s.from));
     expect(ours.size).toBe(1);

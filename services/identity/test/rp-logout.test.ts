@@ -110,6 +110,6 @@ describe('RP-initiated logout', () => {
     expect(after.html).toContain('<h1>You are signed out</h1>');
     expect(after.html).not.toContain('name="password"');
     const again = await browser.navigate(/href="([^"]+)">Sign in again/.exec(after.html)![1]!);
-    expect(again.html).toContain('Sign in to Account Console');
+    expect(again.html).toContain('Sign in to your Hush account');
   });
 });

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { Browser, parseForms, postForm } from '@hush/testing';
+import { Browser, parseForms } from '@hush/testing';
 import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../src/login/second-factor.js';
 import { secondFactorDeps } from '../src/login/index.js';
 import { codeAt } from '../src/login/totp.js';
 import { authorizationUrl, clientConfig } from './flows.js';
-import { createApiAndClient, startIdentity, type Harness } from './harness.js';
+import { bootstrapAdmin, createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 /**
  * The sign-in's second step over HTTP: a person with TOTP gives a code after the password; wrong
@@ -25,13 +25,7 @@ let admin: string;
 beforeAll(async () => {
   h = await startIdentity({ SECOND_FACTOR_MAX_FAILURES: String(MAX_FAILURES) });
   redis = new Redis(h.config.REDIS_URL);
-  const boot = await h.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', `https://secrets-${randomBytes(3).toString('hex')}.example.com/api/v1`);
-  const token = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
-    grant_type: 'client_credentials',
-    client_id: 'hush-admin',
-    client_secret: boot.admin_client.client_secret,
-  });
-  admin = (token.body as { access_token: string }).access_token;
+  admin = await bootstrapAdmin(h, `https://secrets-${randomBytes(3).toString('hex')}.example.com/api/v1`);
 }, 60_000);
 afterAll(async () => {
   redis.disconnect();

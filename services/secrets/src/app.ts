@@ -51,7 +51,7 @@ export function createSecretsApp(config: Config, infra: Infrastructure): Secrets
   const context = createContext(config, db);
   const pool = new BcryptPool({ size: config.PASSPHRASE_WORKERS || availableParallelism(), queue: config.PASSPHRASE_QUEUE });
   const outbox = new OutboxRepository(db);
-  const delivery = new Delivery({ outbox, crypto: context.crypto, logger }, deliveryOptions(config));
+  const delivery = new Delivery({ outbox, crypto: context.crypto, logger, redis }, deliveryOptions(config));
   const metrics = createSecretsMetrics({ queueDepth: () => delivery.queueDepth(), outboxPending: () => outbox.pending() });
   const deps: SecretsDeps = createSecretsDeps(context, {
     passphrases: new Passphrases(pool, config.PASSPHRASE_HASH_COST),

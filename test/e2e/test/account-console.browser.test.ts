@@ -63,7 +63,7 @@ it('profile, applications, sessions and password in the account console, every p
 
   // Sign in: the console sends the browser through identity's login page and back, no consent.
   await page.goto(`${identity.url}${ACCOUNT}`);
-  await expect(h1(page)).resolves.toBe('Sign in to Account Console');
+  await expect(h1(page)).resolves.toBe('Sign in to your Hush account');
   await page.fill('#username', 'nora');
   await page.fill('#password', PASSWORD);
   await page.click('button[type=submit]:has-text("Sign in")');
@@ -112,7 +112,7 @@ it('profile, applications, sessions and password in the account console, every p
   await page.locator('ul.items > li', { hasText: 'Account Console' }).nth(1).locator('button').click();
   await expect(page.locator('[role=status]').textContent()).resolves.toContain('signed out');
   await expect(page.locator('ul.items > li').count()).resolves.toBe(2);
-  expect((await elsewhere.navigate(`${ACCOUNT}/sign-in`)).html).toContain('Sign in to Account Console');
+  expect((await elsewhere.navigate(`${ACCOUNT}/sign-in`)).html).toContain('Sign in to your Hush account');
 
   // Password: the current one is required; then changed.
   await page.click('nav a:has-text("Password")');
@@ -142,7 +142,7 @@ it('profile, applications, sessions and password in the account console, every p
   await expect(h1(page)).resolves.toBe('You are signed out');
   await inspect(page, violations, 'account-9-signed-out');
   await page.click('a:has-text("Sign in again")');
-  await expect(h1(page)).resolves.toBe('Sign in to Account Console');
+  await expect(h1(page)).resolves.toBe('Sign in to your Hush account');
   await page.fill('#username', 'nora');
   await page.fill('#password', NEW_PASSWORD);
   await page.click('button[type=submit]:has-text("Sign in")');

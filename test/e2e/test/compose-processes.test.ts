@@ -1,7 +1,7 @@
 import { zkRead } from '@hush/zk';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -262,11 +262,36 @@ it('SIGTERM during load: in-flight requests finish without error, then the proce
       .send({ secret: `in-flight-${i}`, passphrase: 'slow to hash' })
       .then((r) => r.status),
   );
-  await new Promise((r) => setTimeout(r, 150));
   const [identity, secrets, mailer] = children.filter((c) => c.exitCode === null && c.spawnargs.some((a) => a.endsWith('dist/src/main.js')));
+  // In flight: the secrets process has accepted all eight connections (a connection still in the
+  // kernel's backlog when SIGTERM closes the listener is refused), and has had a moment to read them.
+  while (acceptedConnections(secrets!.pid!, ports.secrets) < 8) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 100));
   for (const child of [identity, secrets, mailer]) child?.kill('SIGTERM');
   const statuses = await Promise.all(inFlight);
-  expect(statuses.every((s) => s === 200)).toBe(true);
+  expect(statuses).toEqual(Array.from({ length: 8 }, () => 200));
   const codes = await Promise.all([identity, secrets, mailer].map(async (c) => (c && c.exitCode === null ? ((await once(c, 'exit')) as [number])[0] : c?.exitCode)));
   expect(codes).toEqual([0, 0, 0]);
 }, 60_000);
+
+/** How many established TCP connections to `port` the process `pid` holds (accepted, not merely queued). */
+function acceptedConnections(pid: number, port: number): number {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const [, local, , state, , , , , , inode] = fields;
+      if (local && state === '01' && parseInt(local.split(':').pop() ?? '', 16) === port && inode) inodes.add(inode);
+    }
+  }
+  let held = 0;
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) held++;
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return held;
+}

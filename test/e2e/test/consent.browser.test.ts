@@ -1,7 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { type Page } from 'playwright-core';
+import { browserTests, type BrowserTab } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -13,31 +11,22 @@ import { authorizationUrl, clientConfig } from '../../../services/identity/test/
  * consent shows what it asks for by description, and a second browser is not asked again.
  * Screenshots of the consent page at 1280 and 360 px, light and dark, in test-artifacts/identity/.
  */
-const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'identity');
 const PASSWORD = 'correct horse battery staple';
 const CALLBACK = 'http://127.0.0.1:9/callback';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
+const suite = browserTests('identity', async () => {
   ({ identity, h: secrets } = await startWebWithIdentity());
   await identity.cli('users', 'create', 'cora', '--password', PASSWORD, '--email', 'cora@example.com', '--email-verified');
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await secrets?.close();
-  await identity?.close();
+  return [secrets, identity];
 });
 
 /** A fresh browser (no session, no cookies) whose visits to the test client's callback are answered here. */
-async function freshPage(): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  await context.route(`${CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
-  const page = await context.newPage();
-  return { page, violations: cspViolations(page), close: () => context.close() };
+async function freshPage(): Promise<BrowserTab> {
+  const tab = await suite.newTab();
+  await tab.context.route(`${CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
+  return tab;
 }
 
 async function signIn(page: Page) {
@@ -91,7 +80,7 @@ it('a client that requires consent shows its scopes by description and is not as
     'Your e-mail address, and whether it is confirmed',
     'See the secrets you shared and read secrets shared with you',
   ]);
-  await inspectPage(first.page, first.violations, 'identity-consent', ARTIFACTS);
+  await suite.inspect(first.page, first.violations, 'identity-consent');
   await first.page.click('button:has-text("Allow")');
   await first.page.waitForURL(`${CALLBACK}**`);
   expect(new URL(first.page.url()).searchParams.get('code')).toBeTruthy();

@@ -98,7 +98,16 @@ it('the admin console on a desktop: navigation beside the content, users, client
   await page.selectOption('#u-org', { label: 'Acme Billing' });
   await page.click('button:has-text("Create user")');
   await page.goto(`${identity.url}/auth/admin/public/console/users`);
-  await expect(page.locator('table.list thead th').allTextContents()).resolves.toEqual(['Username', 'Name', 'E-mail', 'Verified', 'Enabled', 'Organization', 'Created']);
+  await expect(page.locator('table.list thead th').allTextContents()).resolves.toEqual([
+    'Username ▲',
+    'Name',
+    'E-mail',
+    'Verified',
+    'Enabled',
+    'Second factor',
+    'Organization',
+    'Created',
+  ]);
   const grace = page.locator('table.list tbody tr', { hasText: 'grace' });
   await expect(grace.locator('td').allTextContents()).resolves.toEqual(expect.arrayContaining(['grace', 'Grace Hopper', 'grace@example.com', 'Acme Billing']));
   await inspect(page, violations, 'console-users');
@@ -108,14 +117,14 @@ it('the admin console on a desktop: navigation beside the content, users, client
   await expect(page.locator('#search').inputValue()).resolves.toBe('grace');
 
   await page.goto(`${identity.url}/auth/admin/public/console/clients`);
-  await expect(page.locator('table.list thead th').allTextContents()).resolves.toEqual(['Client id', 'Name', 'Type', 'Grants', 'Organization', 'Consent', 'Enabled']);
+  await expect(page.locator('table.list thead th').allTextContents()).resolves.toEqual(['Client id ▲', 'Name', 'Type', 'Grants', 'Organization', 'Consent', 'Enabled']);
   const wiki = page.locator('table.list tbody tr', { hasText: 'team-wiki' });
   await expect(wiki.locator('td').allTextContents()).resolves.toEqual(['team-wiki', 'Team wiki', 'confidential', 'authorization code, refresh token', '—', 'asked', 'yes']);
   await inspect(page, violations, 'console-clients');
 
   // The admin events of those changes name ada, not her id.
   await page.goto(`${identity.url}/auth/admin/public/console/events?kind=admin`);
-  await expect(page.locator('table.list thead th').allTextContents()).resolves.toEqual(['Time', 'Type', 'By', 'What', 'IP']);
+  await expect(page.locator('table.list thead th').allTextContents()).resolves.toEqual(['Time ▼', 'Type', 'By', 'What', 'IP address']);
   await expect(page.locator('table.list tbody tr').first().locator('td').nth(2).textContent()).resolves.toBe('ada');
   await inspect(page, violations, 'console-events');
   await page.goto(`${identity.url}/auth/admin/public/console/events?kind=user&type=LOGIN`);
@@ -140,8 +149,8 @@ async function personWithTotp(username: string): Promise<string> {
 }
 
 for (const [locale, words] of [
-  ['en', { signingInAs: 'Signing in as', left: /\d+ attempts left/, signedOut: 'You are signed out' }],
-  ['de', { signingInAs: 'Anmeldung als', left: /Noch \d+ Versuche/, signedOut: 'Sie sind abgemeldet' }],
+  ['en', { signingInAs: 'Signing in as', left: /\d+ attempts left/, signOut: 'Sign out', signedOut: 'You are signed out' }],
+  ['de', { signingInAs: 'Anmeldung als', left: /Noch \d+ Versuche/, signOut: 'Abmelden', signedOut: 'Sie sind abgemeldet' }],
 ] as const) {
   it(`${locale}: the second step names the account and the attempts left; signing out lands on a page saying so`, async () => {
     const username = `tess-${locale}`;
@@ -156,7 +165,7 @@ for (const [locale, words] of [
     await inspect(page, violations, `second-step-${locale}`);
     await page.fill('#code', codeAt(secret, Date.now()));
     await page.click('form:has(#code) button[type=submit]');
-    await expect(page.locator('#sign-out').textContent()).resolves.toBe('Sign out');
+    await expect(page.locator('#sign-out').textContent()).resolves.toBe(words.signOut);
     await page.click('header.masthead #sign-out');
     await expect(h1(page)).resolves.toBe(words.signedOut);
     await inspect(page, violations, `signed-out-${locale}`);

@@ -1,8 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
+import { type Page } from 'playwright-core';
+import { browserTests } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { clientToken, startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -15,46 +12,23 @@ import { clientToken, startWebWithIdentity } from '../../../services/secrets/tes
  * each language, theme (light, dark) and width (1280 px, 360 px): no axe-core violation of any
  * impact, no CSP violation, no sideways scrolling; screenshots in test-artifacts/languages/.
  */
-const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'languages');
 const PASSWORD = 'correct horse battery staple';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
+const suite = browserTests('languages', async () => {
   ({ identity, h: secrets } = await startWebWithIdentity());
   await identity.cli('users', 'create', 'wendy', '--password', PASSWORD);
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await secrets?.close();
-  await identity?.close();
+  return [secrets, identity];
 });
 
 const h1 = (page: Page) => page.locator('h1').innerText();
 
 /** Every look of the page: axe finds nothing at all, nothing scrolls sideways, and a screenshot. */
-async function inspect(page: Page, violations: string[], name: string) {
-  await page.evaluate(AXE);
-  await inEveryLook(page, async (width, scheme) => {
-    const found = await page.evaluate<string[]>(
-      `axe.run(document).then((r) => r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-    );
-    expect({ name, width, scheme, found }).toEqual({ name, width, scheme, found: [] });
-    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-    expect({ name, width, fits: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, fits: true });
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-  });
-  expect({ name, violations }).toEqual({ name, violations: [] });
-}
+const inspect = (page: Page, violations: string[], name: string) => suite.inspect(page, violations, name, { everyViolation: true });
 
 it('shows the share page in English and German, switching by a plain link that is remembered', async () => {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-  const page = await context.newPage();
-  const violations = cspViolations(page);
+  const { page, violations, close } = await suite.newTab();
   await page.goto(`${secrets.url}/`);
   await page.fill('#username', 'wendy');
   await page.fill('#password', PASSWORD);
@@ -79,7 +53,7 @@ it('shows the share page in English and German, switching by a plain link that i
   // The choice stays: another page of the app, opened without kc_locale, is German too.
   await page.goto(`${secrets.url}/secrets`);
   await expect(h1(page)).resolves.toBe('Meine Geheimnisse');
-  await context.close();
+  await close();
 }, 300_000);
 
 it('shows the reveal page of a handed-over client secret in English and German, naming what it carries', async () => {
@@ -100,9 +74,7 @@ it('shows the reveal page of a handed-over client secret in English and German, 
     ['en', { heading: 'Ada Admin handed you the client secret of Reports exporter', label: 'The client secret of Reports exporter (reports-exporter)' }],
     ['de', { heading: 'Ada Admin hat Ihnen das Client-Secret von Reports exporter übergeben', label: 'Das Client-Secret von Reports exporter (reports-exporter)' }],
   ] as const) {
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: locale === 'de' ? 'de-DE' : 'en-GB' });
-    const page = await context.newPage();
-    const violations = cspViolations(page);
+    const { page, violations, close } = await suite.newTab({ locale: locale === 'de' ? 'de-DE' : 'en-GB' });
     // The German reader's browser asks for German (Accept-Language); nothing in the link says so.
     await page.goto(await handOver());
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe(locale);
@@ -113,6 +85,6 @@ it('shows the reveal page of a handed-over client secret in English and German, 
     await expect(page.locator('label[for=value]').innerText()).resolves.toBe(words.label);
     await expect(page.locator('#value').inputValue()).resolves.toBe('rx-3f9c2a7d41e8b6059c1d2e3f4a5b6c7d8e9f0a1b2c');
     await inspect(page, violations, `revealed-${locale}`);
-    await context.close();
+    await close();
   }
 }, 300_000);

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createTestDatabase, eventually, freePort, startScriptFlags, startSmtp, testRedisUrl, type TestDatabase, type TestSmtp } from '@hush/testing';
+import { Browser, createTestDatabase, eventually, freePort, parseForms, startScriptFlags, startSmtp, testRedisUrl, type TestDatabase, type TestSmtp } from '@hush/testing';
 
 /**
  * Tracing across the three services, started as their images start them (the start scripts'
@@ -13,6 +13,7 @@ import { createTestDatabase, eventually, freePort, startScriptFlags, startSmtp, 
  * trace: identity's token request (continuing the caller's traceparent), the secrets API request,
  * the outbox relay and the BullMQ job it adds, the mailer's processing of that job and its SMTP
  * send; and nothing exported holds the secret, its keys, the link, the address or a credential.
+ * Identity's own e-mail likewise: a password reset request is one trace down to its SMTP send.
  */
 const ROOT = process.cwd();
 
@@ -86,6 +87,8 @@ let smtp: TestSmtp;
 let databases: TestDatabase[] = [];
 let ports: { identity: number; secrets: number };
 let clientCredentials: { client_id: string; client_secret: string };
+/** A person with an address, who asks for a password reset. */
+const resetUser = { username: `traced-${randomBytes(4).toString('hex')}`, email: `reset-${randomBytes(4).toString('hex')}@example.com` };
 
 /** A service's process: its start script's flags and entry point, from its folder (as its image runs it). */
 function start(service: string, env: NodeJS.ProcessEnv, args?: string[]): ChildProcess {
@@ -170,6 +173,7 @@ beforeAll(async () => {
   clientCredentials = JSON.parse(
     await cli('identity', identity, ['clients', 'create', '--name', 'tracing e2e', '--grants', 'client_credentials', '--scopes', 'secrets:write,secrets:read', '--json']),
   ) as typeof clientCredentials;
+  await cli('identity', identity, ['users', 'create', resetUser.username, '--password', key(), '--email', resetUser.email, '--email-verified']);
   start('identity', identity);
   start('secrets', secrets);
   start('mailer', mailer);
@@ -242,6 +246,37 @@ it('one share with a recipient, made with a bearer token, is one trace from the 
     .map((l) => JSON.parse(l) as { msg?: string; path?: string; trace_id?: string })
     .find((l) => l.msg === 'request' && l.path === '/api/v1/share');
   expect(line?.trace_id).toBe(traceId);
+}, 90_000);
+
+it('a password reset e-mail is one trace from the request that asked for it to the SMTP send, holding no address or link', async () => {
+  const traceId = randomBytes(16).toString('hex');
+  const person = new Browser(`http://127.0.0.1:${ports.identity}`);
+  const page = await person.navigate('/auth/realms/public/login-actions/reset-credentials');
+  const form = parseForms(page.html)[0];
+  if (!form) throw new Error(`no form on the reset page:\n${page.html}`);
+  const asked = await person.send(form.action, { ...form.hidden, login: resetUser.username }, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` });
+  expect(asked.status).toBe(200);
+  const [mail] = await smtp.waitFor(resetUser.email, 1, 30_000);
+  const link = /https?:\/\/\S*action-token\S*/.exec(mail?.mail.text ?? '')?.[0];
+  expect(link).toBeDefined();
+
+  const chain = await eventually(async () => {
+    const spans = receiver.inTrace(traceId);
+    const find = (service: string, test: (s: Exported) => boolean) => spans.find((s) => s.service === service && test(s));
+    const asking = find('hush-identity', (s) => s.kind === SERVER && s.name.includes('reset-credentials'));
+    const relay = find('hush-identity', (s) => s.name === 'outbox relay');
+    const send = find('hush-identity', (s) => s.kind === PRODUCER && s.name === 'send hush-mail');
+    const process = find('hush-mailer', (s) => s.kind === CONSUMER && s.name === 'process hush-mail');
+    const smtpSend = find('hush-mailer', (s) => s.kind === CLIENT && s.name === 'smtp send');
+    return asking && relay && send && process && smtpSend ? { asking, relay, send, process, smtpSend, spans } : undefined;
+  }, 30_000);
+  expect(descendantOf(chain.spans, chain.relay, chain.asking.spanId)).toBe(true);
+  expect(chain.send.parentSpanId).toBe(chain.relay.spanId);
+  expect(chain.process.parentSpanId).toBe(chain.send.spanId);
+  expect(chain.smtpSend.parentSpanId).toBe(chain.process.spanId);
+
+  const exported = receiver.bodies.join('\n');
+  for (const secret of [resetUser.email, link as string, new URL(link as string).searchParams.get('key') ?? link]) expect(exported).not.toContain(secret);
 }, 90_000);
 
 /** Whether `span` descends from the span `ancestorId` through the spans exported. */

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
-import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { type Page } from 'playwright-core';
+import { browserTests } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -17,34 +15,24 @@ import { startWebWithIdentity } from '../../../services/secrets/test/identity.js
  * serious or critical axe-core violation, and screenshots at 1280 px and 360 px in
  * test-artifacts/web/ (git-ignored).
  */
-const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'web');
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'db-password: s3cr3t-Ω-42';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
+const suite = browserTests('web', async () => {
   ({ identity, h: secrets } = await startWebWithIdentity());
   await identity.cli('users', 'create', 'wendy', '--password', PASSWORD);
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await secrets?.close();
-  await identity?.close();
+  return [secrets, identity];
 });
 
 async function newPage(): Promise<{ page: Page; violations: string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const { context, page, violations } = await suite.newTab();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: secrets.url });
-  const page = await context.newPage();
-  const violations = cspViolations(page);
   return { page, violations };
 }
 
-const inspect = (page: Page, violations: string[], name: string) => inspectPage(page, violations, name, ARTIFACTS);
+const inspect = (page: Page, violations: string[], name: string) => suite.inspect(page, violations, name);
 
 const h1 = (page: Page) => page.locator('h1').textContent();
 
@@ -173,9 +161,7 @@ describe('with ANONYMOUS_SHARES=true', () => {
 
   it('a signed-out visitor shares from the home page, anonymously, and gets the link', async () => {
     const url = (anon as { h: SecretsHarness }).h.url;
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
-    const page = await context.newPage();
-    const violations = cspViolations(page);
+    const { page, violations, close } = await suite.newTab();
     await page.goto(`${url}/`);
     await expect(h1(page)).resolves.toBe('Share a secret');
     await expect(page.locator('#anonymous-note').textContent()).resolves.toContain('shared anonymously');
@@ -186,6 +172,6 @@ describe('with ANONYMOUS_SHARES=true', () => {
     await page.waitForURL(/\/private\//);
     await expect(h1(page)).resolves.toBe('Your secret link is ready');
     await expect(page.locator('#link').inputValue()).resolves.toMatch(new RegExp(`^${url}/secret/[0-9a-z]{31}#[A-Za-z0-9_-]{43}$`));
-    await context.close();
+    await close();
   }, 60_000);
 });

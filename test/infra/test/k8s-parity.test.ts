@@ -41,6 +41,20 @@ const containers = (objects: Obj[], w: Obj) => {
   return [...(pod['initContainers'] ?? []), ...pod['containers']].map((c: Obj) => view(objects, c, pod));
 };
 
+describe('with tracing on, the Helm chart (tracing.endpoint) and the kustomize base with components/tracing agree', () => {
+  const endpoint = 'http://otel-collector.monitoring:4318';
+  const tracedChart = renderChart([], undefined, { tracing: { endpoint } }).objects;
+  const tracedKustomize = renderKustomization(kustomizeDir, [join(kustomizeDir, 'components', 'tracing')]);
+
+  it.each(['identity', 'secrets', 'mailer'])('on what the %s container sees, its OTEL_* variables included', (name) => {
+    const ours = byKind(tracedChart, 'Deployment').get(name);
+    const theirs = byKind(tracedKustomize, 'Deployment').get(name);
+    const seen = ours && containers(tracedChart, ours);
+    expect(seen).toEqual(theirs && containers(tracedKustomize, theirs));
+    expect(seen?.[0]?.['env']['OTEL_EXPORTER_OTLP_ENDPOINT']).toBe(endpoint);
+  });
+});
+
 describe('the Helm chart (defaults) and the kustomize base agree', () => {
   it.each(['identity', 'secrets', 'mailer'])('on what the %s container sees: variables, ports, image, probes, resources, Secrets', (name) => {
     const ours = byKind(chart, 'Deployment').get(name);

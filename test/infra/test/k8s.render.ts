@@ -91,18 +91,47 @@ export function renderChart(valueFiles: string[] = [], release = { name: 'hush',
   return { objects, notes: out['NOTES.txt'] ?? '', values };
 }
 
-const KUSTOMIZE_FIELDS = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'images', 'nameSuffix']);
+const KUSTOMIZE_FIELDS = new Set(['apiVersion', 'kind', 'namespace', 'resources', 'images', 'nameSuffix', 'patches']);
 
-/** `kubectl kustomize <dir>` for the fields our kustomizations use. */
-export function renderKustomization(dir = kustomizeDir): Obj[] {
+const readKustomization = (dir: string): Obj => {
   const k = readYaml(join(dir, 'kustomization.yaml'));
   const unknown = Object.keys(k).filter((f) => !KUSTOMIZE_FIELDS.has(f));
   if (unknown.length) throw new Error(`${dir}/kustomization.yaml: fields this renderer does not know: ${unknown.join(', ')}`);
+  return k;
+};
+
+/**
+ * A component's `patches` (each `path:` a strategic-merge patch naming its object by kind, name and
+ * namespace) applied to `objects`: maps merge key by key, anything else replaces, as for the
+ * ConfigMap data our patches add to. A patch that finds no object fails, as in kustomize.
+ */
+function applyPatches(objects: Obj[], dir: string, patches: Obj[]): void {
+  for (const patch of patches) {
+    if (typeof patch['path'] !== 'string' || Object.keys(patch).length !== 1) throw new Error(`${dir}: only patches of a path are rendered here`);
+    for (const change of documents(readFileSync(join(dir, patch['path']), 'utf8'), join(dir, patch['path']))) {
+      const at = objects.findIndex(
+        (o) => o['kind'] === change['kind'] && o['metadata']['name'] === change['metadata']['name'] && o['metadata']['namespace'] === change['metadata']['namespace'],
+      );
+      if (at < 0) throw new Error(`${dir}: ${patch['path']} patches no object (${change['kind']} ${change['metadata']['name']})`);
+      objects[at] = coalesce(objects[at] as Obj, change);
+    }
+  }
+}
+
+/** `kubectl kustomize` of a kustomization that lists `components` (folders of kind Component), for the fields our kustomizations use. */
+export function renderKustomization(dir = kustomizeDir, components: string[] = []): Obj[] {
+  const k = readKustomization(dir);
   const objects = ((k['resources'] ?? []) as string[]).flatMap((r) => {
     const path = join(dir, r);
     if (!existsSync(path)) throw new Error(`${dir}: resource ${r} does not exist`);
     return statSync(path).isDirectory() ? renderKustomization(path) : documents(readFileSync(path, 'utf8'), path);
   });
+  // A component alone renders its own objects; its patches are for the kustomization listing it.
+  if (k['kind'] !== 'Component') applyPatches(objects, dir, (k['patches'] ?? []) as Obj[]);
+  for (const component of components) {
+    objects.push(...renderKustomization(component));
+    applyPatches(objects, component, (readKustomization(component)['patches'] ?? []) as Obj[]);
+  }
   const images = (k['images'] ?? []) as Obj[];
   const suffix = (k['nameSuffix'] as string | undefined) ?? '';
   for (const obj of objects) {

@@ -28,7 +28,7 @@ type Obj = Record<string, any>;
 
 const dir = join(repoRoot, 'infra', 'k8s');
 // The base, the migration Job's own kustomization (migrate/), the rewrap Job's (rewrap/), and the optional components.
-const COMPONENTS = ['network-policy', 'ingress', 'admin-ingress', 'service-monitor'];
+const COMPONENTS = ['network-policy', 'ingress', 'admin-ingress', 'service-monitor', 'tracing'];
 const files = ['', 'migrate/', 'rewrap/', ...COMPONENTS.map((c) => `components/${c}/`)].flatMap((sub) =>
   readdirSync(join(dir, sub))
     .filter((f) => f.endsWith('.yaml'))
@@ -380,7 +380,7 @@ describe('kubectl apply -k / delete -k infra/k8s (the objects kustomize renders)
   });
 });
 
-describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, admin Ingress, ServiceMonitors)', () => {
+describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, admin Ingress, ServiceMonitors, tracing)', () => {
   const base = renderKustomization();
   const parts = Object.fromEntries(COMPONENTS.map((c) => [c, renderKustomization(join(dir, 'components', c))]));
   const all = [...base, ...Object.values(parts).flat()];
@@ -421,6 +421,26 @@ describe('the optional kustomize components (NetworkPolicies, Ingress with TLS, 
       const services = all.filter((o) => o['kind'] === 'Service' && matches(m['spec']['selector']['matchLabels'], o['metadata']['labels']));
       expect(services).toHaveLength(1);
       expect(services[0]?.['spec']['ports']).toEqual([{ name: 'management', port: managementPort(m['metadata']['name']), targetPort: 'management' }]);
+    }
+  });
+
+  it('turn tracing on for each service under its own name (tracing), and let each reach the collector on its port (network-policy); off without them', () => {
+    const traced = renderKustomization(dir, [join(dir, 'components', 'tracing')]);
+    const configOf = (objects: Obj[], d: Obj): Record<string, string> => {
+      const name = d['spec']['template']['spec']['containers'][0]['envFrom'][0]['configMapRef']['name'];
+      return objects.find((o) => o['kind'] === 'ConfigMap' && o['metadata']['name'] === name)?.['data'] ?? {};
+    };
+    for (const d of traced.filter((o) => o['kind'] === 'Deployment')) {
+      const name = d['metadata']['name'];
+      const config = configOf(traced, d);
+      expect({ name, service: config['OTEL_SERVICE_NAME'], sampler: config['OTEL_TRACES_SAMPLER'] }).toEqual({ name, service: `hush-${name}`, sampler: 'parentbased_always_on' });
+      const endpoint = new URL(config['OTEL_EXPORTER_OTLP_ENDPOINT'] ?? '');
+      const [policy] = (parts['network-policy'] ?? []).filter((p) => matches(p['spec']['podSelector']['matchLabels'], podLabels(d)));
+      expect({ name, collector: ports(policy?.['spec']['egress'] ?? []).has(Number(endpoint.port)) }).toEqual({ name, collector: true });
+      // The rest of the service's settings stay as the base has them.
+      const base = configOf(renderKustomization(), d);
+      expect(Object.fromEntries(Object.entries(config).filter(([k]) => !k.startsWith('OTEL_')))).toEqual(base);
+      expect(Object.keys(base).filter((k) => k.startsWith('OTEL_'))).toEqual([]);
     }
   });
 

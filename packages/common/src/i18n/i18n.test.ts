@@ -1,5 +1,5 @@
 import { html } from '../web/html.js';
-import { acceptedTags, chooseLocale, localeOf } from './locales.js';
+import { acceptedTags, chooseLocale, chooseMailLocale, localeOf } from './locales.js';
 import { catalogueGaps, messageCatalogue, type Translation } from './messages.js';
 
 const en = {
@@ -29,6 +29,17 @@ describe('choosing a language', () => {
     expect(localeOf('DE_de')).toBe('de');
     expect(acceptedTags('de;q=0, en;q=abc')).toEqual(['en']);
     expect(chooseLocale({ kcLocale: { a: 1 }, uiLocales: 42 })).toBe('en');
+  });
+});
+
+describe('choosing an e-mail’s language', () => {
+  test('the request’s own hints, then the recipient’s locale attribute, then Accept-Language, then English', () => {
+    expect(chooseMailLocale({ uiLocales: 'de', accountLocale: 'en', acceptLanguage: 'en' })).toBe('de');
+    expect(chooseMailLocale({ kcLocale: 'en', accountLocale: 'de' })).toBe('en');
+    expect(chooseMailLocale({ cookie: 'de', accountLocale: 'en' })).toBe('de');
+    expect(chooseMailLocale({ accountLocale: 'de', acceptLanguage: 'en' })).toBe('de');
+    expect(chooseMailLocale({ accountLocale: 'fr', acceptLanguage: 'de-AT, en;q=0.5' })).toBe('de');
+    expect(chooseMailLocale({ accountLocale: null })).toBe('en');
   });
 });
 

@@ -55,3 +55,30 @@ export function chooseLocale(hints: LocaleHints): Locale {
   }
   return DEFAULT_LOCALE;
 }
+
+export interface MailLocaleHints {
+  /** What the request that causes the e-mail says: `kc_locale`, `ui_locales`, the language cookie. */
+  kcLocale?: unknown;
+  uiLocales?: unknown;
+  cookie?: string | undefined;
+  /** The recipient's own choice (an account's `locale` attribute). */
+  accountLocale?: string | null | undefined;
+  /** The triggering request's `Accept-Language`. */
+  acceptLanguage?: string | undefined;
+}
+
+/**
+ * The language of an e-mail a request causes: what that request asks for (`kc_locale`,
+ * `ui_locales`, a switcher's cookie), then the recipient's own `locale` attribute, then the
+ * request's `Accept-Language`, then English. The recipient's choice outranks the browser's
+ * general preference, but not a language the request names for this very flow.
+ */
+export function chooseMailLocale(hints: MailLocaleHints): Locale {
+  const uiLocales = typeof hints.uiLocales === 'string' && hints.uiLocales.length <= 200 ? hints.uiLocales.split(' ') : [];
+  const candidates = [hints.kcLocale, ...uiLocales, hints.cookie, hints.accountLocale, ...acceptedTags(hints.acceptLanguage)];
+  for (const tag of candidates) {
+    const locale = localeOf(tag);
+    if (locale) return locale;
+  }
+  return DEFAULT_LOCALE;
+}

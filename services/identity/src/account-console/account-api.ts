@@ -24,7 +24,7 @@ export function accountRepresentation(user: User) {
     ...(user.lastName ? { lastName: user.lastName } : {}),
     ...(user.email ? { email: user.email } : {}),
     emailVerified: user.emailVerified,
-    attributes: {},
+    attributes: user.locale ? { locale: [user.locale] } : {},
   };
 }
 
@@ -110,6 +110,7 @@ export function accountApi(deps: AccountApiDeps): express.Router {
         lastName: text('lastName'),
         email: text('email'),
         username: typeof body['username'] === 'string' ? body['username'] : undefined,
+        locale: localeOfAttributes(body['attributes']),
       });
       deps.events?.user({ type: 'UPDATE_PROFILE', userId: who.userId, clientId: who.clientId, ipAddress: req.ip });
       if (emailChanged) deps.events?.user({ type: 'UPDATE_EMAIL', userId: who.userId, clientId: who.clientId, ipAddress: req.ip });
@@ -129,4 +130,12 @@ export function accountApi(deps: AccountApiDeps): express.Router {
   });
 
   return router;
+}
+
+/** Keycloak's `attributes.locale` (a list, or one value): undefined when not sent, null to remove it. */
+function localeOfAttributes(attributes: unknown): string | null | undefined {
+  if (typeof attributes !== 'object' || attributes === null || !Object.hasOwn(attributes, 'locale')) return undefined;
+  const raw = (attributes as Record<string, unknown>)['locale'];
+  const value: unknown = Array.isArray(raw) ? (raw as unknown[])[0] : raw;
+  return typeof value === 'string' ? value : null;
 }

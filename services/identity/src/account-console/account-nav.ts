@@ -1,5 +1,5 @@
 import { ACCOUNT_CONSOLE } from '../console-sign-in/index.js';
-import type { ConsoleNavItem } from '../pages/index.js';
+import type { ConsoleNavItem, PageMessages } from '../pages/index.js';
 
 const mount = ACCOUNT_CONSOLE.mount;
 
@@ -12,13 +12,14 @@ export const ACCOUNT_PAGES = {
   security: `${mount}/security`,
 } as const;
 
-/** What a fault's page of the account console says. */
-export const ACCOUNT_CONSOLE_FAULT = 'The account console could not do this. Try again later.';
+/** What a fault's page of the account console says (a catalogue key). */
+export const ACCOUNT_CONSOLE_FAULT = 'account.fault';
 
-export const ACCOUNT_NAV: readonly ConsoleNavItem[] = [
-  { href: ACCOUNT_PAGES.profile, label: 'Profile' },
-  { href: ACCOUNT_PAGES.password, label: 'Password' },
-  { href: ACCOUNT_PAGES.security, label: 'Security' },
-  { href: ACCOUNT_PAGES.applications, label: 'Applications' },
-  { href: ACCOUNT_PAGES.sessions, label: 'Sessions' },
+/** The console's navigation, in the page's language. */
+export const accountNav = (m: PageMessages): readonly ConsoleNavItem[] => [
+  { href: ACCOUNT_PAGES.profile, label: m.text('account.nav.profile') },
+  { href: ACCOUNT_PAGES.password, label: m.text('account.nav.password') },
+  { href: ACCOUNT_PAGES.security, label: m.text('account.nav.security') },
+  { href: ACCOUNT_PAGES.applications, label: m.text('account.nav.applications') },
+  { href: ACCOUNT_PAGES.sessions, label: m.text('account.nav.sessions') },
 ];

@@ -52,6 +52,7 @@ export async function updateProfile(deps: AccountDeps, userId: string, input: Pr
     ...(input.firstName !== undefined ? { firstName: orNull(input.firstName) ?? null } : {}),
     ...(input.lastName !== undefined ? { lastName: orNull(input.lastName) ?? null } : {}),
     ...(email !== undefined ? { email } : {}),
+    ...(input.locale !== undefined ? { locale: orNull(input.locale) ?? null } : {}),
   });
   return { user: changed, emailChanged: addressChanged };
 }

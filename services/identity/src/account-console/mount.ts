@@ -10,7 +10,7 @@ import { securityConsole, SECURITY_PATH } from './security.routes.js';
  * The account console at ACCOUNT_CONSOLE.mount (and Keycloak's account REST API on the same path),
  * its security pages at SECURITY_PATH; both sign in through one ConsoleSignIn.
  */
-export function mountAccountConsole(app: express.Express, deps: Pick<Deps, 'consoleRealm' | 'context' | 'clients' | 'protocol' | 'limiter' | 'events' | 'logger' | 'mfa'>): void {
+export function mountAccountConsole(app: express.IRouter, deps: Pick<Deps, 'consoleRealm' | 'context' | 'clients' | 'protocol' | 'limiter' | 'events' | 'logger' | 'mfa'>): void {
   const { context, clients, protocol, limiter, events, logger } = deps;
   const signIn = consoleSignIn({ console: ACCOUNT_CONSOLE, ...deps.consoleRealm });
   app.use(SECURITY_PATH, securityConsole({ ...deps.mfa, signIn, users: context.users, limiter, events, logger }));

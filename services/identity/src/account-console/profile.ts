@@ -1,3 +1,4 @@
+import { localeOf } from '@hush/common/i18n';
 import type { User } from '../users/index.js';
 
 /**
@@ -5,7 +6,9 @@ import type { User } from '../users/index.js';
  * so the account REST API can answer Keycloak's error shapes and the page can word them:
  * - first and last name: at most 255 characters (`error-invalid-length`);
  * - e-mail: empty (none) or an address, at most 254 characters (`invalidEmailMessage`);
- * - username: read-only here (`error-user-attribute-read-only`), as in Keycloak's default realm.
+ * - username: read-only here (`error-user-attribute-read-only`), as in Keycloak's default realm;
+ * - locale (Keycloak's `locale` attribute): empty (none) or a language the pages are written in
+ *   (`error-invalid-value`).
  */
 export interface ProfileInput {
   firstName?: string | null | undefined;
@@ -13,6 +16,7 @@ export interface ProfileInput {
   email?: string | null | undefined;
   /** Only to compare: a different one is refused. */
   username?: string | undefined;
+  locale?: string | null | undefined;
 }
 
 /** Keycloak's ErrorRepresentation of one field: the attribute, the message key, its parameters. */
@@ -46,6 +50,10 @@ export function profileErrors(user: Pick<User, 'username'>, input: ProfileInput)
   const email = input.email;
   if (typeof email === 'string' && email !== '' && (email.length > MAX_EMAIL || !EMAIL.test(email))) {
     errors.push({ field: 'email', errorMessage: 'invalidEmailMessage', params: ['email', email], text: 'Enter a valid e-mail address.' });
+  }
+  const locale = input.locale;
+  if (typeof locale === 'string' && locale !== '' && localeOf(locale) !== locale) {
+    errors.push({ field: 'locale', errorMessage: 'error-invalid-value', params: ['locale'], text: 'Choose one of the languages offered.' });
   }
   return errors;
 }

@@ -1,9 +1,10 @@
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { nonceOf, pageSecurity, readForm, requestLogger, type Attempt, type Html, type Logger } from '@hush/common';
-import { ACCOUNT_CONSOLE_FAULT, ACCOUNT_NAV, ACCOUNT_PAGES } from './account-nav.js';
+import { ACCOUNT_CONSOLE_FAULT, accountNav, ACCOUNT_PAGES } from './account-nav.js';
+import { accountWords, wordsOf } from './account-words.js';
 import type { ConsoleSignIn } from '../console-sign-in/index.js';
-import { consolePageErrors, refusedForLimit } from '../pages/index.js';
+import { consolePageErrors, refusedForLimit, type PageKey } from '../pages/index.js';
 import type { EventRecorder } from '../events/index.js';
 import { REALM_PATH } from '../config.js';
 import {
@@ -17,10 +18,10 @@ import {
   startEnrolment,
   type PasskeyDeps,
   type SecondFactorDeps,
+  type SignInLimits,
 } from '../login/index.js';
 import { recoveryCodesBody, securityBody, totpEnrolmentBody } from './security.views.js';
 import type { UsersRepository } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * The account console's Security pages (/auth/realms/public/account/security), on the console
@@ -34,18 +35,18 @@ export interface SecurityConsoleDeps {
   users: Pick<UsersRepository, 'findById'>;
   secondFactor: SecondFactorDeps;
   passkeys: PasskeyDeps;
-  limiter: FailureLimits;
+  limiter: Pick<SignInLimits, 'limits' | 'secondFactor'>;
   events?: Pick<EventRecorder, 'user'> | undefined;
   logger: Logger;
 }
 
 export const SECURITY_PATH = ACCOUNT_PAGES.security;
 
-const NOTICES = {
-  'totp-removed': 'The authenticator app was removed. Signing in asks for your password only.',
-  'passkey-added': 'The passkey was added.',
-  'passkey-removed': 'The passkey was removed.',
-} as const;
+const NOTICES: Record<string, PageKey> = {
+  'totp-removed': 'account.security.totpRemoved',
+  'passkey-added': 'account.security.passkeyAdded',
+  'passkey-removed': 'account.security.passkeyRemoved',
+};
 
 const enrolInput = z.object({ code: z.string().max(64).default(''), pending: z.string().max(512).default('') });
 const passkeyInput = z.object({ response: z.string().max(16_384).default(''), name: z.string().max(100).default('') });
@@ -64,11 +65,13 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
   const router = express.Router();
   router.use(pageSecurity());
   router.use(signIn.requireConsoleSession);
+  router.use(accountWords((res) => signIn.sessionOf(res).userId, deps.users));
   const base = SECURITY_PATH;
   const binding = (userId: string) => `account ${userId}`;
-
-  const page = (res: Response, title: string, body: Html, status = 200) =>
-    signIn.sendPage(res, { console: 'Account', nav: ACCOUNT_NAV, current: SECURITY_PATH, title, body }, status);
+  const page = (res: Response, title: PageKey, body: Html, status = 200) => {
+    const m = wordsOf(res);
+    signIn.sendPage(res, { m, console: m.text('account.console'), nav: accountNav(m), current: SECURITY_PATH, title: m.text(title), body }, status);
+  };
   const who = async (res: Response) => {
     const user = await deps.users.findById(signIn.sessionOf(res).userId);
     if (!user) throw new Error('signed-in user not found');
@@ -85,8 +88,9 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
     const options = await registrationOptions(deps.passkeys, user);
     page(
       res,
-      'Security',
+      'account.security.title',
       securityBody({
+        m: wordsOf(res),
         base,
         csrf: signIn.csrfToken(res),
         nonce: nonceOf(res),
@@ -103,13 +107,14 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
 
   router.get('/', async (req, res) => {
     const done = typeof req.query['done'] === 'string' ? req.query['done'] : '';
-    await overview(req, res, { notice: Object.hasOwn(NOTICES, done) ? NOTICES[done as keyof typeof NOTICES] : undefined });
+    const notice = Object.hasOwn(NOTICES, done) ? NOTICES[done] : undefined;
+    await overview(req, res, { notice: notice && wordsOf(res).text(notice) });
   });
 
   const enrolmentPage = async (res: Response, error?: string, status = 200) => {
     const user = await who(res);
     const enrolment = await startEnrolment(deps.secondFactor, binding(user.id), user.username);
-    page(res, 'Set up an authenticator app', totpEnrolmentBody({ base, csrf: signIn.csrfToken(res), enrolment, error }), status);
+    page(res, 'account.security.setUpTitle', totpEnrolmentBody({ m: wordsOf(res), base, csrf: signIn.csrfToken(res), enrolment, error }), status);
   };
 
   router.get('/totp', async (_req, res) => {
@@ -129,23 +134,25 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
       );
     } catch (err) {
       if (!(err instanceof EnrolmentExpiredError)) throw err;
-      await enrolmentPage(res, 'The set-up expired. Scan the new QR code and try again.', 400);
+      await enrolmentPage(res, wordsOf(res).text('enrolment.expired'), 400);
       return;
     }
-    if (attempt.blocked) return void (await enrolmentPage(res, refusedForLimit(res, attempt.retryAfter, 'wrong codes'), 429));
+    if (attempt.blocked) return void (await enrolmentPage(res, refusedForLimit(res, attempt.retryAfter, wordsOf(res), 'wrongCodes'), 429));
     const codes = attempt.result;
     if (!codes) {
-      await enrolmentPage(res, 'That code is wrong. Scan the new QR code and enter the code it gives.', 400);
+      await enrolmentPage(res, wordsOf(res).text('enrolment.wrong'), 400);
       return;
     }
     event(req, res, 'UPDATE_TOTP', 'otp');
-    page(res, 'Authenticator app set up', recoveryCodesBody({ base, codes, intro: 'Your authenticator app is set up. Signing in now asks for a code from it.' }));
+    const m = wordsOf(res);
+    page(res, 'account.security.setUpDone', recoveryCodesBody({ m, base, codes, intro: m.text('account.security.setUpDoneIntro') }));
   });
 
   router.post('/recovery-codes', ...signIn.form(0), async (req, res) => {
     const codes = await regenerateRecoveryCodes(deps.secondFactor, signIn.sessionOf(res).userId);
     event(req, res, 'UPDATE_TOTP', 'recovery-authn-code');
-    page(res, 'New recovery codes', recoveryCodesBody({ base, codes, intro: 'Your earlier recovery codes no longer work.' }));
+    const m = wordsOf(res);
+    page(res, 'account.security.newCodesTitle', recoveryCodesBody({ m, base, codes, intro: m.text('account.security.newCodesIntro') }));
   });
 
   router.post('/totp/remove', ...signIn.form(0), async (req, res) => {
@@ -168,7 +175,7 @@ export function securityConsole(deps: SecurityConsoleDeps): express.Router {
     } catch (err) {
       if (!(err instanceof PasskeyRefusedError)) throw err;
       requestLogger(deps.logger, res).info({ event: 'passkey_refused' }, 'passkey registration refused');
-      await overview(req, res, { error: 'The passkey was not added. Try again.', status: 400 });
+      await overview(req, res, { error: wordsOf(res).text('account.security.notAdded'), status: 400 });
       return;
     }
     event(req, res, 'UPDATE_CREDENTIAL', 'webauthn-passwordless');

@@ -1,4 +1,4 @@
-import express, { type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { nonceOf, pageForms, pageSecurity, readForm, requestLogger, type KeyRing, type LimitCheck, type Logger, type RateLimit, type RateLimits } from '@hush/common';
 import {
@@ -15,8 +15,8 @@ import { AlreadyExistsError, InvalidInputError } from '../errors.js';
 import type { EventRecorder } from '../events/index.js';
 import type { SessionsDeps } from '../sessions/index.js';
 import { actionLinkPage, actionLinkUnusablePage, actionsDonePage, checkEmailPage, forgotPasswordPage, registeredPage, registerPage } from './account-links.views.js';
-import { LOGIN_FORM_CHARACTERS, signInPageErrors } from '../pages/index.js';
-import { createUser, type UsersDeps } from '../users/index.js';
+import { keptUiLocales, LOGIN_FORM_CHARACTERS, mailHintsOf, signInPageErrors, wordsFor } from '../pages/index.js';
+import { createUser, MAX_PASSWORD_BYTES, type UsersDeps } from '../users/index.js';
 
 export const RESET_PATH = '/login-actions/reset-credentials';
 export const REGISTRATION_PATH = '/login-actions/registration';
@@ -78,6 +78,13 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
   router.use(paths, pageSecurity());
   const loginHref = (uid: string | undefined) => (uid ? `${REALM_PATH}/login-actions/${uid}` : undefined);
   const log = (res: Response) => requestLogger(deps.logger, res);
+  /** Every page's words (its language: the request's hints, pages/page-locale.ts) and nonce. */
+  const frame = (req: Request, res: Response) => ({ m: wordsFor(req, res), nonce: nonceOf(res) });
+  /** A form's action keeps the `ui_locales` its page came with, so the answer and the e-mail are in that language. */
+  const actionOf = (req: Request, path: string) => {
+    const kept = keptUiLocales(req.query['ui_locales']);
+    return `${REALM_PATH}${path}${kept ? `?${kept}` : ''}`;
+  };
 
   /** Counts this request on each key in one step (RateLimits#take), refusing it (429, Retry-After) if one is already at its limit. */
   const limited = async (res: Response, checks: LimitCheck[]): Promise<boolean> => {
@@ -103,11 +110,11 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     const interaction = interactionUid.parse(req.query['interaction']);
     res.type('html').send(
       forgotPasswordPage({
-        action: `${REALM_PATH}${RESET_PATH}`,
+        action: actionOf(req, RESET_PATH),
         csrf: forms.browser.issue(req, res, RESET_PATH),
         interaction,
         loginHref: loginHref(interaction),
-        nonce: nonceOf(res),
+        ...frame(req, res),
       }),
     );
   });
@@ -118,20 +125,21 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     if (await limited(res, linkRequestChecks(login, req.ip))) {
       res.status(429).send(
         forgotPasswordPage({
-          action: `${REALM_PATH}${RESET_PATH}`,
+          action: actionOf(req, RESET_PATH),
           csrf: forms.browser.issue(req, res, RESET_PATH),
           interaction,
           login,
-          error: 'Too many requests for a new password. Try again later.',
+          error: wordsFor(req, res).text('links.forgot.tooMany'),
           loginHref: loginHref(interaction),
-          nonce: nonceOf(res),
+          ...frame(req, res),
         }),
       );
       return;
     }
-    res.type('html').send(checkEmailPage({ what: 'reset', loginHref: loginHref(interaction), nonce: nonceOf(res) }));
+    res.type('html').send(checkEmailPage({ what: 'reset', lifespanSeconds: deps.resetLifespanSeconds, loginHref: loginHref(interaction), ...frame(req, res) }));
+    const hints = mailHintsOf(req);
     afterAnswer(res, 'password reset request', async () => {
-      const user = await requestPasswordReset(deps.actions, login, { lifespanSeconds: deps.resetLifespanSeconds, interactionUid: interaction });
+      const user = await requestPasswordReset(deps.actions, login, { lifespanSeconds: deps.resetLifespanSeconds, interactionUid: interaction, hints });
       if (user) deps.events?.user({ type: 'SEND_RESET_PASSWORD', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
       else deps.events?.user({ type: 'SEND_RESET_PASSWORD_ERROR', ipAddress: req.ip, error: 'user_not_found', details: { username: login.slice(0, 100) } });
     });
@@ -142,7 +150,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     res
       .status(400)
       .type('html')
-      .send(actionLinkUnusablePage({ forgotHref, nonce: nonceOf(res) }));
+      .send(actionLinkUnusablePage({ forgotHref, ...frame(res.req, res) }));
 
   router.get(ACTION_TOKEN_PATH, async (req, res) => {
     const key = typeof req.query['key'] === 'string' ? req.query['key'] : '';
@@ -150,12 +158,12 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     if (!found) return unusable(res);
     res.type('html').send(
       actionLinkPage({
-        action: `${REALM_PATH}${ACTION_TOKEN_PATH}`,
+        action: actionOf(req, ACTION_TOKEN_PATH),
         csrf: forms.browser.issue(req, res, ACTION_TOKEN_PATH),
         key,
         username: found.user.username,
         actions: found.token.actions,
-        nonce: nonceOf(res),
+        ...frame(req, res),
       }),
     );
   });
@@ -168,23 +176,25 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     const again = (error: string) =>
       res.status(400).send(
         actionLinkPage({
-          action: `${REALM_PATH}${ACTION_TOKEN_PATH}`,
+          action: actionOf(req, ACTION_TOKEN_PATH),
           csrf: forms.browser.issue(req, res, ACTION_TOKEN_PATH),
           key,
           username: found.user.username,
           actions: found.token.actions,
           error,
-          nonce: nonceOf(res),
+          ...frame(req, res),
         }),
       );
     const setsPassword = found.token.actions.includes('UPDATE_PASSWORD');
-    if (setsPassword && password !== confirm) return again('The two passwords differ.');
+    const m = wordsFor(req, res);
+    if (setsPassword && password !== confirm) return again(m.text('links.action.differ'));
     let done;
     try {
       done = await completeActionLink(deps.actions, key, { password: setsPassword ? password : undefined });
     } catch (err) {
       if (err instanceof ActionLinkUnusableError) return unusable(res);
-      if (err instanceof InvalidInputError) return again(`The password was refused: ${err.message}.`);
+      // The one input a link's actions check is the new password (users/users.ts checkPassword).
+      if (err instanceof InvalidInputError) return again(m.text('links.action.refused', { max: MAX_PASSWORD_BYTES }));
       throw err;
     }
     const { token, user } = done;
@@ -203,7 +213,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
         continueHref: loginHref(token.interactionUid ?? undefined),
         appHref: token.redirectUri ?? undefined,
         accountHref: ACCOUNT_PATH,
-        nonce: nonceOf(res),
+        ...frame(req, res),
       }),
     );
   });
@@ -213,11 +223,11 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     const interaction = interactionUid.parse(req.query['interaction']);
     res.type('html').send(
       registerPage({
-        action: `${REALM_PATH}${REGISTRATION_PATH}`,
+        action: actionOf(req, REGISTRATION_PATH),
         csrf: forms.browser.issue(req, res, REGISTRATION_PATH),
         interaction,
         loginHref: loginHref(interaction),
-        nonce: nonceOf(res),
+        ...frame(req, res),
       }),
     );
   });
@@ -229,26 +239,27 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
     const again = (status: number, error: string) =>
       res.status(status).send(
         registerPage({
-          action: `${REALM_PATH}${REGISTRATION_PATH}`,
+          action: actionOf(req, REGISTRATION_PATH),
           csrf: forms.browser.issue(req, res, REGISTRATION_PATH),
           interaction: form.interaction,
           username: form.username,
           email: form.email,
           error,
           loginHref: loginHref(form.interaction),
-          nonce: nonceOf(res),
+          ...frame(req, res),
         }),
       );
-    if (await limited(res, [{ limit: deps.limits.registerPerIp, key: req.ip ?? 'unknown' }])) return again(429, 'Too many registrations from here. Try again later.');
-    if (!form.email) return again(400, 'An e-mail address is required.');
-    if (form.password !== form.confirm) return again(400, 'The two passwords differ.');
-    if (await deps.users.users.emailTaken(form.email)) return again(409, 'An account with this e-mail address exists already. Sign in, or use "Forgot password?".');
+    const m = wordsFor(req, res);
+    if (await limited(res, [{ limit: deps.limits.registerPerIp, key: req.ip ?? 'unknown' }])) return again(429, m.text('links.register.tooMany'));
+    if (!form.email) return again(400, m.text('links.register.emailRequired'));
+    if (form.password !== form.confirm) return again(400, m.text('links.register.differ'));
+    if (await deps.users.users.emailTaken(form.email)) return again(409, m.text('links.register.emailTaken'));
     let user;
     try {
       ({ user } = await createUser(deps.users, { username: form.username, email: form.email, password: form.password, emailVerified: false, selfRegistered: true }));
     } catch (err) {
-      if (err instanceof AlreadyExistsError) return again(409, 'This username is taken.');
-      if (err instanceof InvalidInputError) return again(400, `Please correct this: ${err.message}.`);
+      if (err instanceof AlreadyExistsError) return again(409, m.text('links.register.usernameTaken'));
+      if (err instanceof InvalidInputError) return again(400, m.text(registrationRefusal(err.message), { max: MAX_PASSWORD_BYTES }));
       throw err;
     }
     deps.events?.user({ type: 'REGISTER', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
@@ -256,19 +267,21 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
       actions: ['VERIFY_EMAIL'],
       lifespanSeconds: deps.verifyLifespanSeconds,
       interactionUid: form.interaction,
+      hints: mailHintsOf(req),
     });
     deps.events?.user({ type: 'SEND_VERIFY_EMAIL', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
-    res.status(201).send(registeredPage({ loginHref: loginHref(form.interaction), nonce: nonceOf(res) }));
+    res.status(201).send(registeredPage({ loginHref: loginHref(form.interaction), ...frame(req, res) }));
   });
 
   router.post(RESEND_VERIFICATION_PATH, ...forms.read(LOGIN_FORM_CHARACTERS), async (req, res) => {
     forms.browser.check(req, RESEND_VERIFICATION_PATH);
     const { login, interaction } = readForm(req, forgotForm);
     if (await limited(res, linkRequestChecks(login, req.ip))) {
-      res.status(429).send(checkEmailPage({ what: 'verify', loginHref: loginHref(interaction), nonce: nonceOf(res) }));
+      res.status(429).send(checkEmailPage({ what: 'verify', loginHref: loginHref(interaction), ...frame(req, res) }));
       return;
     }
-    res.type('html').send(checkEmailPage({ what: 'verify', loginHref: loginHref(interaction), nonce: nonceOf(res) }));
+    res.type('html').send(checkEmailPage({ what: 'verify', loginHref: loginHref(interaction), ...frame(req, res) }));
+    const hints = mailHintsOf(req);
     afterAnswer(res, 'confirmation link request', async () => {
       const user = login ? await deps.actions.users.findByLogin(login) : undefined;
       if (!user?.email || !user.enabled || !user.selfRegistered || user.emailVerified) return;
@@ -276,6 +289,7 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
         actions: ['VERIFY_EMAIL'],
         lifespanSeconds: deps.verifyLifespanSeconds,
         interactionUid: interaction,
+        hints,
       });
       deps.events?.user({ type: 'SEND_VERIFY_EMAIL', userId: user.id, ipAddress: req.ip, details: { username: user.username } });
     });
@@ -283,4 +297,12 @@ export function accountActionRoutes(deps: AccountActionRouteDeps): express.Route
 
   router.use(paths, signInPageErrors(deps.logger));
   return router;
+}
+
+/** Which sentence refuses a registration that users/users.ts found invalid (its messages name the field first). */
+function registrationRefusal(message: string): 'links.register.usernameInvalid' | 'links.register.emailInvalid' | 'links.register.passwordInvalid' | 'links.register.refused' {
+  if (message.startsWith('username')) return 'links.register.usernameInvalid';
+  if (message.startsWith('email')) return 'links.register.emailInvalid';
+  if (message.startsWith('password')) return 'links.register.passwordInvalid';
+  return 'links.register.refused';
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { randomToken, sha256, type KeyRing } from '@hush/common';
+import { chooseMailLocale, DEFAULT_LOCALE, type Locale, type MailLocaleHints } from '@hush/common/i18n';
 import type { AccountAction, AccountLinkJob } from '@hush/queue';
+import { currentTraceparent } from '@hush/telemetry';
 import { endAccountSessions, type SessionsDeps } from '../sessions/index.js';
 import type { ActionToken, ActionTokenKind, ActionTokensRepository } from './action-tokens.repository.js';
 import { sealAccountLink } from './account-mail.js';
@@ -15,7 +17,10 @@ import { addressForm, checkPassword, type Passwords, type User, type UsersReposi
  * - the token and its e-mail request are stored together (one statement), and the e-mail leaves
  *   through the outbox relay; the job carries the link, never a password;
  * - a link is only ever mailed to the account's own address, so using one also verifies it;
- * - a new password ends every session, grant and refresh token of the account (revocation feed).
+ * - a new password ends every session, grant and refresh token of the account (revocation feed);
+ * - the e-mail is in the language the request that caused it asks for (`kc_locale`, `ui_locales`,
+ *   the language cookie), else the account's `locale` attribute, else the request's
+ *   `Accept-Language`, else English (common/i18n's chooseMailLocale).
  */
 export interface AccountActionsDeps {
   tokens: Pick<ActionTokensRepository, 'issue' | 'findUsable' | 'redeem' | 'retireResetLinks'>;
@@ -32,7 +37,9 @@ export interface AccountActionsDeps {
 /** The page a link opens; the key travels in the query, as Keycloak's action-token links do. */
 export const ACTION_TOKEN_PATH = '/login-actions/action-token';
 
-export const actionLink = (issuer: string, key: string) => `${issuer}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}`;
+/** A link's address; one mailed in another language than English names it, so its pages speak the e-mail's language. */
+export const actionLink = (issuer: string, key: string, locale: Locale = DEFAULT_LOCALE) =>
+  `${issuer}${ACTION_TOKEN_PATH}?key=${encodeURIComponent(key)}${locale === DEFAULT_LOCALE ? '' : `&ui_locales=${locale}`}`;
 
 const hashOf = (key: string) => sha256(key);
 const addressHash = (address: string) => sha256(addressForm(address));
@@ -43,6 +50,8 @@ export interface IssueOptions {
   clientId?: string | null | undefined;
   redirectUri?: string | null | undefined;
   interactionUid?: string | null | undefined;
+  /** What the causing request says of the e-mail's language (pages/page-locale.ts `mailHintsOf`); the account's `locale` comes after. */
+  hints?: Omit<MailLocaleHints, 'accountLocale'> | undefined;
 }
 
 /** Stores a token for `user` and the e-mail with its link; the user must have an address. Returns the token id. */
@@ -51,15 +60,17 @@ export async function issueActionLink(deps: AccountActionsDeps, user: User & { e
   const id = randomUUID();
   const deliveryId = randomUUID();
   const expiresAt = new Date(Date.now() + o.lifespanSeconds * 1000);
+  const locale = chooseMailLocale({ ...o.hints, accountLocale: user.locale });
   const job: AccountLinkJob = {
     version: 1,
     kind,
     deliveryId,
     to: user.email,
     username: user.username,
-    link: actionLink(deps.issuer, key),
+    link: actionLink(deps.issuer, key, locale),
     ...(kind === 'execute-actions' ? { actions: o.actions } : {}),
     expiresAt: Math.floor(expiresAt.getTime() / 1000),
+    locale,
   };
   await deps.tokens.issue(
     {
@@ -75,7 +86,8 @@ export async function issueActionLink(deps: AccountActionsDeps, user: User & { e
       addressVersion: user.addressVersion,
       expiresAt,
     },
-    { id: deliveryId, payloadSealed: sealAccountLink(deps.outboxKey, job) },
+    // Traced, the relay's hand-off of this e-mail continues the trace of the request that asked for it.
+    { id: deliveryId, payloadSealed: sealAccountLink(deps.outboxKey, job), traceContext: currentTraceparent() },
   );
   deps.mailWritten();
   return id;
@@ -91,11 +103,11 @@ const canReset = (user: User | undefined): user is User & { email: string } => !
 export async function requestPasswordReset(
   deps: AccountActionsDeps,
   login: string,
-  o: { lifespanSeconds: number; interactionUid?: string | undefined },
+  o: { lifespanSeconds: number; interactionUid?: string | undefined; hints?: IssueOptions['hints'] },
 ): Promise<User | undefined> {
   const user = login ? await deps.users.findByLogin(login) : undefined;
   if (!canReset(user)) return undefined;
-  await issueActionLink(deps, user, 'reset-password', { actions: ['UPDATE_PASSWORD'], lifespanSeconds: o.lifespanSeconds, interactionUid: o.interactionUid });
+  await issueActionLink(deps, user, 'reset-password', { actions: ['UPDATE_PASSWORD'], lifespanSeconds: o.lifespanSeconds, interactionUid: o.interactionUid, hints: o.hints });
   return user;
 }
 

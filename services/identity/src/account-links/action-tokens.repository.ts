@@ -29,6 +29,8 @@ export interface NewActionToken extends ActionToken {
 export interface OutboxEntry {
   id: string;
   payloadSealed: Buffer;
+  /** The W3C `traceparent` of the request that asked for the e-mail, when the service traces. */
+  traceContext?: string | undefined;
 }
 
 type Row = {
@@ -73,11 +75,11 @@ export class ActionTokensRepository {
          INSERT INTO action_tokens (id, token_hash, user_id, kind, actions, client_id, redirect_uri, interaction_uid, sent_to_hash, address_version, expires_at)
          VALUES (?::uuid, ?, ?::uuid, ?, ?::text[], ?, ?, ?, ?, ?, ?) RETURNING id, expires_at
        )
-       INSERT INTO mail_outbox (id, token_id, payload_sealed, expires_at) SELECT ?::uuid, t.id, ?, t.expires_at FROM t`,
+       INSERT INTO mail_outbox (id, token_id, payload_sealed, expires_at, trace_context) SELECT ?::uuid, t.id, ?, t.expires_at, ? FROM t`,
       [
         ...[token.id, token.tokenHash, token.userId, token.kind, token.actions, token.clientId, token.redirectUri, token.interactionUid, token.sentToHash, token.addressVersion],
         token.expiresAt,
-        ...[mail.id, mail.payloadSealed],
+        ...[mail.id, mail.payloadSealed, mail.traceContext ?? null],
       ],
     );
   }

@@ -5,7 +5,7 @@ export interface OutboxRow extends OutboxRowBase {
   payloadSealed: Buffer;
 }
 
-type LeasedRow = { id: string; payload_sealed: Buffer; attempts: number; queued_at: Date | null; requeues: number };
+type LeasedRow = { id: string; payload_sealed: Buffer; attempts: number; queued_at: Date | null; requeues: number; trace_context: string | null };
 
 /**
  * Identity's mail outbox, as the relay (packages/delivery) uses it: rows are written with their
@@ -23,10 +23,10 @@ export class OutboxRepository implements Outbox<OutboxRow> {
          SELECT id FROM mail_outbox WHERE next_attempt_at <= now() AND expires_at > now()
          ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED
        )
-       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues`,
+       RETURNING id, payload_sealed, attempts - 1 AS attempts, queued_at, requeues, trace_context`,
       [leaseSeconds, limit],
     );
-    return rows.map((r) => ({ id: r.id, payloadSealed: r.payload_sealed, attempts: r.attempts, queuedAt: r.queued_at, requeues: r.requeues }));
+    return rows.map((r) => ({ id: r.id, payloadSealed: r.payload_sealed, attempts: r.attempts, queuedAt: r.queued_at, requeues: r.requeues, traceContext: r.trace_context }));
   }
 
   async remove(ids: string[]): Promise<void> {

@@ -13,6 +13,15 @@ export const paging = (defaultMax: number | undefined) => ({
     .transform((m) => m ?? defaultMax),
 });
 
+/**
+ * A list's order (not Keycloak's: its lists have one order, the default here): `sort`, one of
+ * the list's sortable fields, and `direction`. Each field is backed by an index (db/list-sort.ts).
+ */
+export const sorting = <F extends string>(fields: readonly [F, ...F[]]) => ({
+  sort: z.enum(fields).optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+});
+
 /** Keycloak's default page sizes. */
 export const USERS_PAGE = 100;
 export const ORGANIZATIONS_PAGE = 10;

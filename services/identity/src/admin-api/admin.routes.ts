@@ -11,8 +11,7 @@ import { organizationRoutes } from './organizations.routes.js';
 import { roleRoutes } from './roles.routes.js';
 import { userRoutes } from './users.routes.js';
 
-/** Keycloak's admin REST API for the realm. */
-export const ADMIN_MOUNT = '/auth/admin/realms/public';
+export { ADMIN_MOUNT } from './admin-mount.js';
 
 /**
  * Every route of the admin API, declared once (admin-route.ts says what each field means): the

@@ -13,7 +13,7 @@ import { OIDC_SCOPES } from '../oidc/scopes.js';
  * so an integrator can add an API and its scopes without the CLI; scopes of an existing API are
  * fixed (409).
  */
-const clientScopeRepresentation = z.object({
+export const clientScopeRepresentation = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),

@@ -5,15 +5,16 @@ import { manageableClients, requireAuthorityOverClient } from './admin-authority
 import { handedOverBy, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
-import { idParams, paging, queryFlag } from './admin-schemas.js';
+import { idParams, paging, queryFlag, sorting } from './admin-schemas.js';
 import { clientRepresentation, clientRepresentationInput, toClientInput, toClientRepresentation, type ClientRepresentation } from './clients.representation.js';
 import { REALM_MANAGEMENT } from '../roles/index.js';
 import { REALM_MANAGEMENT_CLIENT_ID } from './realm-management.js';
 import { userRepresentation } from './users.representation.js';
 import { representUsers } from './users.routes.js';
 import { serviceAccountUser } from '../users/index.js';
-import { type Client, createClient, deleteClient, newClientSecret, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
+import { type Client, CLIENT_SORTS, type ClientSort, createClient, deleteClient, newClientSecret, readClientSecret, rotateClientSecret, updateClient } from '../clients/index.js';
 import { handOver } from '../handover/index.js';
+import { handoverLocale } from './admin-mail-locale.js';
 
 /** Clients (Keycloak's `/clients`). `:id` is the client's internal id, as Keycloak's. */
 
@@ -82,18 +83,26 @@ const rotatedSecretRepresentation = z.object({ type: z.literal('secret'), value:
 export const clientRoutes = [
   defineAdminRoute({
     operationId: 'listClients',
-    summary: 'Clients; `clientId` matches exactly, or as a substring with `search=true`.',
+    summary:
+      'Clients; `clientId` matches exactly, or as a substring with `search=true`. By clientId unless `sort` (then by clientId among equals), ascending unless `direction=desc`.',
     method: 'get',
     path: '/clients',
     roles: VIEW,
-    query: z.object({ clientId: z.string().optional(), search: queryFlag.optional(), ...paging(undefined) }),
-    ok: { status: 200, schema: z.array(clientRepresentation), description: 'The clients, by clientId' },
+    query: z.object({
+      clientId: z.string().optional(),
+      search: queryFlag.optional(),
+      ...sorting<ClientSort>(['clientId', ...(Object.keys(CLIENT_SORTS) as (keyof typeof CLIENT_SORTS)[])]),
+      ...paging(undefined),
+    }),
+    ok: { status: 200, schema: z.array(clientRepresentation), description: 'The clients, by clientId unless sorted otherwise' },
     async handle(deps: AdminDeps, { query, caller }) {
       // Keycloak's tools look the admin roles' client up by its clientId, to map its roles.
       if (query.clientId === REALM_MANAGEMENT && !query.search) return caller.organizationId === undefined ? [realmManagementClient] : [];
       const clients = await deps.clients.search({
         ...(query.search ? { search: query.clientId } : { clientId: query.clientId }),
         organizationId: caller.organizationId,
+        sort: query.sort,
+        direction: query.direction,
         first: query.first,
         max: query.max,
       });
@@ -115,7 +124,7 @@ export const clientRoutes = [
       '409': 'The clientId is taken',
       '503': 'The secrets service cannot be reached (nothing was created)',
     },
-    async handle(deps: AdminDeps, { query, body, caller }, _req, res) {
+    async handle(deps: AdminDeps, { query, body, caller }, req, res) {
       const input = toClientInput(body);
       if (caller.organizationId !== undefined) input.organization = caller.organizationId;
       if (query.handoverTo === undefined) return (await createClient(deps, input)).client.id;
@@ -132,6 +141,7 @@ export const clientRoutes = [
           organizationId: caller.organizationId ?? null,
           createdBy: caller.userId ?? caller.subject,
           label: { kind: 'client_secret', name: input.name.trim() || input.clientId, id: input.clientId, by: await handedOverBy(deps, caller) },
+          locale: await handoverLocale(deps, req, query.handoverTo),
         },
         secret,
         () => createClient({ clients, apis, organizations }, { ...input, secret }),
@@ -212,7 +222,7 @@ export const clientRoutes = [
     query: handoverQuery,
     ok: { status: 200, schema: rotatedSecretRepresentation, description: 'The new secret, or with `handoverTo` the receipt of its handover' },
     errors: { ...NOT_FOUND, '400': 'A public client has no secret', '503': 'The secrets service cannot be reached (the secret stays as it was)' },
-    async handle(deps: AdminDeps, { params, query, caller }, _req, res) {
+    async handle(deps: AdminDeps, { params, query, caller }, req, res) {
       const client = await manageableClient(deps, caller, params.id);
       if (query.handoverTo === undefined) return { type: 'secret', value: (await rotateClientSecret(deps, client.clientId)).clientSecret };
       if (client.secretHash === null) throw new InvalidInputError(`client ${client.clientId} is public and has no secret`);
@@ -226,6 +236,7 @@ export const clientRoutes = [
           organizationId: client.organizationId,
           createdBy: caller.userId ?? caller.subject,
           label: { kind: 'client_secret', name: client.name || client.clientId, id: client.clientId, by: await handedOverBy(deps, caller) },
+          locale: await handoverLocale(deps, req, query.handoverTo),
         },
         secret.secret,
         () => rotateClientSecret({ clients, revocations }, client.clientId, secret),

@@ -13,7 +13,7 @@ import { manageableUser, reachableUser } from './users.routes.js';
  * administrator's reset of a person's second factor. No secret, key or code is ever listed.
  */
 
-const credentialRepresentation = z.object({
+export const credentialRepresentation = z.object({
   id: z.string(),
   type: z.enum(['password', 'otp', 'webauthn-passwordless']),
   userLabel: z.string().optional(),

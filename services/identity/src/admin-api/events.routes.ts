@@ -3,7 +3,7 @@ import { USER_EVENT_TYPES } from '../events/index.js';
 import { requireRealmWide } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
-import { EVENTS_PAGE, paging } from './admin-schemas.js';
+import { EVENTS_PAGE, paging, sorting } from './admin-schemas.js';
 
 /** The audit trail (Keycloak's `/events`, `/admin-events`, `/events/config`). Realm-wide only. */
 
@@ -38,7 +38,7 @@ const date = z
 /** `dateTo` names a day: up to its end. */
 const endOf = (d: Date | undefined, raw: string | undefined) => (d && raw && !/^\d+$/.test(raw) ? new Date(d.getTime() + 86_400_000) : d);
 
-const userEvent = z.object({
+export const userEvent = z.object({
   time: z.number(),
   type: z.string(),
   realmId: z.literal('public'),
@@ -50,7 +50,7 @@ const userEvent = z.object({
   details: z.record(z.string(), z.string()).optional(),
 });
 
-const adminEvent = z.object({
+export const adminEvent = z.object({
   time: z.number(),
   realmId: z.literal('public'),
   operationType: z.string(),
@@ -83,7 +83,7 @@ const eventsConfigInput = z
 export const eventRoutes = [
   defineAdminRoute({
     operationId: 'listEvents',
-    summary: `User events, newest first; filters as Keycloak's (\`type\` may repeat). ${EVENTS_PAGE} per page unless \`max\`.`,
+    summary: `User events, newest first (oldest first with \`direction=asc\`); filters as Keycloak's (\`type\` may repeat). ${EVENTS_PAGE} per page unless \`max\`.`,
     method: 'get',
     path: '/events',
     roles: VIEW,
@@ -94,6 +94,7 @@ export const eventRoutes = [
       ipAddress: z.string().optional(),
       dateFrom: date,
       dateTo: date,
+      ...sorting(['time']),
       ...paging(EVENTS_PAGE),
     }),
     ok: { status: 200, schema: z.array(userEvent), description: 'Events' },
@@ -117,7 +118,7 @@ export const eventRoutes = [
   }),
   defineAdminRoute({
     operationId: 'listAdminEvents',
-    summary: `Admin events, newest first; filters as Keycloak's (\`resourcePath\` takes \`*\`). ${EVENTS_PAGE} per page unless \`max\`.`,
+    summary: `Admin events, newest first (oldest first with \`direction=asc\`); filters as Keycloak's (\`resourcePath\` takes \`*\`). ${EVENTS_PAGE} per page unless \`max\`.`,
     method: 'get',
     path: '/admin-events',
     roles: VIEW,
@@ -130,6 +131,7 @@ export const eventRoutes = [
       authIpAddress: z.string().optional(),
       dateFrom: date,
       dateTo: date,
+      ...sorting(['time']),
       ...paging(EVENTS_PAGE),
     }),
     ok: { status: 200, schema: z.array(adminEvent), description: 'Admin events' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ACCOUNT_ACTIONS } from '@hush/queue';
 import { issueActionLink } from '../account-links/index.js';
 import { InvalidInputError } from '../errors.js';
+import { adminMailHints } from './admin-mail-locale.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
 import { idParams } from './admin-schemas.js';
@@ -12,7 +13,9 @@ import { manageableUser } from './users.routes.js';
  * actions (a new password, the address confirmed, then the second factor set up in the account
  * console). `redirect_uri` (with its `client_id`, a registered redirect URI of that client) is
  * where the page sends the person once done. The admin event records the call (its body: the
- * action names); the link itself appears nowhere but in the e-mail.
+ * action names); the link itself appears nowhere but in the e-mail, written in the language the
+ * call names (`ui_locales`, `kc_locale`), else the user's `locale` attribute, else the call's
+ * `Accept-Language`.
  */
 export const executeActionsRoutes = [
   defineAdminRoute({
@@ -38,7 +41,7 @@ export const executeActionsRoutes = [
       '404': 'No such user (or outside the caller’s organization)',
       '400': 'Unknown action, the user has no e-mail address or is disabled, or the redirect URI is not the client’s',
     },
-    async handle(deps: AdminDeps, { params, query, body, caller }) {
+    async handle(deps: AdminDeps, { params, query, body, caller }, req) {
       const user = await manageableUser(deps, caller, params.id);
       if (!user.email) throw new InvalidInputError('User email missing');
       if (!user.enabled) throw new InvalidInputError('User is disabled');
@@ -54,6 +57,7 @@ export const executeActionsRoutes = [
         lifespanSeconds: query.lifespan ?? deps.accountActions.defaultLifespanSeconds,
         clientId: query.client_id,
         redirectUri: query.redirect_uri,
+        hints: adminMailHints(req),
       });
       deps.events.user({
         type: 'EXECUTE_ACTIONS',

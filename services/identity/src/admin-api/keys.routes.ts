@@ -6,7 +6,17 @@ import { defineAdminRoute } from './admin-route.js';
 import { rotateKeysStep } from '../keys/index.js';
 
 /** Keycloak's KeysMetadataRepresentation: the realm's signing keys, public parts only. */
-const keysMetadata = z.object({
+/** The step of the rotation `POST /keys/rotation` took. */
+export const rotationStep = z.object({
+  step: z.enum(['added-next', 'waiting', 'promoted']),
+  kids: z.array(z.string()),
+  retired: z.array(z.string()),
+  retiring: z.array(z.string()).optional(),
+  retireAfterSeconds: z.number().optional(),
+  promoteAfter: z.string().optional().describe('waiting: when the next keys may be promoted (ISO 8601)'),
+});
+
+export const keysMetadata = z.object({
   active: z.record(z.string(), z.string()),
   keys: z.array(
     z.object({
@@ -61,14 +71,7 @@ export const keyRoutes = [
     roles: ['manage-realm'],
     ok: {
       status: 200,
-      schema: z.object({
-        step: z.enum(['added-next', 'waiting', 'promoted']),
-        kids: z.array(z.string()),
-        retired: z.array(z.string()),
-        retiring: z.array(z.string()).optional(),
-        retireAfterSeconds: z.number().optional(),
-        promoteAfter: z.string().optional().describe('waiting: when the next keys may be promoted (ISO 8601)'),
-      }),
+      schema: rotationStep,
       description: 'The step taken',
     },
     async handle(deps: AdminDeps, { caller }) {

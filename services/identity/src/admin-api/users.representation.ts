@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { mailLocale } from '@hush/queue';
+import { InvalidInputError } from '../errors.js';
 import type { User } from '../users/index.js';
 
 /** Keycloak's UserRepresentation: never a password (credentials are write-only). */
@@ -43,8 +45,13 @@ export const userRepresentationInput = z
   })
   .loose();
 
-/** `manage`: whether the caller may act on this user (admin-authority.ts); Keycloak's console reads `access` to offer actions. */
-export function toUserRepresentation(u: User, manage = false) {
+/**
+ * `manage`: whether the caller may act on this user (admin-authority.ts); Keycloak's console reads
+ * `access` to offer actions. `credentialTypes`: the second factors and passkeys the user holds
+ * (`otp`, `webauthn-passwordless`): `totp` says whether `otp` is among them, and each is one the
+ * administrator may remove (Keycloak's `disableableCredentialTypes`).
+ */
+export function toUserRepresentation(u: User, { manage = false, credentialTypes = [] }: { manage?: boolean; credentialTypes?: readonly string[] } = {}) {
   return {
     id: u.id,
     username: u.username,
@@ -54,10 +61,12 @@ export function toUserRepresentation(u: User, manage = false) {
     ...(u.lastName ? { lastName: u.lastName } : {}),
     enabled: u.enabled,
     createdTimestamp: u.createdAt.getTime(),
-    totp: false,
+    totp: credentialTypes.includes('otp'),
     ...(u.serviceAccountClientId ? { serviceAccountClientId: u.serviceAccountClientId } : {}),
-    ...(u.organizationId ? { attributes: { 'hush.organization.id': [u.organizationId] } } : {}),
-    disableableCredentialTypes: [],
+    ...(u.organizationId || u.locale
+      ? { attributes: { ...(u.organizationId ? { 'hush.organization.id': [u.organizationId] } : {}), ...(u.locale ? { locale: [u.locale] } : {}) } }
+      : {}),
+    disableableCredentialTypes: [...credentialTypes],
     requiredActions: [],
     notBefore: 0,
     access: { manageGroupMembership: manage, view: true, mapRoles: manage, impersonate: false, manage },
@@ -75,3 +84,17 @@ export const userSessionRepresentation = z.object({
   rememberMe: z.boolean(),
   clients: z.record(z.string(), z.string()),
 });
+
+/**
+ * The `locale` attribute of a representation's `attributes` (Keycloak sends attributes as lists):
+ * undefined when absent (kept as it is), null when empty (removed), else a BCP 47 tag.
+ */
+export function localeAttribute(attributes: Record<string, unknown> | undefined): string | null | undefined {
+  if (!attributes || !Object.hasOwn(attributes, 'locale')) return undefined;
+  const raw = attributes['locale'];
+  const value = Array.isArray(raw) ? (raw as unknown[])[0] : raw;
+  if (value === undefined || value === null || value === '') return null;
+  const tag = mailLocale.safeParse(value);
+  if (!tag.success || tag.data === undefined) throw new InvalidInputError('attributes.locale must be a language tag such as de or en-GB');
+  return tag.data;
+}

@@ -1,4 +1,6 @@
+import type { Request } from 'express';
 import { randomToken } from '@hush/common';
+import { chooseMailLocale } from '@hush/common/i18n';
 import { z } from 'zod';
 import { InvalidInputError, NotFoundError } from '../errors.js';
 import { announceHandover, handoverQuery } from './handovers.routes.js';
@@ -7,10 +9,11 @@ import { manageableUsers, requireAuthorityOverUser } from './admin-authority.js'
 import { handedOverBy, withinReach, type AdminCaller } from './admin-caller.js';
 import type { AdminDeps } from './admin-deps.js';
 import { defineAdminRoute } from './admin-route.js';
-import { idParams, paging, queryFlag, USERS_PAGE } from './admin-schemas.js';
-import { credentialInput, toUserRepresentation, userRepresentation, userRepresentationInput, userSessionRepresentation } from './users.representation.js';
-import { createUser, deleteUser, resetUserPassword, updateUser, type User } from '../users/index.js';
+import { idParams, paging, queryFlag, sorting, USERS_PAGE } from './admin-schemas.js';
+import { credentialInput, localeAttribute, toUserRepresentation, userRepresentation, userRepresentationInput, userSessionRepresentation } from './users.representation.js';
+import { createUser, deleteUser, resetUserPassword, updateUser, USER_SORTS, type User, type UserSort } from '../users/index.js';
 import { handOver } from '../handover/index.js';
+import { adminMailHints } from './admin-mail-locale.js';
 
 /** Users (Keycloak's `/users`). Service-account users are reached through their client, never listed. */
 
@@ -31,14 +34,11 @@ export async function manageableUser(deps: Pick<AdminDeps, 'users' | 'roles'>, c
   return user;
 }
 
-/** Users as the caller sees them: `access.manage` where it may act on them. */
-export async function representUsers(deps: Pick<AdminDeps, 'roles'>, caller: AdminCaller, users: readonly User[]) {
-  const manageable = await manageableUsers(
-    deps,
-    caller,
-    users.map((u) => u.id),
-  );
-  return users.map((u) => toUserRepresentation(u, manageable.has(u.id)));
+/** Users as the caller sees them: `access.manage` where it may act on them; `totp` and the credential types each holds. */
+export async function representUsers(deps: Pick<AdminDeps, 'roles' | 'credentials'>, caller: AdminCaller, users: readonly User[]) {
+  const ids = users.map((u) => u.id);
+  const [manageable, credentials] = await Promise.all([manageableUsers(deps, caller, ids), deps.credentials.typesOfUsers(ids)]);
+  return users.map((u) => toUserRepresentation(u, { manage: manageable.has(u.id), credentialTypes: credentials.get(u.id) ?? [] }));
 }
 
 const filters = {
@@ -55,29 +55,35 @@ const filters = {
 /** A password an administrator never sees: 18 random bytes, as the CLI's generated ones. */
 const generatedPassword = () => randomToken(18);
 
-/** A password's handover: the first one of a new account, or a new one of an existing account. */
+/**
+ * A password's handover: the first one of a new account, or a new one of an existing account; its
+ * e-mail in the language the call names, else the account's `locale` attribute, else the call's
+ * Accept-Language (admin-mail-locale.ts).
+ */
 const passwordHandover = async (
   deps: Pick<AdminDeps, 'users'>,
   recipient: string,
   caller: AdminCaller,
-  account: { username: string; first: boolean; organizationId?: string | null },
+  account: { username: string; first: boolean; organizationId?: string | null; locale?: string | null | undefined },
+  req: Request,
 ) => ({
   kind: 'password' as const,
   recipient,
   organizationId: account.organizationId !== undefined ? account.organizationId : (caller.organizationId ?? null),
   createdBy: caller.userId ?? caller.subject,
   label: { kind: account.first ? ('first_password' as const) : ('password' as const), name: account.username, by: await handedOverBy(deps, caller) },
+  locale: chooseMailLocale({ ...adminMailHints(req), accountLocale: account.locale }),
 });
 
 export const userRoutes = [
   defineAdminRoute({
     operationId: 'listUsers',
-    summary: `Users; \`username\`, \`email\`, \`firstName\`, \`lastName\` match as substrings (exactly with \`exact=true\`), \`search\` any of them. ${USERS_PAGE} per page unless \`max\`.`,
+    summary: `Users; \`username\`, \`email\`, \`firstName\`, \`lastName\` match as substrings (exactly with \`exact=true\`), \`search\` any of them. By username unless \`sort\` (then by username among equals), ascending unless \`direction=desc\`. ${USERS_PAGE} per page unless \`max\`.`,
     method: 'get',
     path: '/users',
     roles: VIEW,
-    query: z.object({ ...filters, ...paging(USERS_PAGE) }),
-    ok: { status: 200, schema: z.array(userRepresentation), description: 'The users, by username' },
+    query: z.object({ ...filters, ...sorting<UserSort>(['username', ...(Object.keys(USER_SORTS) as (keyof typeof USER_SORTS)[])]), ...paging(USERS_PAGE) }),
+    ok: { status: 200, schema: z.array(userRepresentation), description: 'The users, by username unless sorted otherwise' },
     async handle(deps: AdminDeps, { query, caller }) {
       return representUsers(deps, caller, await deps.users.search({ ...query, organizationId: caller.organizationId }));
     },
@@ -107,7 +113,7 @@ export const userRoutes = [
       '409': 'The username is taken',
       '503': 'The secrets service cannot be reached (nothing was created)',
     },
-    async handle(deps: AdminDeps, { query, body, caller }, _req, res) {
+    async handle(deps: AdminDeps, { query, body, caller }, req, res) {
       if (!body.username) throw new InvalidInputError('username is required');
       const given = body.credentials?.[0];
       if (given && given.value === undefined && query.handoverTo === undefined) throw new InvalidInputError('credentials[0].value is required');
@@ -122,12 +128,13 @@ export const userRoutes = [
           emailVerified: body.emailVerified,
           enabled: body.enabled,
           organization: caller.organizationId,
+          locale: localeAttribute(body.attributes),
         });
       if (query.handoverTo === undefined) return (await newUser(given?.value)).user.id;
       const password = generatedPassword();
       const { applied, handover } = await handOver(
         deps,
-        await passwordHandover(deps, query.handoverTo, caller, { username: body.username, first: true }),
+        await passwordHandover(deps, query.handoverTo, caller, { username: body.username, first: true, locale: localeAttribute(body.attributes) }, req),
         password,
         () => newUser(password),
         (made) => made.user.id,
@@ -167,6 +174,7 @@ export const userRoutes = [
         lastName: body.lastName,
         emailVerified: body.emailVerified,
         enabled: body.enabled,
+        locale: localeAttribute(body.attributes),
       });
       const password = body.credentials?.[0]?.value;
       if (password !== undefined) {
@@ -200,7 +208,7 @@ export const userRoutes = [
     body: credentialInput,
     ok: { status: 204, description: 'Set' },
     errors: { ...NOT_FOUND, '400': 'Bad password, or a `value` with `handoverTo`', '503': 'The secrets service cannot be reached (the password stays as it was)' },
-    async handle(deps: AdminDeps, { params, query, body, caller }, _req, res) {
+    async handle(deps: AdminDeps, { params, query, body, caller }, req, res) {
       const user = await manageableUser(deps, caller, params.id);
       if (query.handoverTo === undefined) {
         if (body.value === undefined) throw new InvalidInputError('value is required');
@@ -212,7 +220,7 @@ export const userRoutes = [
       const password = generatedPassword();
       const { handover } = await handOver(
         deps,
-        await passwordHandover(deps, query.handoverTo, caller, { username: user.username, first: false, organizationId: user.organizationId }),
+        await passwordHandover(deps, query.handoverTo, caller, { username: user.username, first: false, organizationId: user.organizationId, locale: user.locale }, req),
         password,
         () => resetUserPassword(deps, user.id, password),
         () => user.id,

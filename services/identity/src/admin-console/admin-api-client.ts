@@ -5,7 +5,7 @@ import { ADMIN_MOUNT } from '../admin-api/index.js';
  * The admin console's only way to read or change the realm: the admin API itself, over HTTP at
  * identity's internal URL (INTERNAL_URL, else AUTH_URL), with the signed-in administrator's access
  * token. Whatever the API refuses, the console refuses too (its 400/403/404/409 become the page's
- * error, with the API's words).
+ * error, worded by `refusal` in the page's language with the API's words where it gave some).
  */
 export interface AdminApiAnswer<T = unknown> {
   status: number;
@@ -27,7 +27,10 @@ export class AdminApiRefusedError extends DomainError {
 
 const TIMEOUT_MS = 10_000;
 
-export function adminApiFor(apiUrl: string, accessToken: string): AdminApiCall {
+/** How a refusal reads on the page: the API's status and, where it said one, its own message. */
+export type Refusal = (status: number, detail: string | undefined) => string;
+
+export function adminApiFor(apiUrl: string, accessToken: string, refusal: Refusal): AdminApiCall {
   return async function call<T>(method: string, path: string, opts: { query?: Record<string, string | undefined>; body?: unknown } = {}) {
     const url = new URL(`${apiUrl}${ADMIN_MOUNT}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, v);
@@ -52,18 +55,16 @@ export function adminApiFor(apiUrl: string, accessToken: string): AdminApiCall {
         body = text;
       }
     }
-    if (res.status >= 400) throw new AdminApiRefusedError(res.status >= 500 ? 503 : res.status, refusal(res.status, body));
+    if (res.status >= 400) throw new AdminApiRefusedError(res.status >= 500 ? 503 : res.status, refusal(res.status, detailOf(body)));
     return { status: res.status, body: body as T, headers: res.headers };
   };
 }
 
-function refusal(status: number, body: unknown): string {
+/** The API's own message in a refusal: Keycloak's `errorMessage`, else `error_description` or `error`. */
+function detailOf(body: unknown): string | undefined {
   const b = (body ?? {}) as { errorMessage?: unknown; error?: unknown; error_description?: unknown };
-  if (typeof b.errorMessage === 'string') return b.errorMessage;
-  if (status === 403) return 'Your administrator roles do not allow this.';
-  if (status === 404) return 'Not found (it may have been deleted, or it is outside your organization).';
-  if (status >= 500) return 'The admin API could not do this now. Try again later.';
-  return typeof b.error === 'string' ? b.error : `The admin API refused this (${status}).`;
+  for (const v of [b.errorMessage, b.error_description, b.error]) if (typeof v === 'string' && v !== '') return v;
+  return undefined;
 }
 
 /** The last path segment of a 201's Location: the new id. */

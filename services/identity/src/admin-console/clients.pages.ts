@@ -1,58 +1,44 @@
 import type { Router } from 'express';
 import { html, type Html } from '@hush/common';
 import { z } from 'zod';
+import type { ClientScopeView, ClientView as Client, OrganizationView, ReceiptView as Receipt } from '../admin-api/index.js';
 import { createdId } from './admin-api-client.js';
 import {
   beyondAuthority,
   confirmation,
   requireManage,
   CONSOLE_MOUNT,
-  firstOf,
   formOf,
   lines,
+  listQuery,
+  listState,
   notice,
   PAGE_SIZE,
   pager,
+  says,
   searchForm,
   table,
-  text,
   yesNo,
+  type AdminKey,
   type ConsoleRequest,
   type ConsoleRoutes,
 } from './admin-console-page.js';
-import { receiptList, type Receipt } from './receipts.js';
+import { receiptList } from './receipts.js';
 
 const BASE = `${CONSOLE_MOUNT}/clients`;
 const MANAGE = 'manage-clients';
-
-interface Client {
-  id: string;
-  clientId: string;
-  name: string;
-  description?: string;
-  enabled: boolean;
-  publicClient: boolean;
-  bearerOnly: boolean;
-  standardFlowEnabled: boolean;
-  implicitFlowEnabled: boolean;
-  serviceAccountsEnabled: boolean;
-  consentRequired?: boolean;
-  redirectUris: string[];
-  webOrigins: string[];
-  defaultClientScopes?: string[];
-  attributes: Record<string, string>;
-  /** Whether this administrator may act on this client (the admin API's rule: no one acts on someone holding more rights). */
-  access: { manage: boolean };
-}
+/** The orders the admin API offers for clients (`sort`). */
+const SORTS = ['clientId', 'name', 'publicClient', 'consentRequired', 'enabled'];
 
 /** The grants a client may use, by Keycloak's names of its flows. */
-function grantsOf(k: Client): string[] {
+function grantsOf(c: ConsoleRequest, k: Client): string[] {
+  const grant = (key: string) => c.t(`clients.grant.${key}` as AdminKey);
   return [
-    ...(k.standardFlowEnabled ? ['authorization code'] : []),
-    ...(k.serviceAccountsEnabled ? ['client credentials'] : []),
-    ...(k.implicitFlowEnabled ? ['implicit'] : []),
-    ...(k.attributes['oauth2.device.authorization.grant.enabled'] === 'true' ? ['device'] : []),
-    ...(k.attributes['use.refresh.tokens'] === 'true' ? ['refresh token'] : []),
+    ...(k.standardFlowEnabled ? [grant('authorizationCode')] : []),
+    ...(k.serviceAccountsEnabled ? [grant('clientCredentials')] : []),
+    ...(k.implicitFlowEnabled ? [grant('implicit')] : []),
+    ...(k.attributes['oauth2.device.authorization.grant.enabled'] === 'true' ? [grant('device')] : []),
+    ...(k.attributes['use.refresh.tokens'] === 'true' ? [grant('refreshToken')] : []),
   ];
 }
 
@@ -61,7 +47,7 @@ const on = z
   .optional()
   .transform((v) => v === 'on');
 const email = z
-  .email('Enter one e-mail address')
+  .email(says('form.email'))
   .optional()
   .or(z.literal('').transform(() => undefined));
 
@@ -83,51 +69,54 @@ const createForm = z.object({
 });
 
 const GRANTS = [
-  ['grant_authorization_code', 'Authorization code (users sign in; with PKCE)'],
-  ['grant_client_credentials', 'Client credentials (the client acts for itself)'],
-  ['grant_refresh_token', 'Refresh tokens with the interactive grants'],
-  ['grant_device', 'Device authorization (TVs, command lines)'],
-  ['grant_implicit', 'Implicit (legacy browser apps)'],
-] as const;
+  ['grant_authorization_code', 'clients.grantOption.authorizationCode'],
+  ['grant_client_credentials', 'clients.grantOption.clientCredentials'],
+  ['grant_refresh_token', 'clients.grantOption.refreshToken'],
+  ['grant_device', 'clients.grantOption.device'],
+  ['grant_implicit', 'clients.grantOption.implicit'],
+] as const satisfies readonly (readonly [string, AdminKey])[];
 
 const clientPath = (id: string) => `/clients/${encodeURIComponent(id)}`;
 const idOf = (req: { params: Record<string, unknown> }) => String(req.params['id']);
 
 export function clientPages(router: Router, { get, post }: ConsoleRoutes): void {
   get(router, '/clients', async (c: ConsoleRequest, req) => {
-    const search = text(req, 'search');
-    const first = firstOf(req);
+    const list = listState(req, BASE, ['search'], SORTS, { sort: 'clientId', direction: 'asc' });
+    const search = list.filters['search'];
     const { body: clients } = await c.api<Client[]>('GET', '/clients', {
-      query: { clientId: search || undefined, search: search ? 'true' : undefined, first: String(first), max: String(PAGE_SIZE) },
+      query: { clientId: search, search: search ? 'true' : undefined, ...listQuery(list), max: String(PAGE_SIZE) },
     });
     const [scopes, orgs] = await Promise.all([
       c.has(MANAGE) ? scopeNames(c) : Promise.resolve([]),
-      c.has('view-realm', 'view-users') ? c.api<{ id: string; name: string }[]>('GET', '/organizations', { query: { max: '100' } }).then((r) => r.body) : Promise.resolve([]),
+      c.has('view-realm', 'view-users') ? c.api<OrganizationView[]>('GET', '/organizations', { query: { max: '100' } }).then((r) => r.body) : Promise.resolve([]),
     ]);
+    const range = { count: clients.length, from: list.first + 1, to: list.first + clients.length };
     c.render(
       'clients',
-      'Clients',
-      html`${notice(req)}${searchForm(BASE, 'Search clients by client id', search)}
+      c.t('clients.title'),
+      html`${notice(c, req)}${searchForm(c, list, c.t('clients.search'))}
 ${table(
-  `${clients.length === 0 ? 'No client' : `Clients ${first + 1}–${first + clients.length}`}${search ? ` matching ${search}` : ''}`,
+  c,
+  search ? c.t('clients.captionSearch', { ...range, search }) : c.t('clients.caption', range),
   [
-    { label: 'Client id', cell: (k) => html`<a href="${BASE}/${k.id}">${k.clientId}</a>` },
-    { label: 'Name', cell: (k) => k.name },
-    { label: 'Type', cell: (k) => (k.publicClient ? 'public' : 'confidential') },
-    { label: 'Grants', cell: (k) => grantsOf(k).join(', ') || '—' },
-    { label: 'Organization', cell: (k) => orgs.find((o) => o.id === k.attributes['hush.organization.id'])?.name ?? k.attributes['hush.organization.id'] ?? '—' },
-    { label: 'Consent', cell: (k) => (k.consentRequired ? 'asked' : 'not asked') },
-    { label: 'Enabled', cell: (k) => yesNo(k.enabled) },
+    { label: c.t('clients.clientId'), sort: 'clientId', id: true, cell: (k) => html`<a href="${BASE}/${k.id}">${k.clientId}</a>` },
+    { label: c.t('clients.name'), sort: 'name', cell: (k) => k.name },
+    { label: c.t('clients.type'), sort: 'publicClient', cell: (k) => (k.publicClient ? c.t('clients.public') : c.t('clients.confidential')) },
+    { label: c.t('clients.grants'), cell: (k) => grantsOf(c, k).join(', ') || '—' },
+    { label: c.t('clients.organization'), cell: (k) => orgs.find((o) => o.id === k.attributes['hush.organization.id'])?.name ?? k.attributes['hush.organization.id'] ?? '—' },
+    { label: c.t('clients.consent'), sort: 'consentRequired', cell: (k) => (k.consentRequired ? c.t('clients.consentAsked') : c.t('clients.consentNotAsked')) },
+    { label: c.t('clients.enabled'), sort: 'enabled', cell: (k) => yesNo(c, k.enabled) },
   ],
   clients,
+  list,
 )}
-${pager(BASE, { search }, first, PAGE_SIZE, clients.length)}
+${pager(c, list, PAGE_SIZE, clients.length)}
 ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
     );
   });
 
   post(router, '/clients', 20_000, async (c, req, res) => {
-    const f = formOf(req, createForm);
+    const f = formOf(c, req, createForm);
     const confidential = f.type === 'confidential';
     const created = await c.api('POST', '/clients', {
       query: { handoverTo: confidential ? f.handoverTo : undefined },
@@ -159,59 +148,60 @@ ${c.has(MANAGE) ? createClientForm(c, scopes) : ''}`,
       (a) => a.body.value,
       () => undefined,
     );
-    shownOnce(c, id, 'Client created', secret);
+    shownOnce(c, id, c.t('clients.createdTitle'), secret);
   });
 
   get(router, '/clients/:id', async (c, req) => {
     const id = idOf(req);
     const { body: k } = await c.api<Client>('GET', clientPath(id));
     const { body: receipts } = await c.api<Receipt[]>('GET', '/handovers', { query: { subject: id, max: '5' } });
+    const grant = (key: string) => c.t(`clients.grant.${key}` as AdminKey);
     const grants = [
-      k.standardFlowEnabled && 'authorization code',
-      k.serviceAccountsEnabled && 'client credentials',
-      k.implicitFlowEnabled && 'implicit',
-      k.attributes['oauth2.device.authorization.grant.enabled'] === 'true' && 'device',
-      k.attributes['use.refresh.tokens'] !== 'false' && k.standardFlowEnabled && 'refresh tokens',
-      k.attributes['client_credentials.use_refresh_token'] === 'true' && 'refresh tokens with client credentials',
+      k.standardFlowEnabled && grant('authorizationCode'),
+      k.serviceAccountsEnabled && grant('clientCredentials'),
+      k.implicitFlowEnabled && grant('implicit'),
+      k.attributes['oauth2.device.authorization.grant.enabled'] === 'true' && grant('device'),
+      k.attributes['use.refresh.tokens'] !== 'false' && k.standardFlowEnabled && grant('refreshToken'),
+      k.attributes['client_credentials.use_refresh_token'] === 'true' && grant('refreshTokenClientCredentials'),
     ].filter(Boolean);
     const manage = k.access.manage;
     c.render(
       'clients',
       k.clientId,
-      html`${notice(req)}<dl><dt>Client id</dt><dd><code>${k.clientId}</code></dd><dt>Name</dt><dd>${k.name}</dd><dt>Type</dt><dd>${k.publicClient ? 'public' : 'confidential'}</dd>
-<dt>Grants</dt><dd>${grants.join(', ') || '—'}</dd><dt>Redirect URIs</dt><dd>${k.redirectUris.join(' ') || '—'}</dd><dt>Web origins</dt><dd>${k.webOrigins.join(' ') || '—'}</dd><dt>Scopes</dt><dd>${(k.defaultClientScopes ?? []).join(' ') || '—'}</dd></dl>
+      html`${notice(c, req)}<dl><dt>${c.t('clients.clientId')}</dt><dd><code>${k.clientId}</code></dd><dt>${c.t('clients.name')}</dt><dd>${k.name}</dd><dt>${c.t('clients.type')}</dt><dd>${k.publicClient ? c.t('clients.public') : c.t('clients.confidential')}</dd>
+<dt>${c.t('clients.grants')}</dt><dd>${grants.join(', ') || '—'}</dd><dt>${c.t('clients.consent')}</dt><dd>${k.consentRequired ? c.t('clients.consentAsked') : c.t('clients.consentNotAsked')}</dd><dt>${c.t('clients.redirectUris')}</dt><dd>${k.redirectUris.join(' ') || '—'}</dd><dt>${c.t('clients.webOrigins')}</dt><dd>${k.webOrigins.join(' ') || '—'}</dd><dt>${c.t('clients.scopes')}</dt><dd>${k.defaultClientScopes.join(' ') || '—'}</dd></dl>
 ${beyondAuthority(c, MANAGE, k, k.clientId)}
 ${
   manage && !k.publicClient
-    ? html`<h2>Secret</h2><form method="post" action="${BASE}/${k.id}/secret">${c.csrf}
-<label for="rotate-handover">Hand the new secret to this e-mail address</label><input id="rotate-handover" name="handoverTo" type="email" autocomplete="off" aria-describedby="rotate-note">
-<p class="note" id="rotate-note">The old secret stops working at once. With an address, the new one goes to its owner as a one-time link and is never shown here; empty, it is shown to you once.</p>
-<button type="submit">Rotate secret</button></form>`
+    ? html`<h2>${c.t('clients.secret')}</h2><form method="post" action="${BASE}/${k.id}/secret">${c.csrf}
+<label for="rotate-handover">${c.t('clients.rotateHandoverTo')}</label><input id="rotate-handover" name="handoverTo" type="email" autocomplete="off" aria-describedby="rotate-note">
+<p class="note" id="rotate-note">${c.t('clients.rotateNote')}</p>
+<button type="submit">${c.t('clients.rotate')}</button></form>`
     : ''
 }
-<h2>Handovers</h2>${receiptList(receipts)}
-${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${k.id}/delete">Delete ${k.clientId}…</a></p>` : ''}`,
+<h2>${c.t('clients.handovers')}</h2>${receiptList(c, receipts)}
+${manage ? html`<h2>${c.t('clients.delete')}</h2><p><a href="${BASE}/${k.id}/delete">${c.t('clients.deleteLink', { clientId: k.clientId })}</a></p>` : ''}`,
     );
   });
 
   post(router, '/clients/:id/secret', 500, async (c, req, res) => {
-    const { handoverTo } = formOf(req, z.object({ handoverTo: email }));
+    const { handoverTo } = formOf(c, req, z.object({ handoverTo: email }));
     const { body } = await c.api<{ value?: string }>('POST', `${clientPath(idOf(req))}/client-secret`, { query: { handoverTo } });
     if (handoverTo) {
       res.redirect(303, `${BASE}/${idOf(req)}?done=handed-over`);
       return;
     }
-    shownOnce(c, idOf(req), 'Secret rotated', body.value);
+    shownOnce(c, idOf(req), c.t('clients.rotatedTitle'), body.value);
   });
 
   get(router, '/clients/:id/delete', async (c, req) => {
     const { body: k } = await c.api<Client>('GET', clientPath(idOf(req)));
-    requireManage(k);
+    requireManage(c, k);
     confirmation(c, 'clients', {
-      title: `Delete ${k.clientId}?`,
-      question: `${k.clientId} will be deleted: its secret and its tokens stop working at once. This cannot be undone.`,
+      title: c.t('clients.deleteTitle', { clientId: k.clientId }),
+      question: c.t('clients.deleteQuestion', { clientId: k.clientId }),
       action: `${BASE}/${k.id}/delete`,
-      button: 'Delete client',
+      button: c.t('clients.deleteButton'),
       back: `${BASE}/${k.id}`,
     });
   });
@@ -228,31 +218,31 @@ function shownOnce(c: ConsoleRequest, id: string, title: string, secret: string 
     'clients',
     title,
     secret
-      ? html`<p>Copy the client secret now: it is not shown again.</p><label for="secret">Client secret</label><input id="secret" readonly value="${secret}" autocomplete="off"><p><a href="${BASE}/${id}">Continue</a></p>`
-      : html`<p class="ok" role="status">Done.</p><p><a href="${BASE}/${id}">Continue</a></p>`,
+      ? html`<p>${c.t('clients.copyNow')}</p><label for="secret">${c.t('clients.secretLabel')}</label><input id="secret" readonly value="${secret}" autocomplete="off"><p><a href="${BASE}/${id}">${c.t('common.continue')}</a></p>`
+      : html`<p class="ok" role="status">${c.t('common.done')}</p><p><a href="${BASE}/${id}">${c.t('common.continue')}</a></p>`,
   );
 }
 
 async function scopeNames(c: ConsoleRequest): Promise<string[]> {
   if (!c.has('view-clients', 'view-realm')) return [];
-  return (await c.api<{ name: string }[]>('GET', '/client-scopes')).body.map((s) => s.name);
+  return (await c.api<ClientScopeView[]>('GET', '/client-scopes')).body.map((s) => s.name);
 }
 
 function createClientForm(c: ConsoleRequest, scopes: string[]): Html {
-  return html`<h2>New client</h2><form method="post" action="${BASE}">${c.csrf}
-<label for="c-id">Client id (empty: generated)</label><input id="c-id" name="clientId" autocomplete="off">
-<label for="c-name">Name</label><input id="c-name" name="name" autocomplete="off">
-<fieldset><legend>Type</legend>
-<label><input type="radio" name="type" value="confidential" checked> Confidential (has a secret: a server)</label>
-<label><input type="radio" name="type" value="public"> Public (no secret: a browser or mobile app)</label></fieldset>
-<fieldset><legend>Grant types</legend>${GRANTS.map(([name, label]) => html`<label><input type="checkbox" name="${name}"> ${label}</label>`)}
-<label><input type="checkbox" name="client_credentials_refresh"> Refresh tokens with client credentials</label></fieldset>
-<fieldset><legend>Consent</legend><label><input type="checkbox" name="consent_required"> Ask people before this client gets their data (a third-party app; the answer is remembered until they revoke it)</label></fieldset>
-<label for="c-redirects">Redirect URIs (one a line)</label><textarea id="c-redirects" name="redirectUris"></textarea>
-<label for="c-origins">Web origins (one a line)</label><textarea id="c-origins" name="webOrigins"></textarea>
-<label for="c-scopes">Scopes (space-separated)</label><input id="c-scopes" name="scopes" autocomplete="off" aria-describedby="c-scopes-note">
-<p class="note" id="c-scopes-note">${scopes.length > 0 ? html`Known: ${scopes.join(' ')}` : 'See APIs and scopes.'}</p>
-<label for="c-handover">Hand the secret to this e-mail address (confidential clients)</label><input id="c-handover" name="handoverTo" type="email" autocomplete="off" aria-describedby="c-handover-note">
-<p class="note" id="c-handover-note">The secret goes to its owner as a one-time link and is never shown here. Empty: it is shown to you once.</p>
-<button type="submit">Create client</button></form>`;
+  return html`<h2>${c.t('clients.new')}</h2><form method="post" action="${BASE}">${c.csrf}
+<label for="c-id">${c.t('clients.newId')}</label><input id="c-id" name="clientId" autocomplete="off">
+<label for="c-name">${c.t('clients.name')}</label><input id="c-name" name="name" autocomplete="off">
+<fieldset><legend>${c.t('clients.type')}</legend>
+<label><input type="radio" name="type" value="confidential" checked> ${c.t('clients.typeConfidential')}</label>
+<label><input type="radio" name="type" value="public"> ${c.t('clients.typePublic')}</label></fieldset>
+<fieldset><legend>${c.t('clients.grantTypes')}</legend>${GRANTS.map(([name, label]) => html`<label><input type="checkbox" name="${name}"> ${c.t(label)}</label>`)}
+<label><input type="checkbox" name="client_credentials_refresh"> ${c.t('clients.grantOption.clientCredentialsRefresh')}</label></fieldset>
+<fieldset><legend>${c.t('clients.consent')}</legend><label><input type="checkbox" name="consent_required"> ${c.t('clients.consentOption')}</label></fieldset>
+<label for="c-redirects">${c.t('clients.redirectUrisInput')}</label><textarea id="c-redirects" name="redirectUris"></textarea>
+<label for="c-origins">${c.t('clients.webOriginsInput')}</label><textarea id="c-origins" name="webOrigins"></textarea>
+<label for="c-scopes">${c.t('clients.scopesInput')}</label><input id="c-scopes" name="scopes" autocomplete="off" aria-describedby="c-scopes-note">
+<p class="note" id="c-scopes-note">${scopes.length > 0 ? c.t('clients.knownScopes', { scopes: scopes.join(' ') }) : c.t('clients.seeScopes')}</p>
+<label for="c-handover">${c.t('clients.handoverTo')}</label><input id="c-handover" name="handoverTo" type="email" autocomplete="off" aria-describedby="c-handover-note">
+<p class="note" id="c-handover-note">${c.t('clients.handoverNote')}</p>
+<button type="submit">${c.t('clients.create')}</button></form>`;
 }

@@ -1,27 +1,10 @@
 import type { Request, Router } from 'express';
 import { html, type Html } from '@hush/common';
-import { CONSOLE_MOUNT, firstOf, pager, table, text, utc, type ConsoleRequest, type ConsoleRoutes } from './admin-console-page.js';
+import type { AdminEventView as AdminEvent, UserEventView as UserEvent } from '../admin-api/index.js';
+import { CONSOLE_MOUNT, listQuery, listState, orderFields, pager, table, text, utc, type ConsoleRequest, type ConsoleRoutes, type ListState } from './admin-console-page.js';
 
 const BASE = `${CONSOLE_MOUNT}/events`;
 const SIZE = 50;
-
-interface AdminEvent {
-  time: number;
-  operationType: string;
-  resourceType: string;
-  resourcePath: string;
-  authDetails: { clientId?: string; userId?: string; ipAddress?: string };
-  representation?: string;
-}
-
-interface UserEvent {
-  time: number;
-  type: string;
-  clientId?: string;
-  userId?: string;
-  ipAddress?: string;
-  error?: string;
-}
 
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'ACTION'];
 
@@ -50,32 +33,36 @@ async function namesOf(c: ConsoleRequest, users: readonly (string | undefined)[]
   return (id) => (id ? (names.get(id) ?? id) : '—');
 }
 
-/** Filters of one list, as a GET form: a filtered list is a link. */
-function filters(kind: 'admin' | 'user', req: Request): Html {
+/** Filters of one list, as a GET form keeping the list's order: a filtered list is a link. */
+function filters(c: ConsoleRequest, kind: 'admin' | 'user', req: Request, list: ListState): Html {
   const field = (name: string, label: string, type = 'text') =>
-    html`<label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${text(req, name)}" autocomplete="off">`;
-  return html`<form method="get" action="${BASE}" role="search"><input type="hidden" name="kind" value="${kind}">
+    html`<div><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${text(req, name)}" autocomplete="off"></div>`;
+  return html`<form method="get" action="${BASE}" role="search"><input type="hidden" name="kind" value="${kind}">${orderFields(list)}
 ${
   kind === 'admin'
-    ? html`<label for="f-operationTypes">Operation</label><select id="f-operationTypes" name="operationTypes"><option value="">Any</option>${OPERATIONS.map((o) => html`<option${text(req, 'operationTypes') === o ? html` selected` : ''}>${o}</option>`)}</select>
-${field('resourceTypes', 'Resource type (CLIENT, USER, ORGANIZATION, COMPONENT…)')}${field('resourcePath', 'Resource path (* as wildcard)')}${field('authUser', 'By user or client (id)')}`
-    : html`${field('type', 'Type (LOGIN, LOGIN_ERROR, CLIENT_LOGIN, UPDATE_PASSWORD…)')}${field('user', 'User id')}${field('client', 'Client id')}`
+    ? html`<div><label for="f-operationTypes">${c.t('events.operation')}</label><select id="f-operationTypes" name="operationTypes"><option value="">${c.t('common.any')}</option>${OPERATIONS.map((o) => html`<option${text(req, 'operationTypes') === o ? html` selected` : ''}>${o}</option>`)}</select></div>
+${field('resourceTypes', c.t('events.resourceType'))}${field('resourcePath', c.t('events.resourcePath'))}${field('authUser', c.t('events.authUser'))}`
+    : html`${field('type', c.t('events.typeFilter'))}${field('user', c.t('events.userFilter'))}${field('client', c.t('events.clientFilter'))}`
 }
-${field('dateFrom', 'From', 'date')}${field('dateTo', 'To', 'date')}<button type="submit" class="secondary">Filter</button></form>`;
+${field('dateFrom', c.t('events.from'), 'date')}${field('dateTo', c.t('events.to'), 'date')}<button type="submit" class="secondary">${c.t('common.filter')}</button></form>`;
 }
 
-/** The audit trail: admin events (what the admin API changed, by whom) and user events, each filtered and paged on the server. */
+/**
+ * The audit trail: admin events (what the admin API changed, by whom) and user events, each
+ * filtered, sorted by time (newest or oldest first) and paged on the server.
+ */
 export function eventPages(router: Router, { get }: ConsoleRoutes): void {
   get(router, '/events', async (c: ConsoleRequest, req) => {
     const kind = text(req, 'kind') === 'user' ? 'user' : 'admin';
-    const first = firstOf(req);
     const names = kind === 'admin' ? ['operationTypes', 'resourceTypes', 'resourcePath', 'authUser', 'dateFrom', 'dateTo'] : ['type', 'user', 'client', 'dateFrom', 'dateTo'];
-    const params: Record<string, string> = Object.fromEntries(names.map((n): [string, string] => [n, text(req, n)]).filter(([, v]) => v !== ''));
-    const query = { ...params, first: String(first), max: String(SIZE) };
-    const tabs = html`<p class="actions"><a href="${BASE}?kind=admin"${kind === 'admin' ? html` aria-current="page"` : ''}>Admin events</a> <a href="${BASE}?kind=user"${kind === 'user' ? html` aria-current="page"` : ''}>User events</a></p>`;
-    let list: Html;
+    const list = listState(req, BASE, ['kind', ...names], ['time'], { sort: 'time', direction: 'desc' });
+    const { kind: _kind, ...params } = list.filters;
+    const query = { ...params, ...listQuery(list), max: String(SIZE) };
+    const tabs = html`<nav class="actions tabs" aria-label="${c.t('events.kinds')}"><a href="${BASE}?kind=admin"${kind === 'admin' ? html` aria-current="page"` : ''}>${c.t('events.adminTitle')}</a> <a href="${BASE}?kind=user"${kind === 'user' ? html` aria-current="page"` : ''}>${c.t('events.userTitle')}</a></nav>`;
+    let listed: Html;
     let shown: number;
-    const caption = (n: number) => (n === 0 ? 'No event matches' : `Events ${first + 1}–${first + n}, newest first`);
+    const caption = (n: number) => c.t('events.caption', { from: list.first + 1, to: list.first + n, direction: list.direction });
+    const time = { label: c.t('events.time'), sort: 'time', firstDirection: 'asc' as const };
     if (kind === 'admin') {
       const { body } = await c.api<AdminEvent[]>('GET', '/admin-events', { query });
       shown = body.length;
@@ -84,16 +71,18 @@ export function eventPages(router: Router, { get }: ConsoleRoutes): void {
         body.map((e) => e.authDetails.userId),
         body.map((e) => e.authDetails.clientId),
       );
-      list = table(
+      listed = table(
+        c,
         caption(shown),
         [
-          { label: 'Time', cell: (e) => utc(e.time, true) },
-          { label: 'Type', cell: (e) => `${e.operationType} ${e.resourceType}` },
-          { label: 'By', cell: (e) => (e.authDetails.userId ? name(e.authDetails.userId) : name(e.authDetails.clientId)) },
-          { label: 'What', cell: (e) => html`<code>${e.resourcePath}</code>${e.representation ? html`<br><code>${e.representation}</code>` : ''}` },
-          { label: 'IP', cell: (e) => e.authDetails.ipAddress ?? '—' },
+          { ...time, cell: (e) => utc(e.time, true) },
+          { label: c.t('events.type'), id: true, cell: (e) => html`<code>${e.operationType} ${e.resourceType}</code>` },
+          { label: c.t('events.by'), id: true, cell: (e) => (e.authDetails.userId ? name(e.authDetails.userId) : name(e.authDetails.clientId)) },
+          { label: c.t('events.what'), cell: (e) => html`<code>${e.resourcePath}</code>${e.representation ? html`<br><code>${e.representation}</code>` : ''}` },
+          { label: c.t('events.ip'), id: true, cell: (e) => e.authDetails.ipAddress ?? '—' },
         ],
         body,
+        list,
       );
     } else {
       const { body } = await c.api<UserEvent[]>('GET', '/events', { query });
@@ -103,22 +92,24 @@ export function eventPages(router: Router, { get }: ConsoleRoutes): void {
         body.map((e) => e.userId),
         [],
       );
-      list = table(
+      listed = table(
+        c,
         caption(shown),
         [
-          { label: 'Time', cell: (e) => utc(e.time, true) },
-          { label: 'Type', cell: (e) => html`${e.type}${e.error ? html` <span class="error">${e.error}</span>` : ''}` },
-          { label: 'Who', cell: (e) => name(e.userId) },
-          { label: 'Client', cell: (e) => e.clientId ?? '—' },
-          { label: 'IP', cell: (e) => e.ipAddress ?? '—' },
+          { ...time, cell: (e) => utc(e.time, true) },
+          { label: c.t('events.type'), id: true, cell: (e) => html`<code>${e.type}</code>${e.error ? html` <span class="error">${e.error}</span>` : ''}` },
+          { label: c.t('events.who'), cell: (e) => name(e.userId) },
+          { label: c.t('events.client'), cell: (e) => e.clientId ?? '—' },
+          { label: c.t('events.ip'), id: true, cell: (e) => e.ipAddress ?? '—' },
         ],
         body,
+        list,
       );
     }
     c.render(
       'events',
-      kind === 'admin' ? 'Admin events' : 'User events',
-      html`${tabs}${filters(kind, req)}${shown === 0 ? html`<p class="note">No event matches.</p>` : list}${pager(BASE, { kind, ...params }, first, SIZE, shown)}`,
+      kind === 'admin' ? c.t('events.adminTitle') : c.t('events.userTitle'),
+      html`${tabs}${filters(c, kind, req, list)}${shown === 0 ? html`<p class="note">${c.t('events.none')}</p>` : listed}${pager(c, list, SIZE, shown)}`,
     );
   });
 }

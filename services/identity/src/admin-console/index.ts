@@ -1,5 +1,6 @@
 /*
- * The admin console is used by no other feature: app.ts mounts it (mount.ts), and this empty
- * surface keeps every other folder out of its files.
+ * The admin console is mounted by app.ts (mount.ts); what other folders may take from it is its
+ * words: the page kit merges them into identity's page catalogue (pages/messages/index.ts).
  */
-export {};
+export { adminDe } from './messages/de.js';
+export { adminEn } from './messages/en.js';

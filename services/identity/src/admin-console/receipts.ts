@@ -1,36 +1,21 @@
 import { html, type Html } from '@hush/common';
+import type { ReceiptView as Receipt } from '../admin-api/index.js';
+import type { AdminKey, ConsoleRequest } from './admin-console-page.js';
 
-/** A handover's receipt as the admin API answers it (admin-api/handovers.routes.ts). */
-export interface Receipt {
-  id: string;
-  kind: 'client_secret' | 'password';
-  recipient: string;
-  created: number;
-  expires: number;
-  state: string;
-  deliveryStatus: string | null;
-  received: number | null;
-}
-
-const STATES: Record<string, string> = {
-  new: 'not opened yet',
-  viewed: 'not opened yet',
-  received: 'opened by its owner',
-  burned: 'destroyed unread',
-  expired: 'expired unread',
-};
-
-const DELIVERY: Record<string, string> = { queued: 'e-mail queued', sent: 'e-mail delivered', failed: 'e-mail failed' };
+const STATES = new Set(['new', 'viewed', 'received', 'burned', 'expired']);
+const DELIVERY = new Set(['queued', 'sent', 'failed']);
 
 const when = (unix: number) => new Date(unix * 1000).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 
 /** One receipt: to whom, the e-mail's delivery, and whether the owner opened the link. */
-export function receiptItem(r: Receipt): Html {
-  const what = r.kind === 'client_secret' ? 'Client secret' : 'Password';
-  return html`<li data-receipt="${r.id}"><strong>${what}</strong> to ${r.recipient} · ${when(r.created)}<br>
-<span class="receipt-state">${STATES[r.state] ?? r.state}${r.received ? html` (${when(r.received)})` : ''}</span>${r.deliveryStatus ? html` · ${DELIVERY[r.deliveryStatus] ?? r.deliveryStatus}` : ''} · link until ${when(r.expires)}</li>`;
+export function receiptItem(c: Pick<ConsoleRequest, 't' | 'h'>, r: Receipt): Html {
+  const what = r.kind === 'client_secret' ? c.t('receipts.clientSecret') : c.t('receipts.password');
+  const state = STATES.has(r.state) ? c.t(`receipts.state.${r.state}` as AdminKey) : r.state;
+  const delivery = r.deliveryStatus && (DELIVERY.has(r.deliveryStatus) ? c.t(`receipts.delivery.${r.deliveryStatus}` as AdminKey) : r.deliveryStatus);
+  return html`<li data-receipt="${r.id}">${c.h('receipts.to', { what, recipient: r.recipient, created: when(r.created) })}<br>
+<span class="receipt-state">${state}${r.received ? html` (${when(r.received)})` : ''}</span>${delivery ? html` · ${delivery}` : ''} · ${c.t('receipts.until', { expires: when(r.expires) })}</li>`;
 }
 
-export function receiptList(receipts: readonly Receipt[]): Html {
-  return receipts.length === 0 ? html`<p class="note">No credential handed over.</p>` : html`<ul class="items">${receipts.map(receiptItem)}</ul>`;
+export function receiptList(c: Pick<ConsoleRequest, 't' | 'h'>, receipts: readonly Receipt[]): Html {
+  return receipts.length === 0 ? html`<p class="note">${c.t('receipts.none')}</p>` : html`<ul class="items">${receipts.map((r) => receiptItem(c, r))}</ul>`;
 }

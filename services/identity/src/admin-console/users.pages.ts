@@ -1,50 +1,33 @@
 import type { Router } from 'express';
 import { html, type Html } from '@hush/common';
 import { z } from 'zod';
+import type { CredentialView as Credential, OrganizationView, ReceiptView as Receipt, UserView as User } from '../admin-api/index.js';
 import { AdminApiRefusedError, createdId } from './admin-api-client.js';
 import {
   beyondAuthority,
   confirmation,
   requireManage,
   CONSOLE_MOUNT,
-  firstOf,
   formOf,
+  listQuery,
+  listState,
   notice,
   PAGE_SIZE,
   pager,
+  says,
   searchForm,
   table,
-  text,
   utc,
   yesNo,
   type ConsoleRequest,
   type ConsoleRoutes,
 } from './admin-console-page.js';
-import { receiptList, type Receipt } from './receipts.js';
+import { receiptList } from './receipts.js';
 
 const BASE = `${CONSOLE_MOUNT}/users`;
 const MANAGE = 'manage-users';
-
-interface User {
-  id: string;
-  username: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  enabled: boolean;
-  emailVerified: boolean;
-  createdTimestamp?: number;
-  attributes?: Record<string, string[]>;
-  /** Whether this administrator may act on this user (the admin API's rule: no one acts on someone holding more rights). */
-  access: { manage: boolean };
-}
-
-interface Credential {
-  id: string;
-  type: string;
-  userLabel?: string;
-  createdDate?: number;
-}
+/** The orders the admin API offers for users (`sort`). */
+const SORTS = ['username', 'lastName', 'email', 'emailVerified', 'enabled', 'createdTimestamp'];
 
 const optional = z
   .string()
@@ -52,12 +35,12 @@ const optional = z
   .optional()
   .transform((v) => (v ? v : undefined));
 const email = z
-  .email('Enter one e-mail address')
+  .email(says('form.email'))
   .optional()
   .or(z.literal('').transform(() => undefined));
 
 const createForm = z.object({
-  username: z.string().trim().min(1, 'A username is required'),
+  username: z.string().trim().min(1, says('form.usernameRequired')),
   email,
   firstName: optional,
   lastName: optional,
@@ -66,7 +49,7 @@ const createForm = z.object({
 });
 
 const passwordForm = z.object({ handoverTo: email, password: optional }).refine((f) => (f.handoverTo === undefined) !== (f.password === undefined), {
-  message: 'Give the owner’s e-mail address (the password is generated and handed over) or a new password',
+  message: says('form.passwordOrHandover'),
 });
 
 const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
@@ -74,10 +57,10 @@ const idOf = (req: { params: Record<string, unknown> }) => String(req.params['id
 
 export function userPages(router: Router, { get, post }: ConsoleRoutes): void {
   get(router, '/users', async (c: ConsoleRequest, req) => {
-    const search = text(req, 'search');
-    const first = firstOf(req);
+    const list = listState(req, BASE, ['search'], SORTS, { sort: 'username', direction: 'asc' });
+    const search = list.filters['search'];
     const [{ body: users }, { body: count }, orgs] = await Promise.all([
-      c.api<User[]>('GET', '/users', { query: { search, first: String(first), max: String(PAGE_SIZE) } }),
+      c.api<User[]>('GET', '/users', { query: { search, ...listQuery(list), max: String(PAGE_SIZE) } }),
       c.api<number>('GET', '/users/count', { query: { search } }),
       organizationsFor(c),
     ]);
@@ -85,30 +68,37 @@ export function userPages(router: Router, { get, post }: ConsoleRoutes): void {
       const id = u.attributes?.['hush.organization.id']?.[0];
       return id ? (orgs.find((o) => o.id === id)?.name ?? id) : '—';
     };
+    const caption =
+      count > PAGE_SIZE
+        ? c.t('users.captionShown', { count, search: search ? 'yes' : 'no', from: list.first + 1, to: list.first + users.length })
+        : c.t('users.caption', { count, search: search ? 'yes' : 'no' });
     c.render(
       'users',
-      'Users',
-      html`${notice(req)}${searchForm(BASE, 'Search users (username, e-mail, name)', search)}
+      c.t('users.title'),
+      html`${notice(c, req)}${searchForm(c, list, c.t('users.search'))}
 ${table(
-  `${count} user${count === 1 ? '' : 's'}${search ? ' match' : ''}${count > PAGE_SIZE ? `; ${first + 1}–${first + users.length} shown` : ''}`,
+  c,
+  caption,
   [
-    { label: 'Username', cell: (u) => html`<a href="${BASE}/${u.id}">${u.username}</a>` },
-    { label: 'Name', cell: (u) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '—' },
-    { label: 'E-mail', cell: (u) => u.email ?? '—' },
-    { label: 'Verified', cell: (u) => (u.email ? yesNo(u.emailVerified) : '—') },
-    { label: 'Enabled', cell: (u) => yesNo(u.enabled) },
-    { label: 'Organization', cell: orgName },
-    { label: 'Created', cell: (u) => (u.createdTimestamp ? utc(u.createdTimestamp) : '—') },
+    { label: c.t('users.username'), sort: 'username', id: true, cell: (u) => html`<a href="${BASE}/${u.id}">${u.username}</a>` },
+    { label: c.t('users.name'), sort: 'lastName', cell: (u) => [u.firstName, u.lastName].filter(Boolean).join(' ') || '—' },
+    { label: c.t('users.email'), sort: 'email', id: true, cell: (u) => u.email ?? '—' },
+    { label: c.t('users.verified'), sort: 'emailVerified', cell: (u) => (u.email ? yesNo(c, u.emailVerified) : '—') },
+    { label: c.t('users.enabled'), sort: 'enabled', cell: (u) => yesNo(c, u.enabled) },
+    { label: c.t('users.secondFactor'), cell: (u) => secondFactors(c, u) },
+    { label: c.t('users.organization'), cell: orgName },
+    { label: c.t('users.created'), sort: 'createdTimestamp', firstDirection: 'desc', cell: (u) => utc(u.createdTimestamp) },
   ],
   users,
+  list,
 )}
-${pager(BASE, { search }, first, PAGE_SIZE, users.length)}
+${pager(c, list, PAGE_SIZE, users.length)}
 ${c.has(MANAGE) ? createUserForm(c, orgs) : ''}`,
     );
   });
 
   post(router, '/users', 2000, async (c, req, res) => {
-    const form = formOf(req, createForm);
+    const form = formOf(c, req, createForm);
     const created = await c.api('POST', '/users', {
       query: { handoverTo: form.handoverTo },
       body: { username: form.username, email: form.email, firstName: form.firstName, lastName: form.lastName, enabled: true },
@@ -129,31 +119,31 @@ ${c.has(MANAGE) ? createUserForm(c, orgs) : ''}`,
     c.render(
       'users',
       user.username,
-      html`${notice(req)}<dl><dt>Username</dt><dd>${user.username}</dd><dt>E-mail</dt><dd>${user.email ?? '—'}${user.emailVerified ? ' (verified)' : ''}</dd><dt>Name</dt><dd>${[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</dd><dt>Status</dt><dd>${user.enabled ? 'enabled' : 'disabled'}</dd></dl>
+      html`${notice(c, req)}<dl><dt>${c.t('users.username')}</dt><dd>${user.username}</dd><dt>${c.t('users.email')}</dt><dd>${user.email ? (user.emailVerified ? c.t('users.emailVerified', { email: user.email }) : user.email) : '—'}</dd><dt>${c.t('users.name')}</dt><dd>${[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</dd><dt>${c.t('users.status')}</dt><dd>${user.enabled ? c.t('users.statusEnabled') : c.t('users.statusDisabled')}</dd><dt>${c.t('users.created')}</dt><dd>${utc(user.createdTimestamp)}</dd></dl>
 ${beyondAuthority(c, MANAGE, user, user.username)}
 ${
   manage
-    ? html`<h2>Account</h2>
-<form method="post" action="${BASE}/${id}/enabled">${c.csrf}<input type="hidden" name="enabled" value="${user.enabled ? 'false' : 'true'}"><button type="submit" class="secondary">${user.enabled ? 'Disable' : 'Enable'} ${user.username}</button></form>
-<form method="post" action="${BASE}/${id}/logout">${c.csrf}<button type="submit" class="secondary">Sign out everywhere</button></form>
-<h2>Password</h2>
+    ? html`<h2>${c.t('users.account')}</h2>
+<form method="post" action="${BASE}/${id}/enabled">${c.csrf}<input type="hidden" name="enabled" value="${user.enabled ? 'false' : 'true'}"><button type="submit" class="secondary">${user.enabled ? c.t('users.disable', { username: user.username }) : c.t('users.enable', { username: user.username })}</button></form>
+<form method="post" action="${BASE}/${id}/logout">${c.csrf}<button type="submit" class="secondary">${c.t('users.signOutEverywhere')}</button></form>
+<h2>${c.t('users.password')}</h2>
 <form method="post" action="${BASE}/${id}/password">${c.csrf}
-<label for="pw-handover">Hand a new password to this e-mail address</label><input id="pw-handover" name="handoverTo" type="email" required autocomplete="off" value="${user.email ?? ''}" aria-describedby="pw-note">
-<p class="note" id="pw-note">A password is generated and sent as a one-time link; you never see it.</p>
-<button type="submit">Hand over a new password</button></form>
+<label for="pw-handover">${c.t('users.handoverTo')}</label><input id="pw-handover" name="handoverTo" type="email" required autocomplete="off" value="${user.email ?? ''}" aria-describedby="pw-note">
+<p class="note" id="pw-note">${c.t('users.handoverNote')}</p>
+<button type="submit">${c.t('users.handOver')}</button></form>
 <form method="post" action="${BASE}/${id}/password">${c.csrf}
-<label for="pw-value">Or set a new password yourself</label><input id="pw-value" name="password" type="password" required autocomplete="new-password">
-<button type="submit" class="secondary">Set password</button></form>`
+<label for="pw-value">${c.t('users.setYourself')}</label><input id="pw-value" name="password" type="password" required autocomplete="new-password">
+<button type="submit" class="secondary">${c.t('users.setPassword')}</button></form>`
     : ''
 }
-<h2>Second factor</h2>${credentials}
-<h2>Handovers</h2>${receiptList(receipts)}
-${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.username}…</a></p>` : ''}`,
+<h2>${c.t('users.secondFactors')}</h2>${credentials}
+<h2>${c.t('users.handovers')}</h2>${receiptList(c, receipts)}
+${manage ? html`<h2>${c.t('users.delete')}</h2><p><a href="${BASE}/${id}/delete">${c.t('users.deleteLink', { username: user.username })}</a></p>` : ''}`,
     );
   });
 
   post(router, '/users/:id/enabled', 100, async (c, req, res) => {
-    const { enabled } = formOf(req, z.object({ enabled: z.enum(['true', 'false']) }));
+    const { enabled } = formOf(c, req, z.object({ enabled: z.enum(['true', 'false']) }));
     await c.api('PUT', userPath(idOf(req)), { body: { enabled: enabled === 'true' } });
     res.redirect(303, `${BASE}/${idOf(req)}?done=updated`);
   });
@@ -164,7 +154,7 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.u
   });
 
   post(router, '/users/:id/password', 1000, async (c, req, res) => {
-    const form = formOf(req, passwordForm);
+    const form = formOf(c, req, passwordForm);
     await c.api('PUT', `${userPath(idOf(req))}/reset-password`, {
       query: { handoverTo: form.handoverTo },
       body: { type: 'password', temporary: false, ...(form.password !== undefined ? { value: form.password } : {}) },
@@ -174,12 +164,12 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.u
 
   get(router, '/users/:id/credentials/:credentialId/delete', async (c, req) => {
     const { body: user } = await c.api<User>('GET', userPath(idOf(req)));
-    requireManage(user);
+    requireManage(c, user);
     confirmation(c, 'users', {
-      title: 'Remove this second factor?',
-      question: `${user.username} will sign in without it until they set up a new one.`,
+      title: c.t('users.removeFactorTitle'),
+      question: c.t('users.removeFactorQuestion', { username: user.username }),
       action: `${BASE}/${user.id}/credentials/${encodeURIComponent(String(req.params['credentialId']))}/delete`,
-      button: 'Remove second factor',
+      button: c.t('users.removeFactor'),
       back: `${BASE}/${user.id}`,
     });
   });
@@ -191,12 +181,12 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.u
 
   get(router, '/users/:id/delete', async (c, req) => {
     const { body: user } = await c.api<User>('GET', userPath(idOf(req)));
-    requireManage(user);
+    requireManage(c, user);
     confirmation(c, 'users', {
-      title: `Delete ${user.username}?`,
-      question: `${user.username} will be deleted: their sessions and tokens end at once. This cannot be undone.`,
+      title: c.t('users.deleteTitle', { username: user.username }),
+      question: c.t('users.deleteQuestion', { username: user.username }),
       action: `${BASE}/${user.id}/delete`,
-      button: 'Delete user',
+      button: c.t('users.deleteButton'),
       back: `${BASE}/${user.id}`,
     });
   });
@@ -207,21 +197,27 @@ ${manage ? html`<h2>Delete</h2><p><a href="${BASE}/${id}/delete">Delete ${user.u
   });
 }
 
-async function organizationsFor(c: ConsoleRequest): Promise<{ id: string; name: string }[]> {
-  if (!c.has('view-realm', 'view-users')) return [];
-  return (await c.api<{ id: string; name: string }[]>('GET', '/organizations', { query: { max: '100' } })).body;
+/** The user's second factors, by the credential types the admin API reports (`disableableCredentialTypes`). */
+function secondFactors(c: ConsoleRequest, u: User): string {
+  const names = u.disableableCredentialTypes.map((t) => (t === 'otp' ? c.t('users.totp') : t === 'webauthn-passwordless' ? c.t('users.passkey') : t));
+  return names.join(', ') || '—';
 }
 
-function createUserForm(c: ConsoleRequest, orgs: { id: string; name: string }[]): Html {
-  return html`<h2>New user</h2><form method="post" action="${BASE}">${c.csrf}
-<label for="u-username">Username</label><input id="u-username" name="username" required autocomplete="off">
-<label for="u-email">E-mail</label><input id="u-email" name="email" type="email" autocomplete="off">
-<label for="u-first">First name</label><input id="u-first" name="firstName" autocomplete="off">
-<label for="u-last">Last name</label><input id="u-last" name="lastName" autocomplete="off">
-${orgs.length > 0 ? html`<label for="u-org">Organization</label><select id="u-org" name="organization"><option value="">None</option>${orgs.map((o) => html`<option value="${o.id}">${o.name}</option>`)}</select>` : ''}
-<label for="u-handover">Hand the first password to this e-mail address</label><input id="u-handover" name="handoverTo" type="email" autocomplete="off" aria-describedby="u-handover-note">
-<p class="note" id="u-handover-note">A password is generated and sent as a one-time link; you never see it. Empty: the user has no password until you reset it.</p>
-<button type="submit">Create user</button></form>`;
+async function organizationsFor(c: ConsoleRequest): Promise<Pick<OrganizationView, 'id' | 'name'>[]> {
+  if (!c.has('view-realm', 'view-users')) return [];
+  return (await c.api<OrganizationView[]>('GET', '/organizations', { query: { max: '100' } })).body;
+}
+
+function createUserForm(c: ConsoleRequest, orgs: Pick<OrganizationView, 'id' | 'name'>[]): Html {
+  return html`<h2>${c.t('users.new')}</h2><form method="post" action="${BASE}">${c.csrf}
+<label for="u-username">${c.t('users.username')}</label><input id="u-username" name="username" required autocomplete="off">
+<label for="u-email">${c.t('users.email')}</label><input id="u-email" name="email" type="email" autocomplete="off">
+<label for="u-first">${c.t('users.firstName')}</label><input id="u-first" name="firstName" autocomplete="off">
+<label for="u-last">${c.t('users.lastName')}</label><input id="u-last" name="lastName" autocomplete="off">
+${orgs.length > 0 ? html`<label for="u-org">${c.t('users.organization')}</label><select id="u-org" name="organization"><option value="">${c.t('common.none')}</option>${orgs.map((o) => html`<option value="${o.id}">${o.name}</option>`)}</select>` : ''}
+<label for="u-handover">${c.t('users.firstHandoverTo')}</label><input id="u-handover" name="handoverTo" type="email" autocomplete="off" aria-describedby="u-handover-note">
+<p class="note" id="u-handover-note">${c.t('users.firstHandoverNote')}</p>
+<button type="submit">${c.t('users.create')}</button></form>`;
 }
 
 /** The user's second factors (TOTP, passkeys), with removal when the administrator may act on the user; "not available" when the admin API has no such route. */
@@ -230,13 +226,13 @@ async function credentialsOf(c: ConsoleRequest, id: string, manage: boolean): Pr
   try {
     list = (await c.api<Credential[]>('GET', `${userPath(id)}/credentials`)).body;
   } catch (err) {
-    if (err instanceof AdminApiRefusedError && err.status === 404) return html`<p class="note">Not available.</p>`;
+    if (err instanceof AdminApiRefusedError && err.status === 404) return html`<p class="note">${c.t('users.factorsUnavailable')}</p>`;
     throw err;
   }
   const factors = list.filter((k) => k.type !== 'password');
-  if (factors.length === 0) return html`<p class="note">None set up.</p>`;
+  if (factors.length === 0) return html`<p class="note">${c.t('users.noFactors')}</p>`;
   return html`<ul class="items">${factors.map(
     (k) =>
-      html`<li>${k.type === 'otp' ? 'Authenticator app (TOTP)' : k.type === 'webauthn-passwordless' ? 'Passkey' : k.type}${k.userLabel ? html` · ${k.userLabel}` : ''}${manage ? html` · <a href="${BASE}/${id}/credentials/${k.id}/delete">Remove…</a>` : ''}</li>`,
+      html`<li>${k.type === 'otp' ? c.t('users.totpLong') : c.t('users.passkey')}${k.userLabel ? html` · ${k.userLabel}` : ''}${manage ? html` · <a href="${BASE}/${id}/credentials/${k.id}/delete">${c.t('users.remove')}</a>` : ''}</li>`,
   )}</ul>`;
 }

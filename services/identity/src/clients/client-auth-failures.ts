@@ -1,7 +1,7 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { randomToken, sha256, type LimitCheck } from '@hush/common';
+import { randomToken, sha256, type LimitCheck, type RateLimit, type RateLimits } from '@hush/common';
+import type { Config } from '../config.js';
 import { clientSecretMatches, hashClientSecret } from './client-secret.js';
-import type { FailureLimits } from '../ratelimit/index.js';
 
 /**
  * Failed client authentications (RFC 6749 §2.3.1, RFC 6819 §5.2.3.7).
@@ -25,6 +25,27 @@ import type { FailureLimits } from '../ratelimit/index.js';
  * while a caller keeps failing.
  */
 
+/** The counters of failed client authentications, in AUTH_FAILURE_WINDOW windows shared by every instance (Redis). */
+export interface ClientAuthLimits {
+  limits: RateLimits;
+  client: { perClient: RateLimit; perIp: RateLimit; buckets: number };
+}
+
+type ClientAuthLimitsConfig = Pick<Config, 'AUTH_FAILURE_WINDOW' | 'CLIENT_AUTH_MAX_FAILURES' | 'CLIENT_AUTH_MAX_FAILURES_PER_IP' | 'CLIENT_AUTH_BUCKETS'>;
+
+/** The client authentication limits, defined on the failure counters (`limits`, shared with the sign-in limits). */
+export function clientAuthLimits(limits: RateLimits, config: ClientAuthLimitsConfig): ClientAuthLimits {
+  const window = config.AUTH_FAILURE_WINDOW;
+  return {
+    limits,
+    client: {
+      perClient: limits.define('client', config.CLIENT_AUTH_MAX_FAILURES, window),
+      perIp: limits.define('client-ip', config.CLIENT_AUTH_MAX_FAILURES_PER_IP, window),
+      buckets: config.CLIENT_AUTH_BUCKETS,
+    },
+  };
+}
+
 /** Compared with when the client id is unknown, so that costs what a wrong secret costs. */
 export const DECOY_HASH = hashClientSecret(randomToken(32));
 
@@ -38,7 +59,7 @@ export function clientAuthState(ctx: KoaContextWithOIDC): ClientAuthState {
   return ctx.state;
 }
 
-export function checksFor(failures: FailureLimits, clientId: string | undefined, ip: string): LimitCheck[] {
+export function checksFor(failures: ClientAuthLimits, clientId: string | undefined, ip: string): LimitCheck[] {
   const bucket = sha256(clientId ?? '').readUInt32BE(0) % failures.client.buckets;
   return [
     { limit: failures.client.perClient, key: String(bucket) },
@@ -53,7 +74,7 @@ export function checksFor(failures: FailureLimits, clientId: string | undefined,
  * goes on the request's context for the limiter (keycloak/client-auth-limiter.ts).
  */
 export async function compareAndCheck(
-  failures: FailureLimits,
+  failures: ClientAuthLimits,
   ctx: KoaContextWithOIDC | undefined,
   clientId: string | undefined,
   presented: string,

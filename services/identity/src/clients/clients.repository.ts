@@ -1,7 +1,7 @@
 import { batched, isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { resolveWebOrigins } from './web-origins.js';
-import { type Db, likePattern, PageBoundaries, pageOf } from '../db/index.js';
+import { type Db, keyOf, likePattern, PageBoundaries, pageOf, sortedAfter, type SortColumn, type SortDirection, type SortKey } from '../db/index.js';
 
 export interface Client {
   /** Keycloak's internal id (a UUID): the id of the admin API's paths; never changes. */
@@ -99,9 +99,24 @@ export interface ClientFilter {
   clientId?: string | undefined;
   search?: string | undefined;
   organizationId?: string | undefined;
+  /** The order (CLIENT_SORTS; by client id unless given), ascending unless `direction`. */
+  sort?: ClientSort | undefined;
+  direction?: SortDirection | undefined;
   first?: number | undefined;
   max?: number | undefined;
 }
+
+/**
+ * The orders of the client list besides the client id (the unique tie of each), by the admin
+ * API's field names; each has its index (db/list-sort.ts). A public client is one without a secret.
+ */
+export const CLIENT_SORTS = {
+  name: { expr: 'lower(c.name)', type: 'text' },
+  publicClient: { expr: '(c.secret_hash IS NULL)', type: 'boolean' },
+  consentRequired: { expr: 'c.consent_required', type: 'boolean' },
+  enabled: { expr: 'c.enabled', type: 'boolean' },
+} as const satisfies Record<string, SortColumn>;
+export type ClientSort = keyof typeof CLIENT_SORTS | 'clientId';
 
 const columnsOf = (c: Partial<NewClient>) =>
   Object.fromEntries(
@@ -129,7 +144,7 @@ const columnsOf = (c: Partial<NewClient>) =>
 
 export class ClientsRepository {
   /** Where recent pages of the admin API's client lists ended (keyset paging behind first/max). */
-  private readonly pages = new PageBoundaries<string>();
+  private readonly pages = new PageBoundaries<SortKey>();
 
   constructor(private readonly db: Db) {}
 
@@ -174,22 +189,24 @@ export class ClientsRepository {
   }
 
   /**
-   * By client id; `search` as a substring through the trigram index on the lowered id. A page that
-   * follows the one before it starts after that page's last client id (db/page-boundaries.ts).
+   * In `sort` order (by client id unless given), then by client id; `search` as a substring through
+   * the trigram index on the lowered id. A page that follows the one before it starts after that
+   * page's last row (db/page-boundaries.ts, db/list-sort.ts).
    */
   async search(filter: ClientFilter): Promise<Client[]> {
-    const { first, max, ...list } = filter;
+    const { first, max, sort, direction = 'asc', ...list } = filter;
+    const column = sort === undefined || sort === 'clientId' ? undefined : CLIENT_SORTS[sort];
     const rows = await pageOf(
       this.pages,
-      JSON.stringify(list),
+      JSON.stringify({ ...list, sort, direction }),
       { first, max },
-      (r: Row) => r.client_id,
+      (r: Row) => keyOf(r, column, r.client_id),
       async (after, offset, limit) => {
-        const q = this.select().orderBy('c.client_id');
+        const q = this.select();
         if (list.clientId !== undefined) q.where('c.client_id', list.clientId);
         if (list.search) q.whereRaw(`lower(c.client_id) LIKE lower(?)`, [likePattern(list.search)]);
         if (list.organizationId !== undefined) q.where('c.organization_id', list.organizationId);
-        if (after !== undefined) q.where('c.client_id', '>', after);
+        sortedAfter(q, column, 'c.client_id', direction, after);
         if (offset) q.offset(offset);
         if (limit !== undefined) q.limit(limit);
         return (await q) as Row[];

@@ -58,7 +58,7 @@ export interface ConsoleSignIn {
 }
 
 /** What a console page says; the layout adds the nonce, the session's CSRF token, who is signed in and the sign-out form. */
-export type ConsolePageContent = Pick<ConsolePageOptions, 'console' | 'nav' | 'current' | 'title' | 'body'>;
+export type ConsolePageContent = Pick<ConsolePageOptions, 'console' | 'nav' | 'current' | 'title' | 'body' | 'm' | 'languages'>;
 
 /** Refreshed this long before the access token expires, so a request never runs on a dying token. */
 const REFRESH_MARGIN = 30;
@@ -256,7 +256,7 @@ export function consoleSignIn(options: ConsoleSignInOptions): ConsoleSignIn {
     res.type('html').send(loggedOutPage(nonce, wordsFor(req, res), `${mount}/`));
   });
 
-  router.use(['/sign-in', '/callback', '/sign-out'], consolePageErrors(logger, 'The console could not sign you in. Try again later.'));
+  router.use(['/sign-in', '/callback', '/sign-out'], consolePageErrors(logger, 'errors.consoleSignIn'));
 
   return {
     router,

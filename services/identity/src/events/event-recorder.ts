@@ -38,7 +38,8 @@ export interface EventRecorderOptions {
  *   `maxBuffered` events, the oldest beyond it dropped and counted (`overflow`);
  * - every failure is counted in `unwritten` and logged at most once per `logIntervalMs` for each
  *   kind, never once per retry;
- * - close() writes everything still buffered: a clean shutdown loses nothing the database takes;
+ * - close() waits for a write under way, then writes everything still buffered: a clean shutdown
+ *   loses nothing the database takes;
  * - recording never throws into the caller.
  */
 export class EventRecorder {
@@ -80,6 +81,9 @@ export class EventRecorder {
     this.closed = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
+    // A write under way holds its events outside the buffer (a refused batch may take several
+    // round trips to split): it ends first, and what it could not write is back in the buffer.
+    await this.flushing;
     for (let attempt = 0; attempt < 5 && this.buffer.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * attempt));
       await this.flush();

@@ -7,6 +7,8 @@ import { type Db, PageBoundaries, pageOf } from '../db/index.js';
 interface EventWindow {
   dateFrom?: Date | undefined;
   dateTo?: Date | undefined;
+  /** By time: newest first (`desc`, the default, Keycloak's order) or oldest first. */
+  direction?: 'asc' | 'desc' | undefined;
   first?: number | undefined;
   max?: number | undefined;
 }
@@ -31,12 +33,14 @@ export interface AdminEventFilter extends EventWindow {
 type EventKey = { time: string; id: string };
 
 /**
- * Newest first, within the window, one page, in the order of the indexes on `(time DESC, id DESC)`
- * (alone, or after the user, client or type filtered on). A page that follows the one before it
- * starts after that page's last event (db/page-boundaries.ts); `list` names the query's filters.
+ * Newest first (oldest first with `direction: 'asc'`), within the window, one page, in the order of
+ * the indexes on `(time DESC, id DESC)` (alone, or after the user, client or type filtered on; read
+ * backwards for the oldest first). A page that follows the one before it starts after that page's
+ * last event (db/page-boundaries.ts); `list` names the query's filters.
  */
 function windowed<R extends { time_key: string; id: string }>(q: Knex.QueryBuilder, f: EventWindow, pages: PageBoundaries<EventKey>, list: string): Promise<R[]> {
-  q.select(q.client.raw(`"time"::text AS time_key`)).orderBy('time', 'desc').orderBy('id', 'desc');
+  const direction = f.direction ?? 'desc';
+  q.select(q.client.raw(`"time"::text AS time_key`)).orderBy('time', direction).orderBy('id', direction);
   if (f.dateFrom) q.where('time', '>=', f.dateFrom);
   if (f.dateTo) q.where('time', '<', f.dateTo);
   return pageOf(
@@ -46,7 +50,7 @@ function windowed<R extends { time_key: string; id: string }>(q: Knex.QueryBuild
     (r: R) => ({ time: r.time_key, id: r.id }),
     async (after, offset, limit) => {
       const page = q.clone();
-      if (after) page.whereRaw(`("time", id) < (?::timestamptz, ?::bigint)`, [after.time, after.id]);
+      if (after) page.whereRaw(`("time", id) ${direction === 'asc' ? '>' : '<'} (?::timestamptz, ?::bigint)`, [after.time, after.id]);
       if (offset) page.offset(offset);
       if (limit !== undefined) page.limit(limit);
       return (await page) as R[];

@@ -26,6 +26,8 @@ export interface HandoverRequest {
   createdBy: string | null;
   /** What the e-mail and the reveal page say the credential is, and who handed it over. */
   label: HandoverLabel;
+  /** The e-mail's language (admin-api/admin-mail-locale.ts); absent: the secrets service's default, English. */
+  locale?: string | undefined;
 }
 
 export class HandoverUnavailableError extends InvalidInputError {
@@ -42,7 +44,7 @@ export async function handOver<T>(
   subjectOf: (applied: T) => string,
 ): Promise<{ applied: T; handover: Handover; receipt: HandoverReceipt }> {
   if (!deps.secretsApi) throw new HandoverUnavailableError();
-  const shared = await deps.secretsApi.share(credential, request.recipient, deps.handoverTtl, request.label);
+  const shared = await deps.secretsApi.share(credential, request.recipient, deps.handoverTtl, request.label, request.locale);
   let applied: T;
   try {
     applied = await apply();

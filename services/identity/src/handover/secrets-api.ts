@@ -56,11 +56,14 @@ export class SecretsApi {
 
   /**
    * Shares `value` with `recipient` (the secrets service mails the one-time link, naming what it
-   * carries by `label`); the new secret's metadata.
+   * carries by `label`, in `locale`); the new secret's metadata.
    */
-  async share(value: string, recipient: string, ttl: number, label?: HandoverLabel): Promise<SharedSecret> {
+  async share(value: string, recipient: string, ttl: number, label?: HandoverLabel, locale?: string): Promise<SharedSecret> {
     const linkKey = this.options.linkKeySealingKey;
-    const labelled = label === undefined ? {} : { handover_kind: label.kind, handover_name: label.name, handover_id: label.id, handover_by: label.by };
+    const labelled = {
+      ...(label === undefined ? {} : { handover_kind: label.kind, handover_name: label.name, handover_id: label.id, handover_by: label.by }),
+      ...(locale === undefined ? {} : { locale }),
+    };
     if (linkKey === undefined) return this.shared(await this.calling('share', () => this.api.post('/share', { body: { secret: value, recipient, ttl, ...labelled } })));
     // Zero-knowledge: the key exists here only, and leaves sealed for the mailer.
     const key = zkRandom(32);

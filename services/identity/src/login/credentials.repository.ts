@@ -64,6 +64,16 @@ export class CredentialsRepository {
     return (await this.db('user_credentials').where({ user_id: userId, type }).first('id')) !== undefined;
   }
 
+  /** The credential types each of these users holds (one query on the user index): users holding none are absent. */
+  async typesOfUsers(userIds: readonly string[]): Promise<Map<string, CredentialType[]>> {
+    const ids = userIds.filter(isUuid);
+    const out = new Map<string, CredentialType[]>();
+    if (ids.length === 0) return out;
+    const rows = await this.db<Row>('user_credentials').distinct('user_id', 'type').whereIn('user_id', ids).orderBy(['user_id', 'type']);
+    for (const r of rows) out.set(r.user_id, [...(out.get(r.user_id) ?? []), r.type]);
+    return out;
+  }
+
   async findTotp(userId: string): Promise<TotpCredential | undefined> {
     if (!isUuid(userId)) return undefined;
     const row = await this.db<Row>('user_credentials').where({ user_id: userId, type: 'otp' }).first();

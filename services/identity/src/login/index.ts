@@ -29,6 +29,7 @@ export function secondFactorDeps(
   };
 }
 
+export { signInLimits, type SignInLimits } from './sign-in-limits.js';
 export { ConsentsRepository, type StoredConsent } from './consents.repository.js';
 export { CredentialsRepository, type CredentialType, type StoredCredential } from './credentials.repository.js';
 export { authenticatePasskey, authenticationOptions, PasskeyRefusedError, registerPasskey, registrationOptions, type PasskeyDeps } from './passkeys.js';

@@ -17,20 +17,32 @@ import type { LoginGate } from './login-gate.js';
 import { REALM_PATH } from '../config.js';
 import { InteractionMismatchError } from '../errors.js';
 import { credentials, loginForm } from './interaction-forms.js';
-import { languageLinks, LOGIN_FORM_CHARACTERS, refusedForLimit, signInPageErrors, TOKEN_FORM_CHARACTERS, wordsFor } from '../pages/index.js';
+import {
+  identityErrorPage,
+  keptUiLocales,
+  languageLinks,
+  LOGIN_FORM_CHARACTERS,
+  PAGE_CATALOGUES,
+  refusedForLimit,
+  signInPageErrors,
+  TOKEN_FORM_CHARACTERS,
+  wordsFor,
+  type PageKey,
+  type PageMessages,
+} from '../pages/index.js';
 import { consentPage, loginPage } from './login.views.js';
 import { REGISTRATION_PATH, RESEND_VERIFICATION_PATH, RESET_PATH, verifyEmailFirstPage } from '../account-links/index.js';
 import type { EventRecorder } from '../events/index.js';
 import type { InteractionKit, SecondStep } from './second-step.routes.js';
 import { authenticateUser, type UsersDeps } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
+import type { SignInLimits } from './sign-in-limits.js';
 import type { ConsentsRepository } from './consents.repository.js';
 import { describeScopes } from './scope-descriptions.js';
 
 export interface InteractionDeps {
   provider: () => Provider;
   users: Pick<UsersDeps, 'users'>;
-  limiter: FailureLimits;
+  limiter: Pick<SignInLimits, 'limits' | 'login'>;
   /** Login pages viewed per IP (LOGIN_PAGE_MAX_PER_IP per SIGN_IN_WINDOW): spent before the page is built. */
   pageViews: Pick<RateLimit, 'consume'>;
   /** Lets a sign-in in: per-IP concurrency and a place in the bcrypt pool (login/login-gate.ts). */
@@ -61,10 +73,15 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
   const router = express.Router();
   const forms = pageForms({ csrfKey: deps.csrfKey, origins: deps.origin ? [deps.origin] : [] });
   const base = (uid: string) => `${REALM_PATH}/login-actions/${uid}`;
-  const links = (uid: string) => ({
-    forgotHref: `${REALM_PATH}${RESET_PATH}?interaction=${uid}`,
-    registerHref: deps.registration ? `${REALM_PATH}${REGISTRATION_PATH}?interaction=${uid}` : undefined,
-  });
+  // The links carry the authorization request's ui_locales: their pages, and the e-mails they lead to, speak its language.
+  const links = (uid: string, uiLocales: unknown) => {
+    const kept = keptUiLocales(uiLocales);
+    const query = `?interaction=${uid}${kept ? `&${kept}` : ''}`;
+    return {
+      forgotHref: `${REALM_PATH}${RESET_PATH}${query}`,
+      registerHref: deps.registration ? `${REALM_PATH}${REGISTRATION_PATH}${query}` : undefined,
+    };
+  };
 
   router.use('/login-actions', pageSecurity());
 
@@ -82,9 +99,12 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     forms.check(req, String(req.params['uid']));
   };
 
-  const clientName = async (clientId: unknown) => {
-    const client = await deps.provider().Client.find(String(clientId));
-    return client?.clientName ?? String(clientId);
+  /** The client as the page names it: identity's own clients in the page's language (clientNames), any other by its name. */
+  const clientName = async (clientId: unknown, m?: PageMessages) => {
+    const id = String(clientId);
+    if (m && Object.hasOwn(PAGE_CATALOGUES.en.clientNames, id)) return m.text(`clientNames.${id}` as PageKey);
+    const client = await deps.provider().Client.find(id);
+    return client?.clientName ?? id;
   };
 
   const renderLogin = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string, username?: string) => {
@@ -97,10 +117,10 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
         action: `${base(interaction.uid)}/login`,
         abort: `${base(interaction.uid)}/abort`,
         csrf: forms.token(interaction.uid),
-        clientName: await clientName(interaction.params['client_id']),
+        clientName: await clientName(interaction.params['client_id'], m),
         username,
         error,
-        ...links(interaction.uid),
+        ...links(interaction.uid, interaction.params['ui_locales']),
         nonce,
         ...extras,
       }),
@@ -121,21 +141,31 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     // Spent before anything is looked up: an anonymous caller's page views are bounded per address.
     const wait = await deps.pageViews.consume(req.ip ?? 'unknown');
     if (wait > 0) {
-      const message = refusedForLimit(res, wait, 'sign-in pages were opened from your address');
-      sendErrorPage(req, res, { status: 429, code: 'temporarily_unavailable', message, headers: { 'Retry-After': String(wait) } });
+      const message = refusedForLimit(res, wait, wordsFor(req, res), 'pageViews');
+      sendErrorPage(req, res, { status: 429, code: 'temporarily_unavailable', message, headers: { 'Retry-After': String(wait) } }, identityErrorPage);
       return;
     }
     const interaction = await details(req, res);
     const uid = interaction.uid;
-    const name = await clientName(interaction.params['client_id']);
     const nonce = nonceOf(res);
     const m = wordsFor(req, res, interaction.params['ui_locales']);
+    const name = await clientName(interaction.params['client_id'], m);
     const languages = languageLinks(req, m.locale);
     if (interaction.prompt.name === 'login') {
       const extras = deps.secondStep?.loginExtras(kit, res, uid, nonce, m);
-      res
-        .type('html')
-        .send(loginPage({ m, languages, action: `${base(uid)}/login`, abort: `${base(uid)}/abort`, csrf: forms.token(uid), clientName: name, ...links(uid), nonce, ...extras }));
+      res.type('html').send(
+        loginPage({
+          m,
+          languages,
+          action: `${base(uid)}/login`,
+          abort: `${base(uid)}/abort`,
+          csrf: forms.token(uid),
+          clientName: name,
+          ...links(uid, interaction.params['ui_locales']),
+          nonce,
+          ...extras,
+        }),
+      );
       return;
     }
     const d = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
@@ -176,7 +206,7 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
       async () => (given.success ? authenticateUser({ users: deps.users.users, passwords }, given.data.username, given.data.password) : undefined),
       (user) => user === undefined,
     );
-    if (attempt.blocked) return void (await render(429, refusedForLimit(res, attempt.retryAfter, 'failed sign-in attempts')));
+    if (attempt.blocked) return void (await render(429, refusedForLimit(res, attempt.retryAfter, wordsFor(req, res, interaction.params['ui_locales']), 'failedSignIns')));
     const user = attempt.result;
     const clientId = typeof interaction.params['client_id'] === 'string' ? interaction.params['client_id'] : undefined;
     if (!user) {
@@ -190,9 +220,11 @@ export function interactionRoutes(deps: InteractionDeps): express.Router {
     if (user.selfRegistered && !user.emailVerified) {
       // The password was right, so saying why is no leak; the link to confirm the address can be sent again.
       deps.events?.user({ type: 'LOGIN_ERROR', clientId, userId: user.id, ipAddress: req.ip, error: 'email_not_verified', details: { username: user.username } });
+      const kept = keptUiLocales(interaction.params['ui_locales']);
       res.status(403).send(
         verifyEmailFirstPage({
-          action: `${REALM_PATH}${RESEND_VERIFICATION_PATH}`,
+          m: wordsFor(req, res, interaction.params['ui_locales']),
+          action: `${REALM_PATH}${RESEND_VERIFICATION_PATH}${kept ? `?${kept}` : ''}`,
           csrf: forms.browser.issue(req, res, RESEND_VERIFICATION_PATH),
           interaction: interaction.uid,
           login: user.username,

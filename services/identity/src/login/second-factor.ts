@@ -51,7 +51,8 @@ export async function startEnrolment(deps: Pick<SecondFactorDeps, 'totpKeys' | '
   const expires = Math.floor(now / 1000) + ENROLMENT_SECONDS;
   const pending = deps.totpKeys.seal(`${secret}.${expires}`, enrolmentAad(binding)).toString('base64url');
   const svg = await (await qrcodeLibrary()).toString(otpauthUri(secret, account, deps.issuerName), { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
-  const qrSvg = svg.replace('<svg ', '<svg role="img" aria-label="QR code of the authenticator key" ');
+  // Named by the page (second-factor.views.ts), in its language.
+  const qrSvg = svg.replace('<svg ', '<svg role="img" aria-labelledby="totp-qr-label" ');
   return { pending, secretText: groupedSecret(secret), qrSvg };
 }
 

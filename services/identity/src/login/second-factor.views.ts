@@ -21,26 +21,27 @@ ${csrfField(o.csrf)}
 }
 
 /** Enrolment: the QR code, the key in text for typing in by hand, and the confirmation code. */
-export function enrolmentForm(o: { action: string; csrf: string; enrolment: Enrolment; submit: string }): Html {
+export function enrolmentForm(o: { action: string; csrf: string; enrolment: Enrolment; m: PageMessages }): Html {
+  const { m } = o;
   return html`<ol>
-<li>Open an authenticator app (such as FreeOTP, Aegis or Google Authenticator) and add an account.</li>
-<li>Scan this QR code, or type in the key below.</li>
-<li>Enter the 6-digit code the app then shows.</li>
+<li>${m.text('enrolment.stepApp')}</li>
+<li>${m.text('enrolment.stepScan')}</li>
+<li>${m.text('enrolment.stepCode')}</li>
 </ol>
-<figure class="qr">${raw(o.enrolment.qrSvg)}<figcaption>Key: <code id="totp-secret">${o.enrolment.secretText}</code></figcaption></figure>
+<figure class="qr"><span id="totp-qr-label" hidden>${m.text('enrolment.qr')}</span>${raw(o.enrolment.qrSvg)}<figcaption>${m.text('enrolment.key')} <code id="totp-secret">${o.enrolment.secretText}</code></figcaption></figure>
 <form method="post" action="${o.action}" autocomplete="off">
 ${csrfField(o.csrf)}
 <input type="hidden" name="pending" value="${o.enrolment.pending}">
-<label for="code">Code from the app</label>
+<label for="code">${m.text('enrolment.code')}</label>
 <input id="code" name="code" required autocomplete="one-time-code" inputmode="numeric" pattern="[0-9 ]{6,7}" spellcheck="false">
-<button type="submit">${o.submit}</button>
+<button type="submit">${m.text('enrolment.confirm')}</button>
 </form>`;
 }
 
 /** The ten recovery codes, shown once. */
-export function recoveryCodesList(codes: readonly string[]): Html {
-  return html`<p>Keep these recovery codes somewhere safe, apart from your phone. Each one signs you in once if you lose your authenticator app. They are shown only now.</p>
-<ul class="codes" id="recovery-codes">${codes.map((c) => html`<li><code>${c}</code></li>`)}</ul>`;
+export function recoveryCodesList(codes: readonly string[], m: PageMessages): Html {
+  return html`<p>${m.text('enrolment.recoveryCodes')}</p>
+<ul class="codes" id="recovery-codes" aria-label="${m.text('enrolment.recoveryCodesLabel')}">${codes.map((c) => html`<li><code>${c}</code></li>`)}</ul>`;
 }
 
 /** The client side of WebAuthn: @simplewebauthn/browser, served from our own origin (passkey-script.ts). */
@@ -52,12 +53,14 @@ export const WEBAUTHN_SCRIPT_PATH = '/resources/webauthn.js';
  * `response` field and submits the form. `kind`: sign in or register. The options are in the
  * form's `data-options`, or, for a form with `data-options-url`, asked for when the button is
  * pressed (a POST of the form's CSRF token), so that no challenge is stored for a page only viewed.
+ * What it says when the ceremony fails is the form's `data-failed` (the page's words, `{error}`
+ * standing for the browser's error name): the script holds no words of its own.
  */
 export function passkeyScript(id: string, kind: 'authentication' | 'registration'): string {
   const start = kind === 'authentication' ? 'startAuthentication' : 'startRegistration';
   return `(()=>{const f=document.getElementById(${JSON.stringify(id)});if(!f)return;const b=f.querySelector('[data-passkey]'),n=f.querySelector('[data-needs-js]'),w=window.SimpleWebAuthnBrowser;
 if(!w||!window.PublicKeyCredential)return;b.hidden=false;n.hidden=true;
 const options=async()=>{const u=f.dataset.optionsUrl;if(!u)return JSON.parse(f.dataset.options);const r=await fetch(u,{method:'POST',credentials:'same-origin',headers:{'Content-Type':'application/x-www-form-urlencoded'},body:new URLSearchParams({${CSRF_FIELD}:f.elements.${CSRF_FIELD}.value})});if(!r.ok)throw new Error('options '+r.status);return r.json();};
-const go=async(e)=>{e.preventDefault();try{const r=await w.${start}({optionsJSON:await options()});f.elements.response.value=JSON.stringify(r);f.submit();}catch(err){n.textContent='The passkey was not used ('+err.name+'). Try again.';n.hidden=false;n.setAttribute('role','alert');}};
+const go=async(e)=>{e.preventDefault();try{const r=await w.${start}({optionsJSON:await options()});f.elements.response.value=JSON.stringify(r);f.submit();}catch(err){n.textContent=(f.dataset.failed||'{error}').replace('{error}',err.name);n.hidden=false;n.setAttribute('role','alert');}};
 f.addEventListener('submit',go);})();`;
 }

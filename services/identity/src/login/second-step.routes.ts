@@ -12,7 +12,7 @@ import { passkeyScript, WEBAUTHN_SCRIPT_PATH } from './second-factor.views.js';
 import { REALM_PATH } from '../config.js';
 import { codePage, enrolledPage, requiredEnrolmentPage } from './second-step.views.js';
 import type { User, UsersRepository } from '../users/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
+import type { SignInLimits } from './sign-in-limits.js';
 
 /**
  * The sign-in's second step, and "Sign in with a passkey". Rules:
@@ -38,7 +38,7 @@ export interface SecondStepDeps {
   secondFactor: SecondFactorDeps;
   passkeys: PasskeyDeps;
   users: Pick<UsersRepository, 'findById'>;
-  limiter: FailureLimits;
+  limiter: Pick<SignInLimits, 'limits' | 'secondFactor'>;
   events?: Pick<EventRecorder, 'user'> | undefined;
 }
 
@@ -51,7 +51,8 @@ export interface InteractionKit {
   loginPage(req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, status: number, error: string): Promise<void>;
   forms: PageForms;
   base(uid: string): string;
-  clientName(clientId: unknown): Promise<string>;
+  /** The client as the page names it, in `m`'s language for identity's own clients. */
+  clientName(clientId: unknown, m?: PageMessages): Promise<string>;
   /** The sign-in page's words, in its language (the authorization request's ui_locales among the hints). */
   words(req: Request, res: Response, interaction: { params: Record<string, unknown> }): PageMessages;
 }
@@ -124,12 +125,13 @@ export function secondStep(deps: SecondStepDeps) {
   return {
     /** After a right password: true when a further step was shown (the sign-in goes on there), false when the sign-in may finish. */
     async afterPassword(kit: InteractionKit, req: Request, res: Response, interaction: { uid: string; params: Record<string, unknown> }, user: User): Promise<boolean> {
+      const m = kit.words(req, res, interaction);
       const page = {
         base: kit.base(interaction.uid),
         csrf: kit.forms.token(interaction.uid),
-        clientName: await kit.clientName(interaction.params['client_id']),
+        clientName: await kit.clientName(interaction.params['client_id'], m),
         nonce: nonceOf(res),
-        m: kit.words(req, res, interaction),
+        m,
       };
       if (await deps.secondFactor.credentials.hasType(user.id, 'otp')) {
         await save(interaction.uid, { userId: user.id, username: user.username, stage: 'code' });
@@ -152,7 +154,7 @@ export function secondStep(deps: SecondStepDeps) {
      */
     loginExtras(kit: InteractionKit, res: Response, uid: string, nonce: string, m: PageMessages): { extra: Html; script: string } {
       allowConnectSelf(res.req, res);
-      const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options-url="${kit.base(uid)}/passkey-options">
+      const extra = html`<form method="post" action="${kit.base(uid)}/passkey" id="${LOGIN_PASSKEY_FORM}" data-options-url="${kit.base(uid)}/passkey-options" data-failed="${m.text('passkey.notUsed', { error: '{error}' })}">
 ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
 <p class="note" data-needs-js>${m.text('login.passkeyNeedsScript')}</p>
 <button type="submit" class="secondary" data-passkey hidden>${m.text('login.passkey')}</button>
@@ -162,14 +164,17 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
 
     routes(router: express.Router, kit: InteractionKit): void {
       const { perUser } = deps.limiter.secondFactor;
-      const pageOf = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, error?: string) => ({
-        m: kit.words(res.req, res, interaction),
-        base: kit.base(interaction.uid),
-        csrf: kit.forms.token(interaction.uid),
-        clientName: await kit.clientName(interaction.params['client_id']),
-        nonce: nonceOf(res),
-        error,
-      });
+      const pageOf = async (res: Response, interaction: { uid: string; params: Record<string, unknown> }, error?: string) => {
+        const m = kit.words(res.req, res, interaction);
+        return {
+          m,
+          base: kit.base(interaction.uid),
+          csrf: kit.forms.token(interaction.uid),
+          clientName: await kit.clientName(interaction.params['client_id'], m),
+          nonce: nonceOf(res),
+          error,
+        };
+      };
       /** The step's state, if the sign-in is at `stage`. */
       const pendingOf = async (uid: string, stage: Stage) => {
         const pending = await load(uid);
@@ -190,7 +195,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
         const { code } = readForm(req, codeInput);
         const attempt = await checked(pending.userId, async () => (code.trim() === '' ? undefined : verifySecondFactor(deps.secondFactor, pending.userId, code)));
         const step = { ...page, username: pending.username };
-        if (attempt.blocked) return void res.status(429).send(codePage({ ...step, attemptsLeft: 0, error: refusedForLimit(res, attempt.retryAfter, 'wrong codes') }));
+        if (attempt.blocked) return void res.status(429).send(codePage({ ...step, attemptsLeft: 0, error: refusedForLimit(res, attempt.retryAfter, page.m, 'wrongCodes') }));
         const kind = attempt.result;
         if (!kind) {
           deps.events?.user({
@@ -231,13 +236,13 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
           );
         } catch (err) {
           if (!(err instanceof EnrolmentExpiredError)) throw err;
-          res.status(400).send(await again('The set-up expired. Scan the new code and try again.'));
+          res.status(400).send(await again(page.m.text('enrolment.expired')));
           return;
         }
-        if (attempt.blocked) return void res.status(429).send(await again(refusedForLimit(res, attempt.retryAfter, 'wrong codes')));
+        if (attempt.blocked) return void res.status(429).send(await again(refusedForLimit(res, attempt.retryAfter, page.m, 'wrongCodes')));
         const codes = attempt.result;
         if (!codes) {
-          res.status(400).send(await again('That code is wrong. Scan the new QR code and enter the code it gives.'));
+          res.status(400).send(await again(page.m.text('enrolment.wrong')));
           return;
         }
         deps.events?.user({ type: 'UPDATE_TOTP', clientId: clientIdOf(interaction.params), userId: pending.userId, ipAddress: req.ip, details: { username: pending.username } });
@@ -273,7 +278,7 @@ ${csrfField(kit.forms.token(uid))}<input type="hidden" name="response" value="">
             error: 'invalid_user_credentials',
             details: { credential_type: 'webauthn-passwordless' },
           });
-          return kit.loginPage(req, res, interaction, 401, 'The passkey was not accepted. Try again, or sign in with your password.');
+          return kit.loginPage(req, res, interaction, 401, kit.words(req, res, interaction).text('passkey.refused'));
         };
         if (!parsed.success) return void (await refuse());
         let who: { userId: string };

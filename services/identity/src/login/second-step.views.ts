@@ -37,25 +37,27 @@ ${cancel(o)}`,
 }
 
 export function requiredEnrolmentPage(o: StepPage & { enrolment: Enrolment }): string {
+  const m = o.m ?? pageMessages('en');
   return identityPage({
-    m: o.m ?? pageMessages('en'),
-    title: 'Set up a second step',
+    m,
+    title: m.text('enrolment.requiredTitle'),
     nonce: o.nonce,
-    body: html`<h1>Set up a second step</h1>
+    body: html`<h1>${m.text('enrolment.requiredTitle')}</h1>
 ${error(o.error)}
-<p>Your organization requires a second step at sign-in. Set up an authenticator app to continue to ${o.clientName}.</p>
-${enrolmentForm({ action: `${o.base}/enrol`, csrf: o.csrf, enrolment: o.enrolment, submit: 'Confirm' })}
+<p>${m.text('enrolment.required', { client: o.clientName })}</p>
+${enrolmentForm({ action: `${o.base}/enrol`, csrf: o.csrf, enrolment: o.enrolment, m })}
 ${cancel(o)}`,
   });
 }
 
 export function enrolledPage(o: StepPage & { codes: readonly string[] }): string {
+  const m = o.m ?? pageMessages('en');
   return identityPage({
-    m: o.m ?? pageMessages('en'),
-    title: 'Recovery codes',
+    m,
+    title: m.text('enrolment.doneTitle'),
     nonce: o.nonce,
-    body: html`<h1>Your authenticator app is set up</h1>
-${recoveryCodesList(o.codes)}
-<form method="post" action="${o.base}/continue">${csrfField(o.csrf)}<button type="submit" autofocus>Continue to ${o.clientName}</button></form>`,
+    body: html`<h1>${m.text('enrolment.doneHeading')}</h1>
+${recoveryCodesList(o.codes, m)}
+<form method="post" action="${o.base}/continue">${csrfField(o.csrf)}<button type="submit" autofocus>${m.text('enrolment.continueTo', { client: o.clientName })}</button></form>`,
   });
 }

@@ -1,7 +1,7 @@
 import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { clientMetadata } from './client-metadata.js';
 import { OIDC_SCOPES } from './scopes.js';
-import type { ApiCatalog } from '../apis/index.js';
+import type { ApiCatalog } from './api-catalog.js';
 import type { SigningAlg } from '../keys/index.js';
 
 type ResourceIndicators = NonNullable<NonNullable<Configuration['features']>['resourceIndicators']>;

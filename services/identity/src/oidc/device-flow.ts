@@ -1,6 +1,7 @@
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { securePage } from '@hush/common';
 import { deviceConfirmPage, deviceInputPage, deviceSuccessPage } from '../login/index.js';
+import { localeOfMessage, pageMessages, type PageKey, type PageMessages } from '../pages/index.js';
 
 /**
  * RFC 8628's device authorization grant as Keycloak serves it: the device asks at
@@ -18,13 +19,20 @@ type DeviceFlow = NonNullable<NonNullable<Configuration['features']>['deviceFlow
 /** The form's `xsrf` value, from the form oidc-provider built (its only source). */
 const xsrfOf = (form: string) => /name="xsrf" value="([^"]*)"/.exec(form)?.[1] ?? '';
 
-const INPUT_ERRORS: Record<string, string> = {
-  NoCodeError: 'Enter the code your device shows.',
-  NotFoundError: 'That code is not valid. Check it and try again.',
-  ExpiredError: 'That code has expired. Start again on your device.',
-  AlreadyUsedError: 'That code has already been used. Start again on your device.',
-  AbortedError: 'Sign-in on the device was cancelled.',
+const INPUT_ERRORS: Record<string, PageKey> = {
+  NoCodeError: 'device.errors.noCode',
+  NotFoundError: 'device.errors.notFound',
+  ExpiredError: 'device.errors.expired',
+  AlreadyUsedError: 'device.errors.alreadyUsed',
+  AbortedError: 'device.errors.aborted',
 };
+
+/** The pages' words, in the request's language (pages/page-locale.ts), named in Content-Language. */
+function wordsOf(ctx: KoaContextWithOIDC): PageMessages {
+  const m = pageMessages(localeOfMessage(ctx.req));
+  ctx.set('Content-Language', m.locale);
+  return m;
+}
 
 export function deviceFlowFeature(): DeviceFlow {
   return {
@@ -34,20 +42,28 @@ export function deviceFlowFeature(): DeviceFlow {
     userCodeInputSource: (ctx, form, _out, err) => {
       if (err) keepUnsavedSessionUnsaved(ctx);
       const nonce = securePage(ctx.req, ctx.res);
-      const error = err ? (INPUT_ERRORS[err.name] ?? 'The sign-in could not continue. Start again on your device.') : undefined;
+      const m = wordsOf(ctx);
+      const error = err ? m.text(INPUT_ERRORS[err.name] ?? 'device.errors.other') : undefined;
       const userCode = err && 'userCode' in err && typeof err.userCode === 'string' ? err.userCode : undefined;
       ctx.type = 'html';
-      ctx.body = deviceInputPage({ action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode, error, nonce });
+      ctx.body = deviceInputPage({ m, action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode, error, nonce });
     },
     userCodeConfirmSource: (ctx, form, client, _deviceInfo, userCode) => {
       const nonce = securePage(ctx.req, ctx.res);
       ctx.type = 'html';
-      ctx.body = deviceConfirmPage({ action: ctx.oidc.urlFor('code_verification'), xsrf: xsrfOf(form), userCode, clientName: client.clientName ?? client.clientId, nonce });
+      ctx.body = deviceConfirmPage({
+        m: wordsOf(ctx),
+        action: ctx.oidc.urlFor('code_verification'),
+        xsrf: xsrfOf(form),
+        userCode,
+        clientName: client.clientName ?? client.clientId,
+        nonce,
+      });
     },
     successSource: (ctx) => {
       const nonce = securePage(ctx.req, ctx.res);
       ctx.type = 'html';
-      ctx.body = deviceSuccessPage({ clientName: ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'The device', nonce });
+      ctx.body = deviceSuccessPage({ m: wordsOf(ctx), clientName: ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId, nonce });
     },
   };
 }

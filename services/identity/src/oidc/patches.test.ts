@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import type Provider from 'oidc-provider';
 import type { Configuration } from 'oidc-provider';
 import { Redis } from 'ioredis';
+import { RateLimits } from '@hush/common';
 import { testRedisUrl, uniquePrefix } from '@hush/testing';
 import { APP, bareProvider } from '../../test/bare-provider.js';
 import { hashClientSecret } from '../clients/client-secret.js';
-import { createFailureLimits } from '../ratelimit/failure-limits.js';
+import { clientAuthLimits } from '../clients/client-auth-failures.js';
 import { applyPatches, originalMethod, PATCHED_VERSION, PATCHES, patchedPrototype, type PatchDeps } from './patches.js';
 import { ROUTES } from './routes.js';
 
@@ -15,15 +16,12 @@ let redis: Redis;
 let deps: PatchDeps;
 beforeAll(() => {
   redis = new Redis(testRedisUrl, { maxRetriesPerRequest: 1 });
-  const limits = { REDIS_PREFIX: uniquePrefix('patches-test'), AUTH_FAILURE_WINDOW: 60, CLIENT_AUTH_BUCKETS: 1024 };
   deps = {
-    failures: createFailureLimits(redis, {
-      ...limits,
+    failures: clientAuthLimits(new RateLimits(redis, uniquePrefix('patches-test')), {
+      AUTH_FAILURE_WINDOW: 60,
+      CLIENT_AUTH_BUCKETS: 1024,
       CLIENT_AUTH_MAX_FAILURES: 5,
       CLIENT_AUTH_MAX_FAILURES_PER_IP: 5,
-      LOGIN_MAX_FAILURES: 5,
-      LOGIN_MAX_FAILURES_PER_IP: 5,
-      SECOND_FACTOR_MAX_FAILURES: 5,
     }),
   };
 });

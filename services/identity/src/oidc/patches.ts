@@ -1,6 +1,6 @@
 import Provider from 'oidc-provider';
 import { compareAndCheck } from '../clients/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
+import type { ClientAuthLimits } from '../clients/index.js';
 
 /**
  * The methods of oidc-provider's models we replace, because no setting of its public
@@ -24,7 +24,7 @@ import type { FailureLimits } from '../ratelimit/index.js';
 export const PATCHED_VERSION = '9.13.3';
 
 export interface PatchDeps {
-  failures: FailureLimits;
+  failures: ClientAuthLimits;
 }
 
 type Method = (this: never, ...args: never[]) => unknown;

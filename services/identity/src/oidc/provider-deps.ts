@@ -4,10 +4,9 @@ import type { Config } from '../config.js';
 import type { EnvelopeKeys } from './token-envelope.js';
 import type { AdminRolesOf } from './access-token-claims.js';
 import type { UsersRepository } from '../users/index.js';
-import type { ClientLookup, ClientsRepository } from '../clients/index.js';
-import type { ApiCatalog } from '../apis/index.js';
+import type { ClientAuthLimits, ClientLookup, ClientsRepository } from '../clients/index.js';
+import type { ApiCatalog } from './api-catalog.js';
 import type { Revocations } from '../revocations/index.js';
-import type { FailureLimits } from '../ratelimit/index.js';
 import type { Db } from '../db/index.js';
 import type { ConsentMemory } from './consent-grant.js';
 
@@ -20,7 +19,8 @@ export interface ProviderDeps {
   webOrigins: Pick<ClientsRepository, 'isWebOrigin' | 'allWebOrigins'>;
   users: UsersRepository;
   apis: ApiCatalog;
-  limiter: FailureLimits;
+  /** Failed client authentications (clients/client-auth-failures.ts). */
+  limiter: ClientAuthLimits;
   /** Sign-ins started per IP (SIGN_IN_MAX_PER_IP per SIGN_IN_WINDOW; keycloak/sign-in-starts.ts). */
   signInStarts: RateLimit;
   jwks: JWK[];

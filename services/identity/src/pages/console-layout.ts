@@ -1,6 +1,7 @@
 import { html, type Html } from '@hush/common';
 import { identityPage } from './identity-page.js';
 import { pageMessages, type PageMessages } from './messages/index.js';
+import type { LanguageLink } from './page-locale.js';
 
 export interface ConsoleNavItem {
   href: string;
@@ -24,6 +25,8 @@ export interface ConsolePageOptions {
   body: Html;
   /** The frame's words (English unless given). */
   m?: PageMessages | undefined;
+  /** The language switcher's links, when the console offers one. */
+  languages?: readonly LanguageLink[] | undefined;
 }
 
 /**
@@ -40,6 +43,7 @@ export function consolePage(o: ConsolePageOptions): string {
     nonce: o.nonce,
     signedIn: { name: o.username, action: o.signOutPath, csrf: o.csrf },
     wide: true,
+    languages: o.languages,
     body: html`<div class="console"><nav aria-label="${o.console}">
 ${o.nav.map((item) => html`<a href="${item.href}"${item.href === o.current ? html` aria-current="page"` : ''}>${item.label}</a>`)}
 </nav>

@@ -2,15 +2,15 @@ import { BcryptPoolBusyError, CrossOriginFormError, CsrfRejectedError, Dependenc
 import { SignInsInProgressError } from '../errors.js';
 import { describeInteractionError } from './page-errors.js';
 
-describe('how the sign-in pages word an error', () => {
+describe('how the sign-in pages word an error (a catalogue key, worded in the page’s language)', () => {
   it('a refused form asks to start again; one from another site says so', () => {
     expect(describeInteractionError(new CsrfRejectedError(), new CsrfRejectedError())).toEqual({
       status: 400,
       code: 'invalid_request',
-      message: 'the form expired or was not sent from this page; start again',
+      message: 'errors.formRefused',
     });
     const cross = new CrossOriginFormError();
-    expect(describeInteractionError(cross, cross)).toBe(cross);
+    expect(describeInteractionError(cross, cross)).toEqual({ status: 403, code: 'cross_origin', message: 'errors.formRefused' });
   });
 
   it('any other client error, oidc-provider’s included, is the expired page with its own status', () => {
@@ -18,7 +18,7 @@ describe('how the sign-in pages word an error', () => {
     expect(describeInteractionError(sessionNotFound, undefined)).toEqual({
       status: 400,
       code: 'invalid_request',
-      message: 'this sign-in page has expired; go back to the application and start again',
+      message: 'errors.expired',
     });
     const tooLarge = new PayloadTooLargeError('10 kB');
     expect(describeInteractionError(tooLarge, tooLarge)).toMatchObject({ status: 413, code: 'invalid_request' });
@@ -27,7 +27,7 @@ describe('how the sign-in pages word an error', () => {
 
   it('an outage is temporarily_unavailable with Retry-After; anything else is a fault', () => {
     const outage = new DependencyUnavailableError('redis', new Error('Connection is closed'));
-    expect(describeInteractionError(outage, outage)).toEqual({ status: 503, code: 'temporarily_unavailable', message: outage.message, headers: { 'Retry-After': '5' } });
+    expect(describeInteractionError(outage, outage)).toEqual({ status: 503, code: 'temporarily_unavailable', message: 'errors.unavailable', headers: { 'Retry-After': '5' } });
     expect(describeInteractionError(new Error('bug'), undefined)).toBeUndefined();
   });
 

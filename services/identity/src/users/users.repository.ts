@@ -1,7 +1,7 @@
 import { isUniqueViolation, isUuid } from '@hush/common';
 import { AlreadyExistsError } from '../errors.js';
 import { sameAddress } from './addresses.js';
-import { type Db, likePattern, PageBoundaries, pageOf } from '../db/index.js';
+import { type Db, keyOf, likePattern, PageBoundaries, pageOf, sortedAfter, type SortColumn, type SortDirection, type SortKey } from '../db/index.js';
 
 export interface User {
   id: string;
@@ -21,6 +21,8 @@ export interface User {
   selfRegistered: boolean;
   /** How many times the address changed (case aside): a link records it, and opens only while it is the same. */
   addressVersion: number;
+  /** Keycloak's `locale` attribute: the language the person chose (a BCP 47 tag), or null. */
+  locale: string | null;
   createdAt: Date;
 }
 
@@ -39,6 +41,7 @@ type Row = {
   service_account_client_id: string | null;
   self_registered: boolean;
   address_version: number;
+  locale: string | null;
   created_at: Date;
 };
 
@@ -57,6 +60,7 @@ const toUser = (r: Row): User => ({
   serviceAccountClientId: r.service_account_client_id,
   selfRegistered: r.self_registered,
   addressVersion: r.address_version,
+  locale: r.locale ?? null,
   createdAt: r.created_at,
 });
 
@@ -72,6 +76,7 @@ export interface NewUser {
   organizationId?: string | null | undefined;
   serviceAccountClientId?: string | undefined;
   selfRegistered?: boolean | undefined;
+  locale?: string | null | undefined;
 }
 
 export type UserChanges = Partial<Omit<NewUser, 'serviceAccountClientId' | 'selfRegistered'>>;
@@ -98,9 +103,25 @@ export interface UserFilter {
   exact?: boolean | undefined;
   enabled?: boolean | undefined;
   organizationId?: string | undefined;
+  /** The order (USER_SORTS; by username unless given), ascending unless `direction`. */
+  sort?: UserSort | undefined;
+  direction?: SortDirection | undefined;
   first?: number | undefined;
   max?: number | undefined;
 }
+
+/**
+ * The orders of the user list besides the username (the unique tie of each), by the admin API's
+ * field names; each has its index (db/list-sort.ts). Names and addresses sort case aside.
+ */
+export const USER_SORTS = {
+  email: { expr: "coalesce(lower(u.email), '')", type: 'text' },
+  lastName: { expr: "coalesce(lower(u.last_name), '')", type: 'text' },
+  emailVerified: { expr: 'u.email_verified', type: 'boolean' },
+  enabled: { expr: 'u.enabled', type: 'boolean' },
+  createdTimestamp: { expr: 'u.created_at', type: 'timestamptz' },
+} as const satisfies Record<string, SortColumn>;
+export type UserSort = keyof typeof USER_SORTS | 'username';
 
 /** A filter that leaves every user in (of its organization, if it names one). */
 const unfiltered = (f: UserFilter): boolean =>
@@ -120,12 +141,13 @@ const columnsOf = (u: Partial<NewUser>) =>
       organization_id: u.organizationId,
       service_account_client_id: u.serviceAccountClientId,
       self_registered: u.selfRegistered,
+      locale: u.locale,
     }).filter(([, v]) => v !== undefined),
   );
 
 export class UsersRepository {
   /** Where recent pages of the admin API's user lists ended (keyset paging behind first/max). */
-  private readonly pages = new PageBoundaries<string>();
+  private readonly pages = new PageBoundaries<SortKey>();
 
   constructor(private readonly db: Db) {}
 
@@ -179,17 +201,21 @@ export class UsersRepository {
     return ((await this.select().whereNull('u.service_account_client_id').orderBy('u.username')) as Row[]).map(toUser);
   }
 
-  /** By username; a page that follows the one before it starts after that page's last username (db/page-boundaries.ts). */
+  /**
+   * In `sort` order (by username unless given), then by username; a page that follows the one
+   * before it starts after that page's last row (db/page-boundaries.ts, db/list-sort.ts).
+   */
   async search(filter: UserFilter): Promise<User[]> {
-    const { first, max, ...list } = filter;
+    const { first, max, sort, direction = 'asc', ...list } = filter;
+    const column = sort === undefined || sort === 'username' ? undefined : USER_SORTS[sort];
     const rows = await pageOf(
       this.pages,
-      JSON.stringify(list),
+      JSON.stringify({ ...list, sort, direction }),
       { first, max },
-      (r: Row) => r.username,
+      (r: Row) => keyOf(r, column, r.username),
       async (after, offset, limit) => {
-        const q = this.filtered(this.select(), list).orderBy('u.username');
-        if (after !== undefined) q.where('u.username', '>', after);
+        const q = this.filtered(this.select(), list);
+        sortedAfter(q, column, 'u.username', direction, after);
         if (offset) q.offset(offset);
         if (limit !== undefined) q.limit(limit);
         return (await q) as Row[];
@@ -200,7 +226,7 @@ export class UsersRepository {
 
   /**
    * Every user (or every user of an organization): the running totals of `user_counts`, which
-   * triggers on `users` keep (migration 20270420000000_user_counts), a few rows whatever the
+   * triggers on `users` keep (migration 20270520000000_user_counts), a few rows whatever the
    * number of users; with any other filter, the users that match, found through the indexes.
    */
   async count(filter: UserFilter): Promise<number> {
@@ -219,7 +245,7 @@ export class UsersRepository {
    * 20270210000000_scale_indexes): a substring as `LIKE '%...%'`, an exact value as `=`; an empty
    * substring matches every user.
    */
-  private filtered<Q extends ReturnType<Db>>(q: Q, f: Omit<UserFilter, 'first' | 'max'>): Q {
+  private filtered<Q extends ReturnType<Db>>(q: Q, f: Omit<UserFilter, 'first' | 'max' | 'sort' | 'direction'>): Q {
     q.whereNull('u.service_account_client_id');
     const like = (column: string, value: string) => {
       if (f.exact) q.whereRaw(`lower(${column}) = lower(?)`, [value]);

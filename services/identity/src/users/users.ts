@@ -41,6 +41,7 @@ export async function createUser(
     enabled: input.enabled,
     organizationId,
     selfRegistered: input.selfRegistered,
+    locale: input.locale,
     passwordHash: await deps.passwords.hash(password),
   });
   return { user, generatedPassword };
@@ -58,6 +59,8 @@ export interface NewUserInput {
   organization?: string | undefined;
   /** Registered through the login page (REGISTRATION=true): signs in once the address is confirmed. */
   selfRegistered?: boolean | undefined;
+  /** Keycloak's `locale` attribute (users.repository.ts). */
+  locale?: string | null | undefined;
 }
 
 /**

@@ -1,16 +1,15 @@
-import type { Infrastructure, Logger } from '@hush/common';
+import { RateLimits, type Infrastructure, type Logger } from '@hush/common';
 import { accountMailOf, type AccountActionsDeps } from '../account-links/index.js';
-import { ApiCatalog } from '../apis/index.js';
-import { ClientCache, type ClientLookup } from '../clients/index.js';
+import { clientAuthLimits, ClientCache, type ClientLookup } from '../clients/index.js';
 import type { Config } from '../config.js';
 import type { ConsoleSignInOptions } from '../console-sign-in/index.js';
 import { createContext } from '../context.js';
 import { EventRecorder, eventsDefaults, recordProviderEvents } from '../events/index.js';
 import { createIdentityMetrics } from '../http/index.js';
 import { KEY_LABELS } from '../key-labels.js';
-import { secondFactorDeps } from '../login/index.js';
+import { secondFactorDeps, signInLimits } from '../login/index.js';
+import { ApiCatalog } from '../oidc/api-catalog.js';
 import { createProtocol } from '../oidc/protocol.js';
-import { createFailureLimits } from '../ratelimit/index.js';
 import { adminRolesOf } from '../roles/index.js';
 
 /**
@@ -24,7 +23,9 @@ export function createDeps(config: Config, infra: Infrastructure) {
   const context = createContext(config, db, redis, logger);
   const cache = config.CLIENT_CACHE ? new ClientCache(context.clients, config.DATABASE_URL, logger) : undefined;
   const clients: ClientLookup = cache ?? context.clients;
-  const limiter = createFailureLimits(redis, config);
+  // Failures counted in Redis, shared by every instance: each flow defines its own limits on them.
+  const failures = new RateLimits(redis, `${config.REDIS_PREFIX}fail:`);
+  const limiter = { ...signInLimits(failures, config), ...clientAuthLimits(failures, config) };
   const { masterKeys } = context;
   const outboxKey = masterKeys.derive(KEY_LABELS.mailOutbox);
   // E-mail about people's accounts: the shared outbox relay to the mailer (or SMTP, inline).

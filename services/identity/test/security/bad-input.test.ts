@@ -1,6 +1,5 @@
 import pg from 'pg';
-import { postForm } from '@hush/testing';
-import { startIdentity, type Harness } from '../harness.js';
+import { bootstrapAdmin, startIdentity, type Harness } from '../harness.js';
 
 /**
  * Promise: bad input is the caller's 4xx, never a 500. Text that is not UTF-8, or holds a NUL
@@ -25,13 +24,7 @@ const REDIRECT = 'http://127.0.0.1:9/cb';
 
 beforeAll(async () => {
   h = await startIdentity();
-  const boot = await h.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
-  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
-    grant_type: 'client_credentials',
-    client_id: 'hush-admin',
-    client_secret: boot.admin_client.client_secret,
-  });
-  admin = String(res.body['access_token']);
+  admin = await bootstrapAdmin(h);
   app = await h.cli('clients', 'create', '--name', 'app', '--public', '--grants', 'authorization_code', '--scopes', 'openid', '--redirect-uri', REDIRECT);
   db = new pg.Client({ connectionString: h.env['DATABASE_URL'] });
   await db.connect();

@@ -241,6 +241,26 @@ describe('the user event recorder, against a real PostgreSQL', () => {
     expect(await counted()).toEqual({ overflow: 5 });
   });
 
+  it('close() during a write (a refused batch being split) waits for it: when close() returns, every event the database takes is stored', async () => {
+    const { events, counted } = recorder();
+    const tag = `closing-${unique()}`;
+    await direct.raw(`ALTER TABLE events ADD CONSTRAINT refuse_closing CHECK (client_id IS DISTINCT FROM '${tag}-poison') NOT VALID`);
+    let stored: string[];
+    try {
+      for (let i = 0; i < 5; i++) events.user(login(`${tag}-poison`));
+      for (let i = 0; i < 6; i++) events.user(login(`${tag}-${i}`));
+      // The interval's flush: it takes the events out of the buffer and is still writing them.
+      const writing = events.flush();
+      await events.close();
+      stored = (await rowsOf(tag)).map((r) => r.client_id);
+      await writing;
+    } finally {
+      await direct.raw(`ALTER TABLE events DROP CONSTRAINT refuse_closing`);
+    }
+    expect(stored).toEqual(Array.from({ length: 6 }, (_, i) => `${tag}-${i}`));
+    expect(await counted()).toEqual({ rejected: 5 });
+  });
+
   it('close() writes what is buffered, setting a refused event aside; what is recorded after it is counted, not written', async () => {
     const { events, counted } = recorder();
     const tag = `close-${unique()}`;

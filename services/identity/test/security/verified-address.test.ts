@@ -3,8 +3,8 @@ import * as oidc from 'openid-client';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { Browser, postForm, startSmtp, type TestSmtp } from '@hush/testing';
 import { authorize, clientConfig } from '../flows.js';
-import { startIdentity, type Harness } from '../harness.js';
-import { askForReset, consoleMovesTo as moveInConsole, linkMailedTo, REDIRECT } from '../account-mail.js';
+import { bootstrapAdmin, startIdentity, type Harness } from '../harness.js';
+import { askForReset, consoleMovesTo as moveInConsole, inlineMail, linkMailedTo, REDIRECT } from '../account-mail.js';
 
 /**
  * Promise: a verified address is the address the link was sent to. Attacked as an account holder
@@ -23,21 +23,8 @@ let smtp: TestSmtp;
 let admin: string;
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await startIdentity({
-    DELIVERY_MODE: 'inline',
-    SMTP_URL: smtp.url,
-    RELAY_INTERVAL_MS: '100',
-    MAIL_BACKOFF_MS: '100',
-    TRUST_PROXY: 'loopback',
-    REGISTRATION: 'true',
-  });
-  const boot = await h.cli<{ admin_client: { client_secret: string } }>('bootstrap', '--secrets-audience', 'https://secrets.example.com/api/v1');
-  const res = await postForm(`${h.issuer}/protocol/openid-connect/token`, {
-    grant_type: 'client_credentials',
-    client_id: 'hush-admin',
-    client_secret: boot.admin_client.client_secret,
-  });
-  admin = String(res.body['access_token']);
+  h = await startIdentity({ ...inlineMail(smtp), REGISTRATION: 'true' });
+  admin = await bootstrapAdmin(h);
 }, 60_000);
 afterAll(async () => {
   await h.close();

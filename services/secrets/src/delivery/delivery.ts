@@ -1,17 +1,18 @@
 import { mailJob, notificationJob, type MailJob } from '@hush/queue';
 import type { Logger } from '@hush/common';
-import { DeliveryRelay, type DeliveryOptions as RelayOptions } from '@hush/delivery';
+import { DeliveryRelay, type DeliveryOptions as RelayOptions, type DepthRedis } from '@hush/delivery';
 import type { SecretCrypto } from '../secrets/secret-crypto.js';
 import type { OutboxRepository, OutboxRow } from './outbox.repository.js';
 
 /** The relay's options (packages/delivery); the secrets service's jobs report to its own status queue. */
 export type DeliveryOptions = Omit<RelayOptions, 'producer'>;
 
-/** What the relay reaches: the outbox, the key that opens the payloads sealed in it, the log. */
+/** What the relay reaches: the outbox, the key that opens the payloads sealed in it, the log, Redis (the queue's depth). */
 export interface DeliveryDeps {
   outbox: OutboxRepository;
   crypto: Pick<SecretCrypto, 'openOutbox' | 'openNotify'>;
   logger: Logger;
+  redis?: DepthRedis;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface DeliveryDeps {
  */
 export class Delivery extends DeliveryRelay<OutboxRow> {
   constructor(deps: DeliveryDeps, options: DeliveryOptions) {
-    super({ outbox: deps.outbox, logger: deps.logger, jobOf: (row: OutboxRow) => jobOf(deps.crypto, row) }, { ...options, producer: 'secrets' });
+    super({ outbox: deps.outbox, logger: deps.logger, redis: deps.redis, jobOf: (row: OutboxRow) => jobOf(deps.crypto, row) }, { ...options, producer: 'secrets' });
   }
 }
 

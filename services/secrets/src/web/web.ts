@@ -20,6 +20,7 @@ import {
   pageFrame,
   pageLocale,
   pageSessions,
+  secretsErrorPage,
   webCookies,
   WebSessions,
   WebSessionsRepository,
@@ -74,7 +75,7 @@ export function createWebApp(
   router.use(receiptRoutes(ctx, viewer));
   if (signedIn) router.use(signedIn.router);
   else router.get('/', pageSecurity(), webOff);
-  router.use(pageErrorHandler(logger, { fault: { message: 'Please try again later.' } }));
+  router.use(pageErrorHandler(logger, { fault: { message: 'errors.fault' }, render: secretsErrorPage }));
 
   let timer: NodeJS.Timeout | undefined;
   return {

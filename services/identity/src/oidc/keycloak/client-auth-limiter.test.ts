@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
+import { RateLimits } from '@hush/common';
 import { testRedisUrl, uniquePrefix } from '@hush/testing';
 import { APP, bareProvider } from '../../../test/bare-provider.js';
 import { hashClientSecret } from '../../clients/client-secret.js';
-import { createFailureLimits } from '../../ratelimit/failure-limits.js';
+import { clientAuthLimits } from '../../clients/client-auth-failures.js';
 import { applyPatches } from '../patches.js';
 import { ROUTES } from '../routes.js';
 import { clientAuthLimiter } from './client-auth-limiter.js';
@@ -15,15 +16,11 @@ afterAll(() => redis.disconnect());
 
 /** A provider whose clients may fail twice per window; its secrets stored hashed, as ours. */
 async function limited() {
-  const failures = createFailureLimits(redis, {
-    REDIS_PREFIX: uniquePrefix('client-auth-limiter-test'),
+  const failures = clientAuthLimits(new RateLimits(redis, uniquePrefix('client-auth-limiter-test')), {
     AUTH_FAILURE_WINDOW: 60,
     CLIENT_AUTH_MAX_FAILURES: 2,
     CLIENT_AUTH_MAX_FAILURES_PER_IP: 100,
     CLIENT_AUTH_BUCKETS: 1024,
-    LOGIN_MAX_FAILURES: 5,
-    LOGIN_MAX_FAILURES_PER_IP: 5,
-    SECOND_FACTOR_MAX_FAILURES: 5,
   });
   const { provider, request } = await bareProvider(() => [clientAuthLimiter(failures)], { clients: [{ ...APP, client_secret: hashClientSecret('app-secret') }] });
   applyPatches(provider, { failures });

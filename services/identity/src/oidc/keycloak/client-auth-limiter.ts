@@ -1,7 +1,8 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { errorPage, parseBasicClientAuth, securePage } from '@hush/common';
+import { parseBasicClientAuth, securePage } from '@hush/common';
 import { checksFor, clientAuthState, compareAndCheck, DECOY_HASH } from '../../clients/index.js';
-import type { FailureLimits } from '../../ratelimit/index.js';
+import type { ClientAuthLimits } from '../../clients/index.js';
+import { identityErrorPage } from '../../pages/index.js';
 
 /** The routes that authenticate clients: on them a 401 is always invalid_client, in JSON or as a page. */
 const AUTHENTICATED_ROUTES = new Set(['token', 'introspection', 'revocation']);
@@ -24,7 +25,7 @@ function presentedCredentials(ctx: KoaContextWithOIDC): { clientId: string | und
  * the counters' answer on the context; unknown client ids (and clients that use no secret) never
  * reach it, so they do the same comparison here, against a decoy.
  */
-export function clientAuthLimiter(failures: FailureLimits) {
+export function clientAuthLimiter(failures: ClientAuthLimits) {
   return async function limitClientAuth(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
     await next();
     if (ctx.status !== 401 || !AUTHENTICATED_ROUTES.has(ctx.oidc?.route ?? '')) return;
@@ -45,5 +46,7 @@ function tooManyAttempts(ctx: KoaContextWithOIDC, wait: number): void {
   ctx.status = 429;
   ctx.set('Retry-After', String(wait));
   ctx.remove('WWW-Authenticate');
-  ctx.body = html ? errorPage({ status: 429, code: error, message: description, nonce: securePage(ctx.req, ctx.res) }) : { error, error_description: description };
+  ctx.body = html
+    ? identityErrorPage(ctx.req, ctx.res, { status: 429, code: error, message: description, nonce: securePage(ctx.req, ctx.res), fault: false })
+    : { error, error_description: description };
 }

@@ -9,7 +9,7 @@ describe('deviceFormOrigin', () => {
     const { request } = await withCheck();
     const res = await request.post(ROUTES.code_verification).set('Origin', 'https://evil.test').type('form').send({ user_code: 'ABCD-EFGH' });
     expect(res.status).toBe(403);
-    expect(res.text).toContain('another site');
+    expect(res.text).toContain('not sent from this page');
   });
 
   it('when it is posted from our own origin, then oidc-provider handles it', async () => {

@@ -1,6 +1,6 @@
 import { html, type Html, type Interpolation } from '@hush/common';
 import type { HandoverLabel } from '@hush/queue';
-import { chromedPage, KEEP_FRAGMENT_SCRIPT, postForm, type Chrome, type PageMessages } from '../shared/index.js';
+import { chromedPage, KEEP_FRAGMENT_SCRIPT, postForm, zkWords, type Chrome, type PageMessages } from '../shared/index.js';
 
 /*
  * The recipient's pages: plain HTML forms that work without JavaScript, the shared layout and
@@ -36,7 +36,7 @@ function valueLabel(m: PageMessages, handover: HandoverLabel | undefined): strin
 /** Before the script runs (and instead, without it), and where it puts what it decrypted. */
 function zkAround(m: PageMessages, form: Html, handover: HandoverLabel | undefined): Html {
   return html`<noscript><p class="error" id="needs-script">${m.text('reveal.needsScript')}</p></noscript>
-<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
+<p class="error" role="alert" tabindex="-1" data-zk-error${zkWords(m)} hidden></p>
 ${form}
 <p class="note" role="status" data-zk-status hidden></p>
 <div id="result" hidden>

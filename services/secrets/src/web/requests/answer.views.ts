@@ -1,6 +1,6 @@
 import { html, type Interpolation } from '@hush/common';
 import type { PassphrasePolicy } from '../../http/secrets-params.js';
-import { chromedPage, KEEP_FRAGMENT_SCRIPT, postForm, type Chrome } from '../shared/index.js';
+import { chromedPage, KEEP_FRAGMENT_SCRIPT, postForm, zkWords, type Chrome } from '../shared/index.js';
 import { COUNTER_SCRIPT } from '../share/index.js';
 
 /*
@@ -35,7 +35,7 @@ ${
   f.zk &&
   html`<p id="mode" class="note" data-mode="server">${m.text('answer.zkMode', { requester })}</p>
 <noscript><p class="error" id="needs-script">${m.text('answer.needsScript')}</p></noscript>
-<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
+<p class="error" role="alert" tabindex="-1" data-zk-error${zkWords(m)} hidden></p>
 <p class="ok" role="status" id="sent" hidden>${m.text('answer.zkSent', { requester, label })}</p>`
 }
 ${f.error && html`<p class="error" role="alert" id="error">${f.error}</p>`}

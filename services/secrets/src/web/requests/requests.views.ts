@@ -1,7 +1,7 @@
 import { html, type Html, type Interpolation } from '@hush/common';
 import { PASSPHRASE_POLICIES } from '../../http/secrets-params.js';
 import type { SecretRequestResponse } from '../../secrets/requests.presenter.js';
-import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, when, type Chrome, type PageMessages } from '../shared/index.js';
+import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, when, zkWords, type Chrome, type PageMessages } from '../shared/index.js';
 import { ttlSelect, type TtlOption } from '../share/index.js';
 
 export interface RequestForm {
@@ -95,7 +95,7 @@ ${
 }</section>`
 }
 ${o.form.error && html`<p class="error" role="alert" id="error">${o.form.error}</p>`}
-<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
+<p class="error" role="alert" tabindex="-1" data-zk-error${zkWords(m)} hidden></p>
 ${created && html`<h2>${m.text('requests.another')}</h2>`}
 <p class="note">${m.text('requests.intro')}</p>
 ${requestForm(m, { ...o.form, autofocus: !created && !o.form.error })}

@@ -1,6 +1,6 @@
 import { html, type Interpolation } from '@hush/common';
 import type { MetadataResponse } from '../../secrets/presenter.js';
-import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, type Chrome, type PageMessages } from '../shared/index.js';
+import { chromedPage, COPY_SCRIPT, copyField, duration, postForm, zkWords, type Chrome, type PageMessages } from '../shared/index.js';
 import { receiptSection } from '../receipt/index.js';
 import { NOTIFY_CHOICES } from './notify-choices.js';
 import type { TtlOption } from './ttl-choices.js';
@@ -44,7 +44,7 @@ export function sharePage(c: Chrome, f: ShareForm): string {
 <p class="note">${m.text('share.intro')}</p>
 ${f.anonymous && html`<p class="note" id="anonymous-note">${m.html('share.anonymous', { a: signIn })}</p>`}
 ${f.error && html`<p class="error" role="alert" id="error">${f.error}</p>`}
-<p class="error" role="alert" tabindex="-1" data-zk-error hidden></p>
+<p class="error" role="alert" tabindex="-1" data-zk-error${zkWords(m)} hidden></p>
 ${postForm(
   '/',
   f.csrf,

@@ -6,6 +6,8 @@
 export { chromedPage, copyField, COPY_SCRIPT, KEEP_FRAGMENT_SCRIPT, nav, pageFrame, postForm, type Chrome } from './chrome.js';
 export { duration, when } from './format.js';
 export { formErrorText } from './form-errors.js';
+export { secretsErrorPage } from './error-page.js';
+export { zkWords } from './zk-words.js';
 export { LOCALE_COOKIE, pageLocale, wordsOf } from './page-locale.js';
 export { PAGE_CATALOGUES, pageMessages, type PageKey, type PageMessages } from './messages/index.js';
 export { cookieHeader, readCookie, webCookies, type WebCookies } from './cookies.js';

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { embeddablePage, toDomainError } from '@hush/common';
+import { formErrorText, wordsOf } from '../shared/index.js';
 
 /**
  * A page whose zero-knowledge script talks to this service (fetch): its CSP gains
@@ -22,10 +23,14 @@ export function linkPage(req: Request, res: Response): void {
 
 /**
  * The answer of a page endpoint the script calls: a refusal as `{message, code}` with its status
- * (what the script shows); anything unexpected goes on to the error handler.
+ * (what the script shows, worded in the page's language as a form's refusal is); anything
+ * unexpected goes on to the error handler.
  */
 export function sendRefusal(res: Response, err: unknown): void {
   const known = toDomainError(err);
   if (!known || known.status >= 500) throw err;
-  res.status(known.status).set(known.headers).json({ message: known.message, code: known.code });
+  res
+    .status(known.status)
+    .set(known.headers)
+    .json({ message: formErrorText(wordsOf(res), err), code: known.code });
 }

@@ -1,7 +1,7 @@
-import type { Api, ApisRepository } from './apis.repository.js';
+import type { Api, ApisRepository } from '../apis/index.js';
 
 /**
- * The token endpoint asks "which API owns scope X?" on every request; APIs change rarely, so a
+ * The APIs the provider knows (api-resources.ts). The token endpoint asks "which API owns scope X?" on every request; APIs change rarely, so a
  * process keeps them in memory for a few seconds and reloads at once on a miss (a new API is
  * usable immediately after the admin creates it).
  */

@@ -1,0 +1,135 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium (CHROMIUM_PATH to use another), headless, with the flags this machine needs:
+ * no sandbox (tests run as root), and none of Chromium's own background connections, which the
+ * closed network refuses many at a time.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** The CSP violations Chromium reports on `page`'s console from now on (the list fills as they come). */
+export function cspViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content[- ]Security[- ]Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+  });
+  return violations;
+}
+
+/** The widths every page is checked at: a desktop window and a 360 px phone. */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } } as const;
+export type Width = keyof typeof VIEWPORTS;
+
+/**
+ * Shows `page` at each width in each colour scheme and calls `look` there (its assertions and
+ * screenshot), then puts the page back at desktop width in the light scheme.
+ */
+export async function inEveryLook(page: Page, look: (width: Width, scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  for (const width of Object.keys(VIEWPORTS) as Width[]) {
+    await page.setViewportSize(VIEWPORTS[width]);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await look(width, scheme);
+    }
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** How strictly `inspectPage` reads axe-core: serious and critical violations at desktop width (the default), or every violation in every look. */
+export interface InspectOptions {
+  everyViolation?: boolean;
+}
+
+const AXE_FINDINGS = (impacts: string) =>
+  `axe.run(document).then((r) => r.violations.filter((v) => ${impacts}).map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`;
+
+/**
+ * What every page of ours must pass: no serious or critical axe-core violation (with
+ * `everyViolation`, none of any impact at any width or scheme; axe injected through the DevTools
+ * protocol, so the page's CSP is untouched), no sideways scrolling at either width, no CSP
+ * violation; with a screenshot per width and colour scheme in `dir`.
+ */
+export async function inspectPage(page: Page, violations: string[], name: string, dir: string, options: InspectOptions = {}): Promise<void> {
+  await page.evaluate(AXE);
+  if (!options.everyViolation) {
+    const serious = await page.evaluate<string[]>(AXE_FINDINGS(`v.impact === 'serious' || v.impact === 'critical'`));
+    expect({ name, serious }).toEqual({ name, serious: [] });
+  }
+  await inEveryLook(page, async (width, scheme) => {
+    if (options.everyViolation) {
+      const found = await page.evaluate<string[]>(AXE_FINDINGS('true'));
+      expect({ name, width, scheme, found }).toEqual({ name, width, scheme, found: [] });
+    }
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    expect({ name, width, scrollWidth: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, scrollWidth: true });
+    await page.screenshot({ path: join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
+  });
+  expect({ name, violations }).toEqual({ name, violations: [] });
+}
+
+/** A fresh browser of a browser test: its own context (no cookies, no session), one page, the CSP violations that page reports. */
+export interface BrowserTab {
+  context: BrowserContext;
+  page: Page;
+  violations: string[];
+  close: () => Promise<void>;
+}
+
+/** What a browser test file works with once `browserTests`' set-up has run. */
+export interface BrowserTests {
+  /** Chromium, launched once for the file. */
+  readonly browser: Browser;
+  /** The file's screenshots folder (test-artifacts/<folder>/). */
+  readonly artifacts: string;
+  /** A fresh browser at desktop width (`options` as Playwright's newContext takes them). */
+  newTab(options?: BrowserContextOptions): Promise<BrowserTab>;
+  /** `inspectPage` with the screenshots in this file's folder. */
+  inspect(page: Page, violations: string[], name: string, options?: InspectOptions): Promise<void>;
+}
+
+/**
+ * The set-up every browser test file shares, registered as its beforeAll and afterAll: the
+ * screenshots folder test-artifacts/`folder`/, the system under test (`start`: the services and
+ * their data; it returns what to close, closed in that order after the browser) and Chromium.
+ */
+export function browserTests(folder: string, start: () => Promise<{ close(): Promise<void> }[]>, timeoutMs = 60_000): BrowserTests {
+  const artifacts = join(process.cwd(), 'test-artifacts', folder);
+  let browser: Browser | undefined;
+  let closables: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    closables = await start();
+    browser = await launchChromium();
+  }, timeoutMs);
+  afterAll(async () => {
+    await browser?.close();
+    for (const each of closables) await each.close();
+  });
+  const launched = (): Browser => {
+    if (!browser) throw new Error('the browser starts in beforeAll');
+    return browser;
+  };
+  return {
+    get browser() {
+      return launched();
+    },
+    artifacts,
+    async newTab(options = {}) {
+      const context = await launched().newContext({ viewport: VIEWPORTS.desktop, ...options });
+      const page = await context.newPage();
+      return { context, page, violations: cspViolations(page), close: () => context.close() };
+    },
+    inspect: (page, violations, name, options) => inspectPage(page, violations, name, artifacts, options),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Every word of the e-mailed account links' pages ("Forgot password?", the page a link opens,
+ * its end, self-registration), in English: the catalogue the other languages follow. Merged into
+ * identity's page catalogue (pages/messages/index.ts) under `links`.
+ */
+export const en = {
+  links: {
+    backToSignIn: 'Back to sign in',
+    passwordRules: 'At least 8 characters (at most {max} bytes).',
+    forgot: {
+      title: 'Forgot your password?',
+      intro: 'Enter your username or e-mail address. If it belongs to an account, we send a link to that account’s e-mail address to choose a new password.',
+      login: 'Username or e-mail',
+      submit: 'Send me a link',
+      tooMany: 'Too many requests for a new password. Try again later.',
+    },
+    checkEmail: {
+      title: 'Check your e-mail',
+      reset:
+        'If that is the username or address of an account, a link to choose a new password is on its way to the account’s e-mail address. It works once, for {minutes, plural, one {# minute} other {# minutes}}.',
+      verify: 'If that account is waiting for its address to be confirmed, a new confirmation link is on its way to it.',
+      nothing: 'Nothing arrived? Look in your spam folder, or ask again in a few minutes.',
+    },
+    action: {
+      newPassword: 'Choose a new password',
+      confirmAddress: 'Confirm your e-mail address',
+      update: 'Update your account',
+      account: 'Account: <strong>{username}</strong>',
+      askedTo: 'You are asked to:',
+      UPDATE_PASSWORD: 'choose a new password',
+      CONFIGURE_TOTP: 'set up a second sign-in factor (you continue in your account after signing in)',
+      VERIFY_EMAIL: 'confirm your e-mail address',
+      password: 'New password',
+      again: 'New password again',
+      save: 'Save the new password',
+      confirm: 'Confirm my address',
+      continue: 'Continue',
+      differ: 'The two passwords differ.',
+      refused: 'The password was refused: it must have at least 8 characters and at most {max} bytes.',
+    },
+    unusable: {
+      title: 'Link no longer valid',
+      heading: 'This link no longer works',
+      body: 'It was already used, has expired, or is incomplete.',
+      askAgain: 'Ask for a new password link',
+    },
+    done: {
+      title: 'Done',
+      passwordChanged: 'Your password has been changed. You were signed out everywhere else.',
+      verified: 'Your e-mail address is confirmed.',
+      updated: 'Your account is updated.',
+      continue: 'Continue signing in',
+      app: 'Back to the application',
+      account: 'Go to your account',
+    },
+    register: {
+      title: 'Register',
+      heading: 'Create an account',
+      username: 'Username',
+      usernameRules: 'Letters, digits and . _ @ + - (up to 64).',
+      email: 'E-mail',
+      password: 'Password',
+      again: 'Password again',
+      submit: 'Register',
+      tooMany: 'Too many registrations from here. Try again later.',
+      emailRequired: 'An e-mail address is required.',
+      emailTaken: 'An account with this e-mail address exists already. Sign in, or use “Forgot password?”.',
+      usernameTaken: 'This username is taken.',
+      usernameInvalid: 'The username may hold letters, digits and . _ @ + - (up to 64), starting with a letter or digit.',
+      emailInvalid: 'Enter a valid e-mail address.',
+      passwordInvalid: 'The password must have at least 8 characters and at most {max} bytes.',
+      differ: 'The two passwords differ.',
+      refused: 'The account could not be created with these details. Check them and try again.',
+    },
+    registered: {
+      title: 'Confirm your e-mail address',
+      body: 'Your account is created. We sent a link to your e-mail address: open it to confirm the address, then sign in.',
+    },
+    verifyFirst: {
+      title: 'Confirm your e-mail address first',
+      body: 'This account can sign in once its e-mail address is confirmed: open the link we sent to it.',
+      resend: 'Send the link again',
+    },
+  },
+};

@@ -1,1 +1,0 @@
-export { createFailureLimits, type FailureLimits } from './failure-limits.js';
