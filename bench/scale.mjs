@@ -272,7 +272,6 @@ async function measureIdentity(tier, size) {
       return tokenOf[which].value;
     };
     for (const which of ['empty', 'full']) {
-      const s = stacks[which];
       const n = which === 'full' ? size : BASE;
       // A user and a client of the seeded ones, far from the busiest (a tenth of the way down the skew).
       const { user, client } = await sql(which, 'identity', async (c) => ({
