@@ -29,8 +29,20 @@ export function nodeFlags(root, service, override) {
   return override === undefined ? startFlags(root, service) : override.split(/\s+/).filter(Boolean);
 }
 
-/** A port for a service under test, drawn from 30000-49999 (the benchmarks start one or three at a time). */
-export const randomPort = () => 30000 + Math.floor(Math.random() * 20000);
+/**
+ * A port for a service under test, drawn from 20000-32199: below Linux's ephemeral range
+ * (32768-60999), where every outgoing connection (the load generators', the pools') takes a port
+ * and a long benchmark sooner or later finds its drawn port taken. Never the same twice in a run.
+ */
+const drawn = new Set();
+export function randomPort() {
+  for (;;) {
+    const port = 20000 + Math.floor(Math.random() * 12200);
+    if (drawn.has(port)) continue;
+    drawn.add(port);
+    return port;
+  }
+}
 
 /**
  * Resolves once `origin`/healthz answers; throws after `attempts` tries 100 ms apart. On a public

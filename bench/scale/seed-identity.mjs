@@ -7,7 +7,7 @@
 // hashed as the adapter hashes them, payloads of the real shapes, users and clients drawn from
 // skewed distributions (a few are far busier than the rest). `tag` keeps the keys of successive
 // calls apart, so one database grows tier by tier.
-import { bcryptLike, bulkSession, bytes, run } from './sql.mjs';
+import { bcryptLike, bulkSession, bytes, run, withoutIndexes } from './sql.mjs';
 
 const FIRST = [
   'Maria',
@@ -144,7 +144,10 @@ export async function seedIdentity(client, { users, clients, events, have, tag, 
   );
   await artifacts(client, { ...v, lo: have.users, hi: counts.users, clients: counts.clients });
   log?.(`identity: artifacts of ${counts.users} users`);
-  await userEvents(client, { ...v, from: have.events, to: target.events, users: counts.users, clients: counts.clients }, log);
+  const loadEvents = () => userEvents(client, { ...v, from: have.events, to: target.events, users: counts.users, clients: counts.clients }, log);
+  // A load larger than the table goes in without its indexes, built again after.
+  if (target.events - have.events >= Math.max(500_000, have.events)) await withoutIndexes(client, ['events'], loadEvents, log);
+  else await loadEvents();
   await run(
     client,
     `INSERT INTO admin_events (time, operation_type, resource_type, resource_path, auth_client_id, auth_user_id, auth_ip_address, representation)

@@ -5,7 +5,7 @@
 // each share drawn from a skewed distribution (a few accounts share most), times spread over the
 // TTLs and the receipt retention. `tag` keeps the keys of successive calls apart, so one database
 // grows tier by tier.
-import { bcryptLike, bulkSession, bytes, run } from './sql.mjs';
+import { bcryptLike, bulkSession, bytes, run, withoutIndexes } from './sql.mjs';
 
 /** The account of a row: one of `accounts`, the first ones far more often (r^3). */
 const accountOf = (r) => `'acct-' || lpad(floor({accounts} * ${r} * ${r} * ${r})::int::text, 7, '0')`;
@@ -18,18 +18,6 @@ async function shares(client, kind, from, to, values, log) {
     const hi = Math.min(to, lo + CHUNK);
     const v = { ...values, lo, hi, kind };
     await run(client, `DROP TABLE IF EXISTS seed_chunk`, v);
-    // One row per share: its times and traits, decided once, used by both tables.
-    await run(
-      client,
-      `CREATE TEMP TABLE seed_chunk AS
-       SELECT i, {tag} || ':' || {kind} || ':' || i AS k,
-              ${accountOf('r1')} AS custid,
-              (ARRAY[86400, 604800, 604800, 604800, 2592000])[1 + floor(r2 * 5)::int] AS ttl,
-              r3, r4, r5
-       FROM (SELECT i, random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5
-             FROM generate_series({lo} + 1, {hi}) AS i) g`,
-      v,
-    );
     // live: secret still readable, expiring at least 2 h from now; expired: past its TTL by up to
     // an hour and not swept yet; receipt: its secret read, burned or expired up to 20 days ago.
     const created = {
@@ -37,11 +25,22 @@ async function shares(client, kind, from, to, values, log) {
       expired: `now() - make_interval(secs => ttl + r4 * 3600)`,
       receipt: `now() - make_interval(secs => ttl + r4 * 20 * 86400)`,
     }[kind];
+    // One row per share: its times and traits, decided once, used by both tables.
     await run(
       client,
-      `ALTER TABLE seed_chunk ADD COLUMN created_at timestamptz;
-       UPDATE seed_chunk SET created_at = ${created};
-       INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated,
+      `CREATE TEMP TABLE seed_chunk AS
+       SELECT *, ${created} AS created_at FROM (
+         SELECT i, {tag} || ':' || {kind} || ':' || i AS k,
+                ${accountOf('r1')} AS custid,
+                (ARRAY[86400, 604800, 604800, 604800, 2592000])[1 + floor(r2 * 5)::int] AS ttl,
+                r3, r4, r5
+         FROM (SELECT i, random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5
+               FROM generate_series({lo} + 1, {hi}) AS i) g) x`,
+      v,
+    );
+    await run(
+      client,
+      `INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, recipient_obfuscated,
                              delivery_id, delivery_status, delivery_updated_at, secret_key_sealed, metadata_key_sealed,
                              anonymous, notify_on, notify_sealed, created_at, updated_at, received_at, burned_at,
                              secret_expires_at, expires_at)
@@ -108,8 +107,13 @@ export async function seedSecrets(client, { secrets, have, tag, retention = 30 *
      FROM generate_series({lo}, {hi} - 1) AS i, generate_series(1, 2) AS j WHERE j = 1 OR i % 10 = 0`,
     { ...v, lo: have.accounts, hi: target.accounts },
   );
-  await shares(client, 'live', have.secrets, target.secrets, v, log);
-  await shares(client, 'receipt', have.receipts, target.receipts, v, log);
+  const load = async () => {
+    await shares(client, 'live', have.secrets, target.secrets, v, log);
+    await shares(client, 'receipt', have.receipts, target.receipts, v, log);
+  };
+  // A load larger than what the tables hold goes in without their indexes, built again after.
+  if (target.secrets - have.secrets >= Math.max(500_000, have.secrets)) await withoutIndexes(client, ['metadata', 'secrets'], load, log);
+  else await load();
   await run(
     client,
     `INSERT INTO secret_requests (id, request_hash, custid, label, passphrase_policy, secret_ttl, request_key_sealed, recipient_obfuscated, state, created_at, expires_at, fulfilled_at, cancelled_at)

@@ -40,6 +40,9 @@ export function stack(root, tag, overrides = {}) {
       LOGIN_MAX_FAILURES_PER_IP: '1000000',
       CLIENT_AUTH_MAX_FAILURES: '1000000',
       CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000',
+      SIGN_IN_MAX_PER_IP: '1000000',
+      LOGIN_PAGE_MAX_PER_IP: '1000000',
+      LOGIN_CONCURRENCY_PER_IP: '1000000',
       ...overrides.identity,
     },
     secrets: {

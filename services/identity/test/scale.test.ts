@@ -1,6 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { postForm } from '@hush/testing';
 import { createDb, type Db } from '../src/db/knex.js';
+import { EventsRepository } from '../src/events/events.repository.js';
+import { UsersRepository } from '../src/users/users.repository.js';
 import { startIdentity, type Harness } from './harness.js';
 
 /**
@@ -201,5 +204,109 @@ describe('searches', () => {
     expect(await ids(`clientId=scale_${suffix}&search=true`)).toEqual([c.client_id]);
     expect(await ids(`clientId=scale%25${suffix}&search=true`)).toEqual([]);
     expect(await ids(`clientId=${c.client_id}`)).toEqual([c.client_id]);
+  });
+});
+
+describe('counting users', () => {
+  const exact = async () => Number((await db('users').whereNull('service_account_client_id').count({ n: '*' }))[0]!.n);
+  const inOrganization = async (id: string) => Number((await db('users').whereNull('service_account_client_id').where('organization_id', id).count({ n: '*' }))[0]!.n);
+
+  it('the count of every user, and of an organization, reads running totals, not the users table', async () => {
+    const repo = new UsersRepository(db);
+    const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+    const capture = (q: { sql: string; bindings?: readonly unknown[] }) => void statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    db.on('query', capture);
+    try {
+      await repo.count({});
+      await repo.count({ search: '*' });
+      await repo.count({ organizationId: randomUUID() });
+    } finally {
+      db.off('query', capture);
+    }
+    expect(statements.length).toBeGreaterThanOrEqual(3);
+    for (const s of statements) {
+      const { rows } = await db.raw<{ rows: { 'QUERY PLAN': unknown }[] }>(`EXPLAIN (FORMAT JSON) ${s.sql.replace(/\$\d+/g, '?')}`, s.bindings as Knex.RawBinding[]);
+      expect(JSON.stringify(rows[0]!['QUERY PLAN'])).not.toContain('"Relation Name":"users"');
+    }
+  });
+
+  it('the counts follow users created, moved between organizations and deleted, one at a time or many per statement; service accounts are not counted', async () => {
+    const [org] = await db('organizations')
+      .insert({ name: `Count ${suffix}`, alias: `count-${suffix}` })
+      .returning<{ id: string }[]>('id');
+    const orgId = org!.id;
+    const scoped = new UsersRepository(db);
+    await h.cli('users', 'create', `count-one-${suffix}`, '--password', 'a long enough password');
+    await h.cli('clients', 'create', '--id', `count-sa-${suffix}`, '--name', 'count', '--grants', 'client_credentials', '--scopes', 'openid');
+    await db('users').insert(Array.from({ length: 5 }, (_, i) => ({ username: `count-many-${suffix}-${i}`, password_hash: '!', organization_id: i < 3 ? orgId : null })));
+    expect(await admin<number>('/users/count')).toBe(await exact());
+    expect(await scoped.count({ organizationId: orgId })).toBe(3);
+    await db('users').where('username', `count-many-${suffix}-4`).update({ organization_id: orgId });
+    await db('users').where('username', `count-many-${suffix}-0`).del();
+    expect(await scoped.count({ organizationId: orgId })).toBe(await inOrganization(orgId));
+    expect(await admin<number>('/users/count')).toBe(await exact());
+    await db('organizations').where('id', orgId).del();
+    expect(await scoped.count({ organizationId: orgId })).toBe(0);
+    expect(await admin<number>('/users/count')).toBe(await exact());
+    expect(await admin<number>(`/users/count?search=count-many-${suffix}`)).toBe(4);
+  });
+});
+
+describe('event filters', () => {
+  /** The plans of the statements `run` sends. */
+  async function plansOf(run: () => Promise<unknown>): Promise<string[]> {
+    const statements: { sql: string; bindings: readonly unknown[] }[] = [];
+    const capture = (q: { sql: string; bindings?: readonly unknown[] }) => void statements.push({ sql: q.sql, bindings: q.bindings ?? [] });
+    db.on('query', capture);
+    try {
+      await run();
+    } finally {
+      db.off('query', capture);
+    }
+    const plans: string[] = [];
+    for (const s of statements) {
+      const { rows } = await db.raw<{ rows: { 'QUERY PLAN': string }[] }>(`EXPLAIN ${s.sql.replace(/\$\d+/g, '?')}`, s.bindings as Knex.RawBinding[]);
+      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+    return plans;
+  }
+  const indexConditions = (plan: string) =>
+    plan
+      .split('\n')
+      .filter((l) => l.includes('Index Cond'))
+      .join('\n');
+
+  it('user events by IP address, admin events by the acting user and by resource path are found through an index on what they filter by, not by reading every event', async () => {
+    // Enough events, from many addresses, users and paths, that reading them all costs more than any index.
+    await db.raw(`INSERT INTO events (time, type, client_id, ip_address)
+      SELECT now() - make_interval(secs => i), 'CLIENT_LOGIN', 'c-' || (i % 50), '10.' || (i % 200) || '.' || (i % 250) || '.1' FROM generate_series(1, 20000) AS i`);
+    await db.raw(`INSERT INTO admin_events (time, operation_type, resource_type, resource_path, auth_user_id)
+      SELECT now() - make_interval(secs => i), 'UPDATE', 'USER', 'users/' || gen_random_uuid(), gen_random_uuid()::text FROM generate_series(1, 20000) AS i`);
+    await db.raw('ANALYZE events, admin_events');
+    const events = new EventsRepository(db);
+    const [byIp] = await plansOf(() => events.userEvents({ ipAddress: '192.0.2.7', max: 10 }));
+    expect(indexConditions(byIp!)).toContain('ip_address');
+    const [byUser] = await plansOf(() => events.adminEvents({ authUser: randomUUID(), max: 10 }));
+    expect(indexConditions(byUser!)).toContain('auth_user_id');
+    const [byPath] = await plansOf(() => events.adminEvents({ resourcePath: 'users/0a1*', max: 10 }));
+    expect(indexConditions(byPath!)).toContain('resource_path');
+  });
+
+  it('the filters find what they found: events by IP address, admin events by acting user and by resource path with `*`', async () => {
+    await db('events').insert([
+      { time: db.raw('now()'), type: 'LOGIN', ip_address: `192.0.2.${suffix.length}`, session_id: `ip-${suffix}` },
+      { time: db.raw('now()'), type: 'LOGIN', ip_address: '198.51.100.1', session_id: `other-${suffix}` },
+    ]);
+    const actor = randomUUID();
+    await db('admin_events').insert([
+      { time: db.raw('now()'), operation_type: 'UPDATE', resource_type: 'USER', resource_path: `users/${suffix}-a`, auth_user_id: actor },
+      { time: db.raw('now()'), operation_type: 'UPDATE', resource_type: 'USER', resource_path: `users/${suffix}_b`, auth_user_id: randomUUID() },
+      { time: db.raw('now()'), operation_type: 'UPDATE', resource_type: 'USER', resource_path: `clients/${suffix}-c`, auth_user_id: actor },
+    ]);
+    const events = new EventsRepository(db);
+    expect((await events.userEvents({ ipAddress: `192.0.2.${suffix.length}` })).map((e) => e.sessionId)).toEqual([`ip-${suffix}`]);
+    expect((await events.adminEvents({ authUser: actor })).map((e) => e.resourcePath).sort()).toEqual([`clients/${suffix}-c`, `users/${suffix}-a`]);
+    expect((await events.adminEvents({ resourcePath: `users/${suffix}*` })).map((e) => e.resourcePath).sort()).toEqual([`users/${suffix}-a`, `users/${suffix}_b`]);
+    expect((await events.adminEvents({ resourcePath: `users/${suffix}_*` })).map((e) => e.resourcePath)).toEqual([`users/${suffix}_b`]);
   });
 });

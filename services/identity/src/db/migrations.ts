@@ -18,6 +18,8 @@ import * as consents from '../../migrations/20270401000000_consents.js';
 import * as usersLocale from '../../migrations/20270501000000_users_locale.js';
 import * as sortIndexes from '../../migrations/20270502000000_sort_indexes.js';
 import * as mailOutboxTraceContext from '../../migrations/20270510000000_mail_outbox_trace_context.js';
+import * as userCounts from '../../migrations/20270520000000_user_counts.js';
+import * as eventFilterIndexes from '../../migrations/20270520010000_event_filter_indexes.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -40,4 +42,6 @@ export const migrationSource = staticMigrations({
   '20270501000000_users_locale': usersLocale,
   '20270502000000_sort_indexes': sortIndexes,
   '20270510000000_mail_outbox_trace_context': mailOutboxTraceContext,
+  '20270520000000_user_counts': userCounts,
+  '20270520010000_event_filter_indexes': eventFilterIndexes,
 });
