@@ -32,7 +32,7 @@ describe.each(['spec', 'onetimesecret'])('API_DIALECT=%s', (dialect) => {
     let text = res.text ?? '';
     for (const [name, key] of Object.entries(side.keys)) text = text.split(key).join(`<${name}>`);
     text = text.replace(/"[0-9a-z]{31}"/g, '"<key>"').replace(/"(metadata|secret)_shortkey":"[0-9a-z]+"/g, '"$1_shortkey":"<short>"');
-    text = text.replace(/"(created|updated|expiration|secret_ttl|metadata_ttl|ttl|received)":\d+/g, '"$1":<n>').replace(/user-[0-9a-f]{8}/g, '<custid>');
+    text = text.replace(/"(created|updated|expiration|secret_ttl|metadata_ttl|ttl|received|burned|delivery_updated)":\d+/g, '"$1":<n>').replace(/user-[0-9a-f]{8}/g, '<custid>');
     const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !VOLATILE_HEADERS.has(k)));
     return { status: res.status, headers, text, hasRequestId: typeof res.headers['x-request-id'] === 'string' };
   };
