@@ -1,8 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
+import type { Page } from 'playwright-core';
+import { browserTests } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { clientToken, startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -17,51 +14,29 @@ import { codeAt } from '../../../services/identity/src/login/totp.js';
  * width (1280 px, 360 px): axe-core finds nothing of any impact, no CSP violation, no sideways
  * scrolling; screenshots in test-artifacts/page-languages/.
  */
-const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'page-languages');
 const PASSWORD = 'correct horse battery staple';
 const CALLBACK = 'http://127.0.0.1:9/callback';
 const ACCOUNT = '/auth/realms/public/account';
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 type Locale = 'en' | 'de';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-let browser: Browser;
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
+const suite = browserTests('page-languages', async () => {
   ({ identity, h: secrets } = await startWebWithIdentity());
-  browser = await launchChromium();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await secrets?.close();
-  await identity?.close();
+  return [secrets, identity];
 });
 
 /** A fresh browser asking for `locale` (Accept-Language), whose visits to the test client's callback are answered here. */
 async function freshPage(locale: Locale): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: locale === 'de' ? 'de-DE' : 'en-GB' });
-  await context.route(`${CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
-  const page = await context.newPage();
-  return { page, violations: cspViolations(page), close: () => context.close() };
+  const tab = await suite.newTab({ locale: locale === 'de' ? 'de-DE' : 'en-GB' });
+  await tab.context.route(`${CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
+  return tab;
 }
 
 const h1 = (page: Page) => page.locator('h1').innerText();
 
 /** Every look of the page: axe finds nothing at all, nothing scrolls sideways, and a screenshot. */
-async function inspect(page: Page, violations: string[], name: string) {
-  await page.evaluate(AXE);
-  await inEveryLook(page, async (width, scheme) => {
-    const found = await page.evaluate<string[]>(
-      `axe.run(document).then((r) => r.violations.map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
-    );
-    expect({ name, width, scheme, found }).toEqual({ name, width, scheme, found: [] });
-    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-    expect({ name, width, fits: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, fits: true });
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
-  });
-  expect({ name, violations }).toEqual({ name, violations: [] });
-}
+const inspect = (page: Page, violations: string[], name: string) => suite.inspect(page, violations, name, { everyViolation: true });
 
 async function signIn(page: Page, username: string) {
   await page.fill('#username', username);
