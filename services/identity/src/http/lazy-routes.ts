@@ -6,11 +6,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * without a path (`app.use(lazyRoutes(...))`); `load` imports the feature and returns its router,
  * built on full paths as the feature mounts itself.
  *
- * - Until loaded, a request whose path is not one of `mounts` or below one (compared as Express
- *   matches a mount: case-insensitively, at a `/` boundary) passes on untouched.
+ * - A request whose path is not one of `mounts` or below one (compared as Express matches a
+ *   mount: case-insensitively, at a `/` boundary) passes on untouched, before and after the load.
  * - The first request under a mount loads the feature; requests meanwhile wait for the same load.
- * - Once loaded, every request goes to the feature's router, which passes on what is not its own:
- *   the routes, their middleware and their errors are the feature's, as if mounted directly.
+ * - Once loaded, requests under the mounts go to the feature's router: the routes, their
+ *   middleware and their errors are the feature's, as if mounted directly.
  * - A failed load goes to the app's error handler (a 500) and the next request tries again.
  */
 export function lazyRoutes(mounts: readonly string[], load: () => Promise<RequestHandler>): RequestHandler {
@@ -22,8 +22,8 @@ export function lazyRoutes(mounts: readonly string[], load: () => Promise<Reques
     return prefixes.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
   };
   return (req: Request, res: Response, next: NextFunction) => {
-    if (loaded) return loaded(req, res, next);
     if (!isUnder(req.path)) return next();
+    if (loaded) return loaded(req, res, next);
     loading ??= load().then(
       (handler) => (loaded = handler),
       (err: unknown) => {
