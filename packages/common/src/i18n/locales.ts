@@ -40,6 +40,8 @@ export interface LocaleHints {
   kcLocale?: unknown;
   /** The `ui_locales` query parameter (space-separated tags). */
   uiLocales?: unknown;
+  /** The signed-in person's own choice (an account's `locale` attribute). */
+  accountLocale?: string | null | undefined;
   /** The language cookie's value. */
   cookie?: string | undefined;
   acceptLanguage?: string | undefined;
@@ -47,13 +49,7 @@ export interface LocaleHints {
 
 /** The first locale we speak among the hints, in the order of preference above. */
 export function chooseLocale(hints: LocaleHints): Locale {
-  const uiLocales = typeof hints.uiLocales === 'string' && hints.uiLocales.length <= 200 ? hints.uiLocales.split(' ') : [];
-  const candidates = [hints.kcLocale, ...uiLocales, hints.cookie, ...acceptedTags(hints.acceptLanguage)];
-  for (const tag of candidates) {
-    const locale = localeOf(tag);
-    if (locale) return locale;
-  }
-  return DEFAULT_LOCALE;
+  return firstSpoken([hints.kcLocale, ...uiTags(hints.uiLocales), hints.accountLocale, hints.cookie, ...acceptedTags(hints.acceptLanguage)]);
 }
 
 export interface MailLocaleHints {
@@ -74,8 +70,13 @@ export interface MailLocaleHints {
  * general preference, but not a language the request names for this very flow.
  */
 export function chooseMailLocale(hints: MailLocaleHints): Locale {
-  const uiLocales = typeof hints.uiLocales === 'string' && hints.uiLocales.length <= 200 ? hints.uiLocales.split(' ') : [];
-  const candidates = [hints.kcLocale, ...uiLocales, hints.cookie, hints.accountLocale, ...acceptedTags(hints.acceptLanguage)];
+  return firstSpoken([hints.kcLocale, ...uiTags(hints.uiLocales), hints.cookie, hints.accountLocale, ...acceptedTags(hints.acceptLanguage)]);
+}
+
+/** `ui_locales`' tags (an overlong value is ignored). */
+const uiTags = (uiLocales: unknown): string[] => (typeof uiLocales === 'string' && uiLocales.length <= 200 ? uiLocales.split(' ') : []);
+
+function firstSpoken(candidates: unknown[]): Locale {
   for (const tag of candidates) {
     const locale = localeOf(tag);
     if (locale) return locale;

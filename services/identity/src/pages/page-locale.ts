@@ -25,7 +25,8 @@ export function pageLocale(req: Request, res: Response, uiLocales?: unknown, acc
   const cookie = readCookie(req, LOCALE_COOKIE);
   const locale = chooseLocale({
     kcLocale: chosen,
-    uiLocales: withAccountLocale(uiLocales ?? req.query['ui_locales'], accountLocale),
+    uiLocales: uiLocales ?? req.query['ui_locales'],
+    accountLocale,
     cookie,
     acceptLanguage: req.headers['accept-language'],
   });
@@ -39,10 +40,6 @@ export function pageLocale(req: Request, res: Response, uiLocales?: unknown, acc
 /** The page's messages in its language; `accountLocale`: the signed-in person's `locale` attribute, after `ui_locales`. */
 export const wordsFor = (req: Request, res: Response, uiLocales?: unknown, accountLocale?: string | null): PageMessages =>
   pageMessages(pageLocale(req, res, uiLocales, accountLocale));
-
-/** An account's `locale` attribute is the hint after the request's own `ui_locales`. */
-const withAccountLocale = (uiLocales: unknown, accountLocale: string | null | undefined): unknown =>
-  accountLocale ? (typeof uiLocales === 'string' && uiLocales.length <= 200 ? `${uiLocales} ${accountLocale}` : accountLocale) : uiLocales;
 
 /**
  * The language of a page answered from a bare request (oidc-provider's Koa pages, the error page):
