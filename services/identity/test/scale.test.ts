@@ -221,7 +221,7 @@ describe('searches', () => {
     expect(await admin<number>(`/users/count?search=quist-${suffix}`)).toBe(1);
   });
 
-  it('a search for a part of a name finds its candidates through one trigram index over the four columns, not four scans OR-ed', async () => {
+  it('a search for a part of a name finds its candidates through one trigram index over the four columns, not four scans OR-ed; an exact username through a B-tree', async () => {
     // Enough users that reading them all costs more than any index.
     await db.raw(`INSERT INTO users (username, password_hash, email, first_name, last_name)
       SELECT 'bulk-' || i || '-${suffix}', '!', 'bulk' || i || '@example.net', 'First' || (i % 300), 'Last' || (i % 700) FROM generate_series(1, 20000) AS i ON CONFLICT DO NOTHING`);
@@ -234,6 +234,10 @@ describe('searches', () => {
     expect((await users.search({ search: 'bulk12345@', max: 20 })).map((u) => u.username)).toEqual([`bulk-12345-${suffix}`]);
     // The joined columns only propose: a term spanning two of them matches no user.
     expect(await users.search({ search: `${suffix} bulk12345`, max: 20 })).toEqual([]);
+    // An exact username, case aside, is one B-tree descent.
+    const [exact] = await plansOf(() => users.search({ username: `BULK-12345-${suffix}`, exact: true, max: 20 }));
+    expect(exact).toContain('Index Scan using users_lower_username');
+    expect((await users.search({ username: `BULK-12345-${suffix}`, exact: true, max: 20 })).map((u) => u.username)).toEqual([`bulk-12345-${suffix}`]);
   });
 
   it('clients match by part of their client id', async () => {

@@ -20,7 +20,7 @@ import * as sortIndexes from '../../migrations/20270502000000_sort_indexes.js';
 import * as mailOutboxTraceContext from '../../migrations/20270510000000_mail_outbox_trace_context.js';
 import * as userCounts from '../../migrations/20270520000000_user_counts.js';
 import * as eventFilterIndexes from '../../migrations/20270520010000_event_filter_indexes.js';
-import * as userSearchIndex from '../../migrations/20270601000000_user_search_index.js';
+import * as userSearchIndexes from '../../migrations/20270601000000_user_search_indexes.js';
 
 /** This service's migrations, by name. Add new ones here; never edit one that has landed. */
 export const migrationSource = staticMigrations({
@@ -45,5 +45,5 @@ export const migrationSource = staticMigrations({
   '20270510000000_mail_outbox_trace_context': mailOutboxTraceContext,
   '20270520000000_user_counts': userCounts,
   '20270520010000_event_filter_indexes': eventFilterIndexes,
-  '20270601000000_user_search_index': userSearchIndex,
+  '20270601000000_user_search_indexes': userSearchIndexes,
 });

@@ -259,7 +259,7 @@ export class UsersRepository {
     if (s) {
       const p = likePattern(s);
       // The joined columns find the candidates through one trigram index (migration
-      // 20270601000000_user_search_index, the same expression); the four conditions decide.
+      // 20270601000000_user_search_indexes, the same expression); the four conditions decide.
       q.whereRaw(`lower(coalesce(u.username, '') || ' ' || coalesce(u.email, '') || ' ' || coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) LIKE lower(?)`, [p]);
       q.whereRaw(`(lower(u.username) LIKE lower(?) OR lower(u.email) LIKE lower(?) OR lower(u.first_name) LIKE lower(?) OR lower(u.last_name) LIKE lower(?))`, [p, p, p, p]);
     }
