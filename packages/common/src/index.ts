@@ -11,5 +11,6 @@ export * from './auth/basic-auth.js';
 export * from './auth/revocations.js';
 export * from './crypto/bcrypt-pool.js';
 export * from './db/bounded-batches.js';
+export * from './db/concurrent-index.js';
 export * from './process/periodic.js';
 export * from './crypto/crypto-rewrap.js';
