@@ -1,4 +1,5 @@
-import { constantTimeEqual, randomToken, sha256 } from '@hush/common';
+import { timingSafeEqual } from 'node:crypto';
+import { randomToken, sha256 } from '@hush/common';
 
 /**
  * Client secrets carry 256 bits of entropy, so a single SHA-256 is enough to make a stolen hash
@@ -14,6 +15,8 @@ export function hashClientSecret(secret: string): string {
   return sha256(secret).toString('hex');
 }
 
+/** The two digests compared in constant time (a stored hash is always 32 bytes; anything else matches nothing). */
 export function clientSecretMatches(presented: string, storedHash: string): boolean {
-  return constantTimeEqual(hashClientSecret(presented), storedHash);
+  const stored = Buffer.from(storedHash, 'hex');
+  return stored.length === 32 && timingSafeEqual(sha256(presented), stored);
 }

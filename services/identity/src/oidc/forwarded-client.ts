@@ -12,15 +12,22 @@ import { forwardedClient, type TrustFunction } from '@hush/common';
 export function trustForwardedFrom(provider: Provider, trust: TrustFunction): void {
   provider.proxy = false;
   type KoaRequest = { req: Parameters<typeof forwardedClient>[0] };
+  // Read several times per request (the limits, the events, oidc-provider): worked out once.
+  const known = new WeakMap<KoaRequest['req'], ReturnType<typeof forwardedClient>>();
+  const clientOf = (req: KoaRequest['req']) => {
+    let found = known.get(req);
+    if (!found) known.set(req, (found = forwardedClient(req, trust)));
+    return found;
+  };
   Object.defineProperties(provider.request, {
     ip: {
       get(this: KoaRequest) {
-        return forwardedClient(this.req, trust).ip;
+        return clientOf(this.req).ip;
       },
     },
     protocol: {
       get(this: KoaRequest) {
-        return forwardedClient(this.req, trust).protocol;
+        return clientOf(this.req).protocol;
       },
     },
   });

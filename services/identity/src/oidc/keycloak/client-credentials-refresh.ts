@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { AdapterPayload, KoaContextWithOIDC } from 'oidc-provider';
+import { randomToken } from '@hush/common';
 import { clientMetadata } from '../client-metadata.js';
 
 /**
@@ -14,8 +15,14 @@ import { clientMetadata } from '../client-metadata.js';
  * One grant per (client, API), and each request's refresh token replaces the one before (ADR 8):
  * a client that asks for a token on every call would otherwise leave a grant and a refresh token
  * living 14 days behind each call.
+ *
+ * Both are saved through the models' adapters as the payloads the models' own `save()` writes
+ * (`serviceGrantPayloads`; client-credentials-refresh.test.ts holds the two to each other), without
+ * building the model instances: on every token request of such a client they were its largest
+ * allocation under our code. `ttl`: the Grant's and the RefreshToken's lifetime (oidc-provider's
+ * `ttl.Grant` and `ttl.RefreshToken`, both REFRESH_TOKEN_TTL).
  */
-export function clientCredentialsRefresh(provider: Provider) {
+export function clientCredentialsRefresh(provider: Provider, ttl: number) {
   return async function addRefreshToken(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
     await next();
     if (ctx.oidc?.route !== 'token' || ctx.status !== 200 || ctx.oidc.params?.grant_type !== 'client_credentials') return;
@@ -25,24 +32,42 @@ export function clientCredentialsRefresh(provider: Provider) {
     const resource = ctx.oidc.params.resource as string | undefined;
     if (!token?.scope || typeof resource !== 'string') return;
 
-    // The service account's id is the client id (client ids can never look like user ids).
-    const grant = new provider.Grant({ accountId: client.clientId, clientId: client.clientId });
-    grant.addResourceScope(resource, token.scope);
-    const grantId = serviceGrantId(client.clientId, resource);
-    grant.jti = grantId;
-    const refreshToken = new provider.RefreshToken({
-      client,
-      accountId: client.clientId,
+    const { grant, refreshToken } = serviceGrantPayloads(client.clientId, resource, token.scope, ttl);
+    // Saving it deletes the grant's earlier refresh tokens (see replacesEarlierRefreshTokens).
+    await Promise.all([provider.Grant.adapter.upsert(grant.jti, grant, ttl), provider.RefreshToken.adapter.upsert(refreshToken.jti, refreshToken, ttl)]);
+    ctx.oidc.entity('RefreshToken', refreshToken);
+    (ctx.body as Record<string, unknown>)['refresh_token'] = refreshToken.jti;
+  };
+}
+
+type Stored = AdapterPayload & { jti: string; iat: number; exp: number };
+
+/**
+ * The service account's Grant for one API and a new RefreshToken of it, as oidc-provider's
+ * `new Grant(…).addResourceScope(…).save()` and `new RefreshToken(…).save()` store them. The
+ * service account's id is the client id (client ids can never look like user ids); the refresh
+ * token's id is 256 random bits, as oidc-provider draws its own.
+ */
+export function serviceGrantPayloads(clientId: string, resource: string, scope: string, ttl: number): { grant: Stored; refreshToken: Stored } {
+  const iat = Math.floor(Date.now() / 1000);
+  const exp = iat + ttl;
+  const grantId = serviceGrantId(clientId, resource);
+  return {
+    grant: { iat, exp, jti: grantId, kind: 'Grant', accountId: clientId, clientId, resources: { [resource]: scope } },
+    refreshToken: {
+      iat,
+      exp,
+      jti: randomToken(32),
+      kind: 'RefreshToken',
+      clientId,
+      accountId: clientId,
       grantId,
-      scope: token.scope,
+      scope,
       resource,
       gty: 'client_credentials',
       expiresWithSession: false,
-    });
-    // Saving it deletes the grant's earlier refresh tokens (see replacesEarlierRefreshTokens).
-    const [, value] = await Promise.all([grant.save(), refreshToken.save()]);
-    ctx.oidc.entity('RefreshToken', refreshToken);
-    (ctx.body as Record<string, unknown>)['refresh_token'] = value;
+      iiat: iat,
+    },
   };
 }
 

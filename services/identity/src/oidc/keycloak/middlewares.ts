@@ -142,7 +142,7 @@ export const KEYCLOAK_MIDDLEWARES: readonly KeycloakMiddleware[] = [
     name: 'client-credentials-refresh',
     why: 'adds a refresh token to a client-credentials response, so it must run before the middlewares above read that response',
     routes: ['token'],
-    create: (provider) => clientCredentialsRefresh(provider),
+    create: (provider, deps) => clientCredentialsRefresh(provider, deps.config.REFRESH_TOKEN_TTL),
   },
   {
     name: 'public-document-caching',
