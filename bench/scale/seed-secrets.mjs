@@ -1,11 +1,11 @@
 // Fills the secrets service's database (already migrated) with set-based SQL, never the API:
 // accounts with API tokens, live secrets with their metadata, receipts of secrets read, burned or
 // expired long ago, secret requests, e-mails in flight, web sessions. Rows look like the service's:
-// SHA-256 keys, sealed blobs of the real sizes, bcrypt-shaped passphrase hashes, the account of
-// each share drawn from a skewed distribution (a few accounts share most), times spread over the
-// TTLs and the receipt retention. `tag` keeps the keys of successive calls apart, so one database
-// grows tier by tier.
-import { bcryptLike, bulkSession, bytes, run, withoutIndexes } from './sql.mjs';
+// keys hashed as the service hashes them (the hour they name, then SHA-256), sealed blobs of the
+// real sizes, bcrypt-shaped passphrase hashes, the account of each share drawn from a skewed
+// distribution (a few accounts share most), times spread over the TTLs and the receipt retention.
+// `tag` keeps the keys of successive calls apart, so one database grows tier by tier.
+import { bcryptLike, bulkSession, bytes, keyHash, run, withoutIndexes } from './sql.mjs';
 
 /** The account of a row: one of `accounts`, the first ones far more often (r^3). */
 const accountOf = (r) => `'acct-' || lpad(floor({accounts} * ${r} * ${r} * ${r})::int::text, 7, '0')`;
@@ -44,7 +44,7 @@ async function shares(client, kind, from, to, values, log) {
                              delivery_id, delivery_status, delivery_updated_at, secret_key_sealed, metadata_key_sealed,
                              anonymous, notify_on, notify_sealed, created_at, updated_at, received_at, burned_at,
                              secret_expires_at, expires_at)
-       SELECT sha256(convert_to(k || ':m', 'UTF8')),
+       SELECT ${keyHash('created_at', "k || ':m'")},
               substr(encode(sha256(convert_to(k || ':short', 'UTF8')), 'hex'), 1, 6),
               custid,
               CASE WHEN {kind} <> 'receipt' THEN (CASE WHEN r5 < 0.1 THEN 'viewed' ELSE 'new' END)
@@ -74,7 +74,7 @@ async function shares(client, kind, from, to, values, log) {
       await run(
         client,
         `INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, passphrase_hash, created_at, expires_at)
-         SELECT sha256(convert_to(k || ':s', 'UTF8')), sha256(convert_to(k || ':m', 'UTF8')),
+         SELECT ${keyHash('created_at', "k || ':s'")}, ${keyHash('created_at', "k || ':m'")},
                 ${bytes("k || ':c'", 93)} || CASE WHEN r5 < 0.2 THEN ${bytes("k || ':c2'", 400)} ELSE '' END,
                 CASE WHEN r3 < 0.1 THEN ${bcryptLike("k || ':p'")} END,
                 created_at, created_at + make_interval(secs => ttl)
@@ -117,7 +117,7 @@ export async function seedSecrets(client, { secrets, have, tag, retention = 30 *
   await run(
     client,
     `INSERT INTO secret_requests (id, request_hash, custid, label, passphrase_policy, secret_ttl, request_key_sealed, recipient_obfuscated, state, created_at, expires_at, fulfilled_at, cancelled_at)
-     SELECT gen_random_uuid(), sha256(convert_to({tag} || ':rq:' || i, 'UTF8')), ${accountOf('r1')}, 'Request ' || i, 'none', 86400,
+     SELECT gen_random_uuid(), ${keyHash('now() - make_interval(secs => r3 * 6 * 86400)', "{tag} || ':rq:' || i")}, ${accountOf('r1')}, 'Request ' || i, 'none', 86400,
             ${bytes("{tag} || ':rk:' || i", 59)}, CASE WHEN r2 < 0.3 THEN 'p***@e***.com' END,
             CASE WHEN r2 < 0.5 THEN 'open' WHEN r2 < 0.9 THEN 'fulfilled' ELSE 'cancelled' END,
             now() - make_interval(secs => r3 * 6 * 86400), now() - make_interval(secs => r3 * 6 * 86400) + interval '7 days',
@@ -153,6 +153,9 @@ export async function seedExpired(client, { n, accounts, tag, retention = 30 * 8
   await shares(client, 'expired', 0, n, { tag, retention, accounts }, log);
 }
 
+/** When the listed account's `i`th secret was made (one a second, the last just now). */
+const ACCOUNT_CREATED = `now() - make_interval(secs => ({n} - i))`;
+
 /**
  * An account with `n` live secrets, all its own, newest last (the listing pages through them).
  * Their metadata keys are not sealed for the owner (the service shows such rows with
@@ -164,11 +167,11 @@ export async function seedAccount(client, { custid, n, tag }) {
     client,
     `INSERT INTO accounts (custid, plan) VALUES ({custid}, 'basic') ON CONFLICT DO NOTHING;
      INSERT INTO metadata (metadata_hash, metadata_shortkey, custid, state, ttl, passphrase_required, secret_key_sealed, created_at, updated_at, secret_expires_at, expires_at)
-     SELECT sha256(convert_to({tag} || ':a:' || i, 'UTF8')), substr(encode(sha256(convert_to({tag} || ':as:' || i, 'UTF8')), 'hex'), 1, 6), {custid}, 'new', 604800, false,
-            ${bytes("{tag} || ':ak:' || i", 78)}, now() - make_interval(secs => ({n} - i)), now(), now() + interval '6 days', now() + interval '36 days'
+     SELECT ${keyHash(ACCOUNT_CREATED, "{tag} || ':a:' || i")}, substr(encode(sha256(convert_to({tag} || ':as:' || i, 'UTF8')), 'hex'), 1, 6), {custid}, 'new', 604800, false,
+            ${bytes("{tag} || ':ak:' || i", 78)}, ${ACCOUNT_CREATED}, now(), now() + interval '6 days', now() + interval '36 days'
      FROM generate_series(1, {n}) AS i ORDER BY i;
      INSERT INTO secrets (secret_hash, metadata_hash, ciphertext, expires_at)
-     SELECT sha256(convert_to({tag} || ':as2:' || i, 'UTF8')), sha256(convert_to({tag} || ':a:' || i, 'UTF8')), ${bytes("{tag} || ':ac:' || i", 93)}, now() + interval '6 days'
+     SELECT ${keyHash(ACCOUNT_CREATED, "{tag} || ':as2:' || i")}, ${keyHash(ACCOUNT_CREATED, "{tag} || ':a:' || i")}, ${bytes("{tag} || ':ac:' || i", 93)}, now() + interval '6 days'
      FROM generate_series(1, {n}) AS i`,
     { custid, n, tag },
   );

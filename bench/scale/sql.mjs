@@ -7,6 +7,14 @@ export const bytes = (expr, n) => {
   return `substr(${parts.join(' || ')}, 1, ${n})`;
 };
 
+/**
+ * What the secrets service stores of a key made at `created` (a timestamptz expression), with the
+ * SHA-256 of the text expression `expr` standing for the key's: the hour the key names (modulo
+ * 7,776) as 2 bytes, then that SHA-256 (hashKey in services/secrets/src/secrets/keys.ts), so
+ * seeded rows sit in the indexes where the service's own rows of that hour do.
+ */
+export const keyHash = (created, expr) => `int2send((floor(extract(epoch FROM ${created}) / 3600)::bigint % 7776)::int2) || sha256(convert_to(${expr}, 'UTF8'))`;
+
 /** A bcrypt-shaped hash (cost 12): never checked, only stored. */
 export const bcryptLike = (expr) => `'$2b$12$' || translate(substr(encode(${bytes(expr, 40)}, 'base64'), 1, 53), '+', '.')`;
 

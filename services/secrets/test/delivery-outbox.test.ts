@@ -1,4 +1,4 @@
-import { sha256 } from '@hush/common';
+import { hashKey } from '../src/secrets/keys.js';
 import { eventually } from '@hush/testing';
 import { startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
@@ -8,7 +8,7 @@ let alice: Account;
 beforeAll(async () => ({ h, alice } = await startSecretsWithAccount({ TTL_MIN: '1', SWEEP_INTERVAL: '3600', RELAY_INTERVAL_MS: '100' })));
 afterAll(() => h.close());
 
-const outboxRowOf = async (metadataKey: string) => h.db('outbox').where('metadata_hash', sha256(metadataKey)).first<{ queued_at: Date | null } | undefined>();
+const outboxRowOf = async (metadataKey: string) => h.db('outbox').where('metadata_hash', hashKey(metadataKey)).first<{ queued_at: Date | null } | undefined>();
 
 describe('the outbox row of an e-mail', () => {
   it('stays after the hand-off to the queue, until an outcome is known', async () => {

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { sha256 } from '@hush/common';
+import { hashKey } from '../src/secrets/keys.js';
 import { startSecrets, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
 let h: Harness;
@@ -48,7 +48,7 @@ describe('passphrases', () => {
     expect((await read(s.secret_key, 'right')).status).toBe(404);
     const meta = await h.http.get(`/api/v1/private/${s.metadata_key}`).set('Authorization', alice.auth);
     expect(meta.body).toMatchObject({ state: 'burned', secret_key: null });
-    expect(await h.db('secrets').where('secret_hash', sha256(s.secret_key)).first()).toBeUndefined();
+    expect(await h.db('secrets').where('secret_hash', hashKey(s.secret_key)).first()).toBeUndefined();
   });
 
   it('parallel guesses cannot exceed the limit: of 20 concurrent wrong guesses, exactly 3 are checked', async () => {

@@ -1,4 +1,5 @@
 import { deriveKey, KeyRing, open, sha256 } from '@hush/common';
+import { hashKey } from '../src/secrets/keys.js';
 import { eventually } from '@hush/testing';
 import { startSecrets, startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
@@ -23,22 +24,22 @@ async function dumpDatabase(): Promise<string> {
 }
 
 describe('a copy of the database plus the master key decrypts nothing', () => {
-  it('stores no key, token, value, passphrase or address in clear, and the keys only as SHA-256', async () => {
+  it('stores no key, token, value, passphrase or address in clear, and the keys only as hashes (their hour and SHA-256)', async () => {
     const value = `the launch code is ${Math.random()}`;
     const created = (await share({ secret: value, passphrase: 'correct horse', recipient: 'someone@example.com', ttl: 600 })).body;
     const dump = await dumpDatabase();
     for (const needle of [value, created.secret_key, created.metadata_key, alice.token, 'correct horse', 'someone@example.com', 'someone']) {
       expect(dump).not.toContain(needle);
     }
-    expect(dump).toContain(sha256(created.secret_key).toString('hex'));
-    expect(dump).toContain(sha256(created.metadata_key).toString('hex'));
+    expect(dump).toContain(hashKey(created.secret_key).toString('hex'));
+    expect(dump).toContain(hashKey(created.metadata_key).toString('hex'));
     expect(dump).toContain(sha256(alice.token).toString('hex'));
   });
 
   it('the master key with everything in the rows (hashes as salts, no salt) opens neither the value nor the sealed secret key', async () => {
     const created = (await share({ secret: 'unrecoverable', ttl: 600 })).body;
-    const secretHash = sha256(created.secret_key);
-    const metadataHash = sha256(created.metadata_key);
+    const secretHash = hashKey(created.secret_key);
+    const metadataHash = hashKey(created.metadata_key);
     const secret = await h.db('secrets').where('secret_hash', secretHash).first();
     const meta = await h.db('metadata').where('metadata_hash', metadataHash).first();
     const master = KeyRing.of(h.config.MASTER_KEY);
@@ -68,8 +69,8 @@ describe('a copy of the database plus the master key decrypts nothing', () => {
   it('a row copied under another key fails authentication (the AAD binds ciphertext to its row)', async () => {
     const a = (await share({ secret: 'A', ttl: 600 })).body;
     const b = (await share({ secret: 'B', ttl: 600 })).body;
-    const rowA = await h.db('secrets').where('secret_hash', sha256(a.secret_key)).first();
-    await h.db('secrets').where('secret_hash', sha256(b.secret_key)).update({ ciphertext: rowA.ciphertext });
+    const rowA = await h.db('secrets').where('secret_hash', hashKey(a.secret_key)).first();
+    await h.db('secrets').where('secret_hash', hashKey(b.secret_key)).update({ ciphertext: rowA.ciphertext });
     const res = await h.http.post(`/api/v1/secret/${b.secret_key}`);
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: 'An unexpected error occurred', code: 'internal_error' });
@@ -77,10 +78,10 @@ describe('a copy of the database plus the master key decrypts nothing', () => {
 
   it('the reading deletes the ciphertext row and the sealed copy of the secret key', async () => {
     const created = (await share({ secret: 'gone after reading', ttl: 600 })).body;
-    const meta = () => h.db('metadata').where('metadata_hash', sha256(created.metadata_key)).first();
+    const meta = () => h.db('metadata').where('metadata_hash', hashKey(created.metadata_key)).first();
     expect((await meta()).secret_key_sealed).not.toBeNull();
     await h.http.post(`/api/v1/secret/${created.secret_key}`);
-    expect(await h.db('secrets').where('secret_hash', sha256(created.secret_key)).first()).toBeUndefined();
+    expect(await h.db('secrets').where('secret_hash', hashKey(created.secret_key)).first()).toBeUndefined();
     expect((await meta()).secret_key_sealed).toBeNull();
   });
 });
@@ -103,16 +104,16 @@ describe('expiry', () => {
   // with: no wait for real seconds, which a busy machine could stretch past the next lifetime too.
   const endSecret = async (s: { secret_key: string; metadata_key: string }) => {
     const ended = h.db.raw(`now() - interval '1 second'`);
-    await h.db('secrets').where('secret_hash', sha256(s.secret_key)).update({ expires_at: ended });
-    await h.db('metadata').where('metadata_hash', sha256(s.metadata_key)).update({ secret_expires_at: ended });
+    await h.db('secrets').where('secret_hash', hashKey(s.secret_key)).update({ expires_at: ended });
+    await h.db('metadata').where('metadata_hash', hashKey(s.metadata_key)).update({ secret_expires_at: ended });
   };
   const endReceipt = (s: { metadata_key: string }) =>
     h
       .db('metadata')
-      .where('metadata_hash', sha256(s.metadata_key))
+      .where('metadata_hash', hashKey(s.metadata_key))
       .update({ expires_at: h.db.raw(`now() - interval '1 second'`) });
   const lifetimes = async (s: { metadata_key: string }) => {
-    const row = await h.db('metadata').where('metadata_hash', sha256(s.metadata_key)).first<{ created_at: Date; secret_expires_at: Date; expires_at: Date }>();
+    const row = await h.db('metadata').where('metadata_hash', hashKey(s.metadata_key)).first<{ created_at: Date; secret_expires_at: Date; expires_at: Date }>();
     return { secret: (row.secret_expires_at.getTime() - row.created_at.getTime()) / 1000, receipt: (row.expires_at.getTime() - row.created_at.getTime()) / 1000 };
   };
 
@@ -123,7 +124,7 @@ describe('expiry', () => {
     expect(lifetime.secret).toBeCloseTo(60, 0);
     expect(lifetime.receipt).toBeCloseTo(120, 0);
     await endSecret(created);
-    expect(await h.db('secrets').where('secret_hash', sha256(created.secret_key)).first()).toBeDefined(); // not swept yet
+    expect(await h.db('secrets').where('secret_hash', hashKey(created.secret_key)).first()).toBeDefined(); // not swept yet
     const read = await h.http.post(`/api/v1/secret/${created.secret_key}`);
     expect(read.status).toBe(404);
     expect(read.body.code).toBe('unknown_secret');
@@ -144,11 +145,11 @@ describe('expiry', () => {
     const first = await h.secrets.sweep();
     expect(first.secrets).toBeGreaterThanOrEqual(1);
     expect(first.sealedKeys).toBeGreaterThanOrEqual(1);
-    expect(await h.db('secrets').where('secret_hash', sha256(dead.secret_key)).first()).toBeUndefined();
-    expect((await h.db('metadata').where('metadata_hash', sha256(dead.metadata_key)).first()).secret_key_sealed).toBeNull();
+    expect(await h.db('secrets').where('secret_hash', hashKey(dead.secret_key)).first()).toBeUndefined();
+    expect((await h.db('metadata').where('metadata_hash', hashKey(dead.metadata_key)).first()).secret_key_sealed).toBeNull();
     await endReceipt(dead);
     expect((await h.secrets.sweep()).metadata).toBeGreaterThanOrEqual(1);
-    expect(await h.db('metadata').where('metadata_hash', sha256(dead.metadata_key)).first()).toBeUndefined();
+    expect(await h.db('metadata').where('metadata_hash', hashKey(dead.metadata_key)).first()).toBeUndefined();
     expect(await h.secrets.sweep()).toEqual({ secrets: 0, metadata: 0, sealedKeys: 0 });
     expect((await h.http.post(`/api/v1/secret/${live.secret_key}`)).body.value).toBe('live');
   });
@@ -159,7 +160,7 @@ describe('expiry', () => {
     try {
       const bob = await timed.account();
       const created = (await timed.http.post('/api/v1/share').set('Authorization', bob.auth).send({ secret: 'x', ttl: 1 })).body;
-      const row = () => timed.db('secrets').where('secret_hash', sha256(created.secret_key)).first();
+      const row = () => timed.db('secrets').where('secret_hash', hashKey(created.secret_key)).first();
       expect(await row()).toBeDefined();
       // Gone without a sweep() from the test: the service's timer swept it.
       await eventually(async () => ((await row()) ? undefined : true), 15_000, 100);

@@ -1,4 +1,4 @@
-import { sha256 } from '@hush/common';
+import { hashKey } from '../src/secrets/keys.js';
 import { createDb, type Db } from '../src/db/knex.js';
 import { startSecretsWithAccount, type Account, type Harness } from './harness.js';
 
@@ -30,7 +30,7 @@ const share = async (fields: Record<string, string> = {}): Promise<Shared> => {
   expect(res.status).toBe(200);
   return res.body as Shared;
 };
-const hashes = (s: Shared) => ({ secret: sha256(s.secret_key), metadata: sha256(s.metadata_key) });
+const hashes = (s: Shared) => ({ secret: hashKey(s.secret_key), metadata: hashKey(s.metadata_key) });
 /** The secret's lifetime ended a minute ago (its receipt lives on). */
 const expireSecret = async (s: Shared) => {
   await h

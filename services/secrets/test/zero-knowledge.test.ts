@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256 } from '@hush/common';
+import { hashKey } from '../src/secrets/keys.js';
 import {
   ZkApiError,
   zkAnswer,
@@ -112,7 +112,7 @@ describe('a zero-knowledge text', () => {
   it('stores neither the text nor the key nor the proof: the row holds a sealed envelope and the verifier', async () => {
     const shared = await zkShare(service, { text: 'never in clear' });
     const parts = zkParseLink(shared.link)!;
-    const row = await h.db('secrets').where('secret_hash', sha256(shared.secretKey)).first();
+    const row = await h.db('secrets').where('secret_hash', hashKey(shared.secretKey)).first();
     const keys = await zkKeys(parts.key);
     expect(Buffer.from(row.key_verifier).toString('base64url')).toBe(keys.keyVerifier);
     const dump = JSON.stringify(row) + Buffer.from(row.ciphertext).toString('latin1');

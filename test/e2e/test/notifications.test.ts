@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Received } from '@hush/testing';
+import { hashKey } from '../../../services/secrets/src/secrets/keys.js';
 import { eventually, RedisProxy, startSystem, type System } from './system.js';
 
 /**
@@ -37,10 +38,9 @@ async function causeEvents(system: System, auth: string): Promise<Record<'reveal
   expect(burn.status).toBe(200);
   // Its lifetime ended in PostgreSQL, whose clock the service compares with, rather than waited out.
   const { db } = system.secrets;
-  const sha256 = (key: string) => createHash('sha256').update(key).digest();
   const ended = db.raw(`now() - interval '1 second'`);
-  await db('secrets').where('secret_hash', sha256(expired.secret_key)).update({ expires_at: ended });
-  await db('metadata').where('metadata_hash', sha256(expired.metadata_key)).update({ secret_expires_at: ended });
+  await db('secrets').where('secret_hash', hashKey(expired.secret_key)).update({ expires_at: ended });
+  await db('metadata').where('metadata_hash', hashKey(expired.metadata_key)).update({ secret_expires_at: ended });
   await system.secrets.secrets.sweep();
   return { revealed, burned, expired };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256 } from '@hush/common';
+import { hashKey } from '../../src/secrets/keys.js';
 import { Browser, eventually, parseForms, startSmtp, type TestSmtp } from '@hush/testing';
 import type { Harness as IdentityHarness } from '../../../identity/test/harness.js';
 import { bearer, startSecrets, startSecretsWithAccount, type Account, type Harness } from '../harness.js';
@@ -113,8 +113,8 @@ describe('a secret anyone with the link may read', () => {
     const pages = await Promise.all(shared.map((s) => revealPage(h, s.secret_key)));
     for (const s of shared) {
       const ended = h.db.raw(`now() - interval '1 second'`);
-      await h.db('secrets').where('secret_hash', sha256(s.secret_key)).update({ expires_at: ended });
-      await h.db('metadata').where('metadata_hash', sha256(s.metadata_key)).update({ secret_expires_at: ended });
+      await h.db('secrets').where('secret_hash', hashKey(s.secret_key)).update({ expires_at: ended });
+      await h.db('metadata').where('metadata_hash', hashKey(s.metadata_key)).update({ secret_expires_at: ended });
     }
     const revealAll = () =>
       shared.flatMap((s, i) => {
