@@ -1,48 +1,91 @@
-// Jest's node environment that also writes, for each test file, the CPU time its worker spent on it
-// (the worker itself and every child it started and reaped: services, the hush command line,
-// Chromium) and the wall time, one JSON line per file to the file HUSH_TEST_CPU names:
+// The project's Jest environment (environment.mjs), writing for each test file the CPU time its
+// worker spent on it (the worker itself and the processes below it, sampled: services, the hush
+// command line, Chromium) and the wall time, one JSON line per file to the file HUSH_TEST_CPU
+// names (jest.config.js uses it only then):
 //   HUSH_TEST_CPU=/tmp/cpu.jsonl pnpm jest ... && node packages/testing/jest/cpu-report.mjs /tmp/cpu.jsonl
 // PostgreSQL and Redis are servers of their own, so their share is not in these figures.
-// jest.config.js uses it only when HUSH_TEST_CPU is set.
-import { appendFileSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-
-// jest-environment-node is Jest's own dependency, reached from Jest's folder.
-const fromJest = createRequire(createRequire(import.meta.url).resolve('jest'));
-const { TestEnvironment } = fromJest('jest-environment-node');
+import HushEnvironment from './environment.mjs';
 
 const TICKS_PER_SECOND = 100;
+const SAMPLE_MS = 50;
 
-/** This process's CPU seconds: its own and those of its children it has waited for (/proc/self/stat). */
-function cpuSeconds() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime, stime, cutime and cstime are fields 14 to 17 of the line, 12 to 15 after the name.
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
-  return { self: (utime + stime) / TICKS_PER_SECOND, children: (cutime + cstime) / TICKS_PER_SECOND };
+/** A process's own CPU ticks (utime + stime, fields 14 and 15 of /proc/<pid>/stat) and its start time (field 22); none once it is gone. */
+function ownTicks(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ticks: Number(fields[11]) + Number(fields[12]), started: fields[19] };
+  } catch {
+    return undefined;
+  }
 }
 
-export default class CpuEnvironment extends TestEnvironment {
+function childrenOf(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The processes below this worker, sampled every SAMPLE_MS: the latest CPU ticks seen of each. A
+ * process's children are not all waited for by it (Chromium's renderers outlive their browser's
+ * exit and are reaped by init), so what a process reaped is left out and every process is counted
+ * by its own ticks: only a process's last few milliseconds are missed.
+ */
+class Descendants {
+  seen = new Map();
+
+  sample(pid = process.pid) {
+    for (const child of childrenOf(pid)) {
+      const own = ownTicks(child);
+      if (own) this.seen.set(`${child}@${own.started}`, own.ticks);
+      this.sample(child);
+    }
+  }
+
+  total() {
+    let ticks = 0;
+    for (const value of this.seen.values()) ticks += value;
+    return ticks / TICKS_PER_SECOND;
+  }
+}
+
+/** This process's own CPU seconds. */
+function selfSeconds() {
+  return ownTicks('self').ticks / TICKS_PER_SECOND;
+}
+
+export default class CpuEnvironment extends HushEnvironment {
   constructor(config, context) {
     super(config, context);
     this.file = relative(config.projectConfig.rootDir, context.testPath);
   }
 
   async setup() {
-    this.started = { at: Date.now(), cpu: cpuSeconds() };
+    // What runs already (the worker's Chromium) counts from here on.
+    const before = new Descendants();
+    before.sample();
+    this.descendants = before;
+    this.started = { at: Date.now(), self: selfSeconds(), children: before.total() };
+    this.sampling = setInterval(() => this.descendants.sample(), SAMPLE_MS);
+    this.sampling.unref();
     await super.setup();
   }
 
   async teardown() {
     await super.teardown();
-    const cpu = cpuSeconds();
+    clearInterval(this.sampling);
+    this.descendants.sample();
     const line = {
       file: this.file,
       pid: process.pid,
       wall: (Date.now() - this.started.at) / 1000,
-      self: +(cpu.self - this.started.cpu.self).toFixed(2),
-      children: +(cpu.children - this.started.cpu.children).toFixed(2),
+      self: +(selfSeconds() - this.started.self).toFixed(2),
+      children: +(this.descendants.total() - this.started.children).toFixed(2),
     };
     appendFileSync(process.env.HUSH_TEST_CPU, `${JSON.stringify(line)}\n`);
   }
