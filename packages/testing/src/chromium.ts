@@ -98,23 +98,40 @@ export interface BrowserTests {
   inspect(page: Page, violations: string[], name: string, options?: InspectOptions): Promise<void>;
 }
 
+/** Something a browser test file started and closes once its tests are done. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/** Hands what `start` has just started to `browserTests`, which closes it after the file's tests (or after a start that failed later on); returns it. */
+export type Own = <T extends Closable>(started: T) => T;
+
 /**
  * The set-up every browser test file shares, registered as its beforeAll and afterAll: the
- * screenshots folder test-artifacts/`folder`/, the system under test (`start`: the services and
- * their data; it returns what to close, closed in that order after the browser) and Chromium.
+ * screenshots folder test-artifacts/`folder`/, Chromium, and the system under test: `start`
+ * starts the services and their data, handing each thing to `own` as soon as it runs. After the
+ * tests, and after a `start` that failed half-way too, the browser is closed, then what was owned,
+ * the last first.
  */
-export function browserTests(folder: string, start: () => Promise<{ close(): Promise<void> }[]>, timeoutMs = 60_000): BrowserTests {
+export function browserTests(folder: string, start: (own: Own) => Promise<void>, timeoutMs = 60_000): BrowserTests {
   const artifacts = join(process.cwd(), 'test-artifacts', folder);
   let browser: Browser | undefined;
-  let closables: { close(): Promise<void> }[] = [];
+  const owned: Closable[] = [];
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    closables = await start();
     browser = await launchChromium();
+    await start((started) => {
+      owned.push(started);
+      return started;
+    });
   }, timeoutMs);
   afterAll(async () => {
-    await browser?.close();
-    for (const each of closables) await each.close();
+    const closing = [browser, ...owned.reverse()];
+    browser = undefined;
+    owned.length = 0;
+    const failures: unknown[] = [];
+    for (const each of closing) await each?.close().catch((err: unknown) => failures.push(err));
+    if (failures.length > 0) throw failures[0];
   });
   const launched = (): Browser => {
     if (!browser) throw new Error('the browser starts in beforeAll');

@@ -21,9 +21,10 @@ type Locale = 'en' | 'de';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-const suite = browserTests('page-languages', async () => {
+const suite = browserTests('page-languages', async (own) => {
   ({ identity, h: secrets } = await startWebWithIdentity());
-  return [secrets, identity];
+  own(identity);
+  own(secrets);
 });
 
 /** A fresh browser asking for `locale` (Accept-Language), whose visits to the test client's callback are answered here. */
