@@ -5,7 +5,9 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 
 /** @type {import('jest').Config} */
 export default {
-  testEnvironment: 'node',
+  // One Chromium per worker for the browser tests (environment.mjs); with HUSH_TEST_CPU=<file>, the
+  // same environment writes each file's CPU time there (cpu-environment.mjs).
+  testEnvironment: `<rootDir>/packages/testing/jest/${process.env.HUSH_TEST_CPU ? 'cpu-environment' : 'environment'}.mjs`,
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {

@@ -16,7 +16,7 @@ const rows = report.testResults
   .filter(([, seconds]) => seconds >= SLOWEST_FROM_SECONDS)
   .sort((a, b) => b[1] - a[1]);
 const lines = [
-  '// Seconds each of the slowest test files took on a whole run (two workers on a two-core machine',
+  '// Seconds each of the slowest test files took on a whole run (three workers on a two-core machine',
   '// that other work kept busy; only the order matters); sequencer.mjs starts them first. Refresh',
   '// with refresh-durations.mjs from the JSON report of a whole run when files are added or trimmed.',
   'export const measuredSeconds = {',

@@ -1,18 +1,34 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
+
+/** How the Chromium of the tests is launched (CHROMIUM_PATH: another than Debian's). */
+const LAUNCH_OPTIONS = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+/** What the project's Jest environment (packages/testing/jest/environment.mjs) gives each file: its worker's Chromium server. */
+const SHARED_CHROMIUM = Symbol.for('hush.sharedChromium');
+type SharedChromium = (options: typeof LAUNCH_OPTIONS) => Promise<string>;
 
 /**
- * Debian's Chromium (CHROMIUM_PATH to use another), headless, with the flags this machine needs:
- * no sandbox (tests run as root), and none of Chromium's own background connections, which the
- * closed network refuses many at a time.
+ * Debian's Chromium, headless, with the flags this machine needs: no sandbox (tests run as root),
+ * and none of Chromium's own background connections, which the closed network refuses many at a
+ * time. Under Jest, a connection to the Chromium its worker keeps for every browser test file:
+ * closing it closes the contexts made through it, not the browser. Elsewhere, a browser of its own.
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+export async function launchChromium(): Promise<Browser> {
+  const shared = (globalThis as Record<symbol, SharedChromium | undefined>)[SHARED_CHROMIUM];
+  return shared ? chromium.connect(await shared(LAUNCH_OPTIONS)) : chromium.launch(LAUNCH_OPTIONS);
+}
+
+/** The bytes of a finished download, read through Playwright: the browser may run in another process, where the file is. */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The CSP violations Chromium reports on `page`'s console from now on (the list fills as they come). */
@@ -98,23 +114,40 @@ export interface BrowserTests {
   inspect(page: Page, violations: string[], name: string, options?: InspectOptions): Promise<void>;
 }
 
+/** Something a browser test file started and closes once its tests are done. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/** Hands what `start` has just started to `browserTests`, which closes it after the file's tests (or after a start that failed later on); returns it. */
+export type Own = <T extends Closable>(started: T) => T;
+
 /**
  * The set-up every browser test file shares, registered as its beforeAll and afterAll: the
- * screenshots folder test-artifacts/`folder`/, the system under test (`start`: the services and
- * their data; it returns what to close, closed in that order after the browser) and Chromium.
+ * screenshots folder test-artifacts/`folder`/, Chromium, and the system under test: `start`
+ * starts the services and their data, handing each thing to `own` as soon as it runs. After the
+ * tests, and after a `start` that failed half-way too, the browser is closed, then what was owned,
+ * the last first.
  */
-export function browserTests(folder: string, start: () => Promise<{ close(): Promise<void> }[]>, timeoutMs = 60_000): BrowserTests {
+export function browserTests(folder: string, start: (own: Own) => Promise<void>, timeoutMs = 60_000): BrowserTests {
   const artifacts = join(process.cwd(), 'test-artifacts', folder);
   let browser: Browser | undefined;
-  let closables: { close(): Promise<void> }[] = [];
+  const owned: Closable[] = [];
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    closables = await start();
     browser = await launchChromium();
+    await start((started) => {
+      owned.push(started);
+      return started;
+    });
   }, timeoutMs);
   afterAll(async () => {
-    await browser?.close();
-    for (const each of closables) await each.close();
+    const closing = [browser, ...owned.reverse()];
+    browser = undefined;
+    owned.length = 0;
+    const failures: unknown[] = [];
+    for (const each of closing) await each?.close().catch((err: unknown) => failures.push(err));
+    if (failures.length > 0) throw failures[0];
   });
   const launched = (): Browser => {
     if (!browser) throw new Error('the browser starts in beforeAll');

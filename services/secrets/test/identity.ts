@@ -14,9 +14,21 @@ export async function startWithIdentity(
   identityOverrides: Record<string, string> = {},
 ): Promise<{ identity: IdentityHarness; h: Harness }> {
   const identity = await startIdentity(identityOverrides);
-  const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL, ...overrides });
-  await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE);
-  return { identity, h };
+  return closingOnFailure(identity, async () => {
+    const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, REVOCATIONS_CHANNEL: identity.config.REVOCATIONS_CHANNEL, ...overrides });
+    await closingOnFailure(h, () => identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE));
+    return { identity, h };
+  });
+}
+
+/** What `next` returns; if it fails, `started` is closed before the failure goes on. */
+async function closingOnFailure<T>(started: { close(): Promise<void> }, next: () => Promise<T>): Promise<T> {
+  try {
+    return await next();
+  } catch (err) {
+    await started.close().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** A client-credentials access token for the secrets API with the given scopes. */
@@ -66,7 +78,9 @@ export async function startWebWithIdentity(
 ): Promise<{ identity: IdentityHarness; h: Harness; clientSecret: string }> {
   const clientSecret = randomBytes(32).toString('hex');
   const identity = await startIdentity({ SECRETS_WEB_CLIENT_SECRET: clientSecret, ...identityOverrides });
-  const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, WEB_CLIENT_SECRET: clientSecret, ...overrides });
-  await identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE, '--secrets-url', h.url);
-  return { identity, h, clientSecret };
+  return closingOnFailure(identity, async () => {
+    const h = await startSecrets({ IDENTITY_ISSUER: identity.issuer, WEB_CLIENT_SECRET: clientSecret, ...overrides });
+    await closingOnFailure(h, () => identity.cli('bootstrap', '--secrets-audience', h.config.API_AUDIENCE, '--secrets-url', h.url));
+    return { identity, h, clientSecret };
+  });
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { Browser, createTestDatabase, freePort, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
+import { Browser, createTestDatabase, eventually, freePort, startSmtp, type TestDatabase, testRedisUrl, type TestSmtp } from '@hush/testing';
 
 /**
  * Issue 5: the services started as processes exactly as docker-compose.yml starts them — the same
@@ -72,16 +72,15 @@ async function runToEnd(service: string, dir: string, env: NodeJS.ProcessEnv, ar
   return out;
 }
 
-async function healthy(port: number) {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await request(`http://127.0.0.1:${port}`).get('/healthz')).ok) return;
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`port ${port} never became healthy`);
+/** Once `child`'s management port answers /healthz (a busy machine starts it slowly); fails at once if it exits. */
+async function healthy(port: number, child: ChildProcess) {
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before port ${port} answered`);
+    const res = await request(`http://127.0.0.1:${port}`)
+      .get('/healthz')
+      .catch(() => undefined);
+    return res?.ok ? true : undefined;
+  }, 90_000);
 }
 
 beforeAll(async () => {
@@ -132,11 +131,8 @@ beforeAll(async () => {
   };
   await runToEnd('identity-migrate', 'identity', envs['identity-migrate'] as NodeJS.ProcessEnv);
   await runToEnd('secrets-migrate', 'secrets', envs['secrets-migrate'] as NodeJS.ProcessEnv);
-  run('identity', 'identity', envs['identity'] as NodeJS.ProcessEnv);
-  run('secrets', 'secrets', envs['secrets'] as NodeJS.ProcessEnv);
-  run('mailer', 'mailer', envs['mailer'] as NodeJS.ProcessEnv);
-  await Promise.all(Object.values(management).map(healthy));
-}, 60_000);
+  await Promise.all((['identity', 'secrets', 'mailer'] as const).map((service) => healthy(management[service], run(service, service, envs[service] as NodeJS.ProcessEnv))));
+}, 120_000);
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');

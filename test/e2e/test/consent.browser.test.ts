@@ -16,10 +16,11 @@ const CALLBACK = 'http://127.0.0.1:9/callback';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-const suite = browserTests('identity', async () => {
+const suite = browserTests('identity', async (own) => {
   ({ identity, h: secrets } = await startWebWithIdentity());
+  own(identity);
+  own(secrets);
   await identity.cli('users', 'create', 'cora', '--password', PASSWORD, '--email', 'cora@example.com', '--email-verified');
-  return [secrets, identity];
 });
 
 /** A fresh browser (no session, no cookies) whose visits to the test client's callback are answered here. */

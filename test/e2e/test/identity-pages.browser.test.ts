@@ -3,18 +3,16 @@ import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
-import { codeAt } from '../../../services/identity/src/login/totp.js';
 
 /**
- * Identity's pages as people meet them, in Chromium: the admin console's users, clients and
- * events on a desktop (navigation beside the content, tables) and a phone; the second step,
- * naming the account and the attempts left, and the signed-out page, in English and German.
- * Every page: no CSP violation, no serious or critical axe-core violation, no sideways scrolling,
- * screenshots at 1280 and 360 px, light and dark, in test-artifacts/identity/.
+ * Identity's admin console as people meet it, in Chromium: users, clients and events on a desktop
+ * (navigation beside the content, tables) and a phone. The second step and the signed-out page, in
+ * English and German, are page-languages.browser.test.ts's. Every page: no CSP violation, no
+ * serious or critical axe-core violation, no sideways scrolling, screenshots at 1280 and 360 px,
+ * light and dark, in test-artifacts/identity/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'identity');
 const PASSWORD = 'correct horse battery staple';
-const ACCOUNT = '/auth/realms/public/account';
 
 let identity: Harness;
 let browser: Browser;
@@ -132,43 +130,3 @@ it('the admin console on a desktop: navigation beside the content, users, client
   await inspect(page, violations, 'console-user-events');
   expect(violations).toEqual([]);
 }, 180_000);
-
-/** A person with an authenticator app, enrolled in the account console; returns the TOTP secret. */
-async function personWithTotp(username: string): Promise<string> {
-  await identity.cli('users', 'create', username, '--password', PASSWORD);
-  const { page } = await newPage();
-  await page.goto(`${identity.url}${ACCOUNT}/security`);
-  await signIn(page, username);
-  await page.click('a:has-text("Set up an authenticator app")');
-  const secret = ((await page.locator('#totp-secret').textContent()) ?? '').replace(/ /g, '');
-  await page.fill('#code', codeAt(secret, Date.now() - 30_000));
-  await page.click('button:has-text("Confirm")');
-  await expect(h1(page)).resolves.toBe('Authenticator app set up');
-  await page.context().close();
-  return secret;
-}
-
-for (const [locale, words] of [
-  ['en', { signingInAs: 'Signing in as', left: /\d+ attempts left/, signOut: 'Sign out', signedOut: 'You are signed out' }],
-  ['de', { signingInAs: 'Anmeldung als', left: /Noch \d+ Versuche/, signOut: 'Abmelden', signedOut: 'Sie sind abgemeldet' }],
-] as const) {
-  it(`${locale}: the second step names the account and the attempts left; signing out lands on a page saying so`, async () => {
-    const username = `tess-${locale}`;
-    const secret = await personWithTotp(username);
-    const { page, violations } = await newPage(locale === 'de' ? 'de-DE' : 'en-GB');
-    await page.goto(`${identity.url}${ACCOUNT}/`);
-    await expect(page.locator('html').getAttribute('lang')).resolves.toBe(locale);
-    await inspect(page, violations, `login-${locale}`);
-    await signIn(page, username);
-    await expect(page.locator('main').textContent()).resolves.toContain(`${words.signingInAs} ${username}`);
-    await expect(page.locator('#attempts-left').textContent()).resolves.toMatch(words.left);
-    await inspect(page, violations, `second-step-${locale}`);
-    await page.fill('#code', codeAt(secret, Date.now()));
-    await page.click('form:has(#code) button[type=submit]');
-    await expect(page.locator('#sign-out').textContent()).resolves.toBe(words.signOut);
-    await page.click('header.masthead #sign-out');
-    await expect(h1(page)).resolves.toBe(words.signedOut);
-    await inspect(page, violations, `signed-out-${locale}`);
-    expect(violations).toEqual([]);
-  }, 120_000);
-}

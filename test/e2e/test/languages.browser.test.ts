@@ -16,10 +16,11 @@ const PASSWORD = 'correct horse battery staple';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-const suite = browserTests('languages', async () => {
+const suite = browserTests('languages', async (own) => {
   ({ identity, h: secrets } = await startWebWithIdentity());
+  own(identity);
+  own(secrets);
   await identity.cli('users', 'create', 'wendy', '--password', PASSWORD);
-  return [secrets, identity];
 });
 
 const h1 = (page: Page) => page.locator('h1').innerText();

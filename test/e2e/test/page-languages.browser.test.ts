@@ -21,9 +21,10 @@ type Locale = 'en' | 'de';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-const suite = browserTests('page-languages', async () => {
+const suite = browserTests('page-languages', async (own) => {
   ({ identity, h: secrets } = await startWebWithIdentity());
-  return [secrets, identity];
+  own(identity);
+  own(secrets);
 });
 
 /** A fresh browser asking for `locale` (Accept-Language), whose visits to the test client's callback are answered here. */
@@ -119,16 +120,18 @@ async function personWithTotp(username: string): Promise<string> {
 }
 
 for (const [locale, words] of [
-  ['en', { account: 'Signing in as', home: 'Profile', nav: 'Security', signOut: 'Sign out', signedOut: 'You are signed out' }],
-  ['de', { account: 'Anmeldung als', home: 'Profil', nav: 'Sicherheit', signOut: 'Abmelden', signedOut: 'Sie sind abgemeldet' }],
+  ['en', { account: 'Signing in as', left: /\d+ attempts left/, home: 'Profile', nav: 'Security', signOut: 'Sign out', signedOut: 'You are signed out' }],
+  ['de', { account: 'Anmeldung als', left: /Noch \d+ Versuche/, home: 'Profil', nav: 'Sicherheit', signOut: 'Abmelden', signedOut: 'Sie sind abgemeldet' }],
 ] as const) {
-  it(`${locale}: the second step, the account console’s home and the signed-out page`, async () => {
+  it(`${locale}: the sign-in page in the browser's language, the second step naming the account and the attempts left, the account console’s home and the signed-out page`, async () => {
     const username = `tess-${locale}`;
     const secret = await personWithTotp(username);
     const { page, violations, close } = await freshPage(locale);
     await page.goto(`${identity.url}${ACCOUNT}/`);
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe(locale);
     await signIn(page, username);
     await expect(page.locator('main').innerText()).resolves.toContain(`${words.account} ${username}`);
+    await expect(page.locator('#attempts-left').innerText()).resolves.toMatch(words.left);
     await inspect(page, violations, `second-step-${locale}`);
     await page.fill('#code', codeAt(secret, Date.now()));
     await page.click('form:has(#code) button[type=submit]');

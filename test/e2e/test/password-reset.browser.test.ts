@@ -94,4 +94,4 @@ it('a person resets a forgotten password by e-mail and signs in with the new one
   await expect(refreshTokenOf(config, 'openid', 'paula', OLD)).rejects.toThrow();
   await expect(oidc.refreshTokenGrant(config, oldRefresh)).rejects.toMatchObject({ error: 'invalid_grant' });
   await context.close();
-});
+}, 120_000);

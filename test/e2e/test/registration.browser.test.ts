@@ -74,4 +74,4 @@ it('a person registers, confirms the address by e-mail and then signs in', async
   await page.waitForURL(`${REDIRECT}**`);
   expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
   await context.close();
-});
+}, 120_000);

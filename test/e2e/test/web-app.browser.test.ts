@@ -20,10 +20,11 @@ const SECRET = 'db-password: s3cr3t-Ω-42';
 
 let identity: IdentityHarness;
 let secrets: SecretsHarness;
-const suite = browserTests('web', async () => {
+const suite = browserTests('web', async (own) => {
   ({ identity, h: secrets } = await startWebWithIdentity());
+  own(identity);
+  own(secrets);
   await identity.cli('users', 'create', 'wendy', '--password', PASSWORD);
-  return [secrets, identity];
 });
 
 async function newPage(): Promise<{ page: Page; violations: string[] }> {

@@ -71,16 +71,22 @@ const compileAll = () =>
     return codes;
   })());
 
+/** The local pnpm store, asked once for the three images (`store path` names its versioned folder; --store-dir takes the one above it). */
+let storePath: Promise<string> | undefined;
+const localStore = () =>
+  (storePath ??= pnpm(['store', 'path'], repoRoot).then((found) =>
+    found.stdout
+      .trim()
+      .split('\n')
+      .pop()!
+      .trim()
+      .replace(/\/v\d+$/, ''),
+  ));
+
 /** Builds `service` as its Dockerfile does into a fresh folder (the image's /app). */
 async function buildAsImage(service: ServiceName, work: string): Promise<string> {
   const out = join(work, 'app');
-  // The local store (`store path` names its versioned folder; --store-dir takes the one above it).
-  const store = (await pnpm(['store', 'path'], repoRoot)).stdout
-    .trim()
-    .split('\n')
-    .pop()!
-    .trim()
-    .replace(/\/v\d+$/, '');
+  const store = await localStore();
   const vars = { SERVICE: service, PNPM_STORE: store };
   const { install, compile, deploy } = buildSteps(service);
   expect({ install, compile, deploy }).toEqual({ install: expect.any(String), compile: expect.any(String), deploy: expect.any(String) });
@@ -170,6 +176,7 @@ describe("each image, built outside Docker by its Dockerfile's commands", () => 
       // eslint-disable-next-line no-console -- the figure is read from the test output
       console.info(`${service}: built in ${built} ms, answering in ${Date.now() - started} ms`);
     },
-    120_000,
+    // Three builds side by side on two cores that other work keeps busy take minutes; a retry would redo them all.
+    300_000,
   );
 });

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { RedisMonitor } from '../../../testing/src/redis-monitor.js';
 import { RateLimits } from './rate-limit.js';
 
 // Against the real Redis the other tests use, with the options of infrastructure.ts.
@@ -148,22 +149,21 @@ describe('RateLimit against Redis', () => {
     const limits = new RateLimits(redis, prefix());
     const a = limits.define('a', 2, 60);
     const b = limits.define('b', 2, 60);
-    const monitor = await (await client()).monitor();
-    const seen: string[] = [];
-    const source = `${redis.stream.localAddress}:${redis.stream.localPort}`;
-    monitor.on('monitor', (_time: string, args: string[], from: string) => {
-      if (from === source) seen.push(String(args[0]).toLowerCase());
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(
-      await limits.retryAfter([
-        { limit: a, key: 'x' },
-        { limit: b, key: 'y' },
-      ]),
-    ).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    monitor.disconnect();
-    expect(seen).toEqual(['mget']);
+    const monitor = await RedisMonitor.start(url);
+    try {
+      let wait: number | undefined;
+      const seen = await monitor.during(async () => {
+        wait = await limits.retryAfter([
+          { limit: a, key: 'x' },
+          { limit: b, key: 'y' },
+        ]);
+      });
+      expect(wait).toBe(0);
+      const source = `${redis.stream.localAddress}:${redis.stream.localPort}`;
+      expect(seen.filter((c) => c.from === source).map((c) => c.command)).toEqual(['mget']);
+    } finally {
+      monitor.close();
+    }
   });
 });
 
