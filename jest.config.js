@@ -5,9 +5,8 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 
 /** @type {import('jest').Config} */
 export default {
-  // One Chromium per worker for the browser tests (environment.mjs); with HUSH_TEST_CPU=<file>, the
-  // same environment writes each file's CPU time there (cpu-environment.mjs).
-  testEnvironment: `<rootDir>/packages/testing/jest/${process.env.HUSH_TEST_CPU ? 'cpu-environment' : 'environment'}.mjs`,
+  // HUSH_TEST_CPU=<file>: the same environment, writing each file's CPU time there (packages/testing/jest/cpu-environment.mjs).
+  testEnvironment: process.env.HUSH_TEST_CPU ? '<rootDir>/packages/testing/jest/cpu-environment.mjs' : 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {

@@ -1,12 +1,16 @@
-// The project's Jest environment (environment.mjs), writing for each test file the CPU time its
+// Jest's node environment, writing for each test file the CPU time its
 // worker spent on it (the worker itself and the processes below it, sampled: services, the hush
 // command line, Chromium) and the wall time, one JSON line per file to the file HUSH_TEST_CPU
 // names (jest.config.js uses it only then):
 //   HUSH_TEST_CPU=/tmp/cpu.jsonl pnpm jest ... && node packages/testing/jest/cpu-report.mjs /tmp/cpu.jsonl
 // PostgreSQL and Redis are servers of their own, so their share is not in these figures.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
-import HushEnvironment from './environment.mjs';
+
+// jest-environment-node is Jest's own dependency, reached from Jest's folder.
+const fromJest = createRequire(createRequire(import.meta.url).resolve('jest'));
+const { TestEnvironment } = fromJest('jest-environment-node');
 
 const TICKS_PER_SECOND = 100;
 const SAMPLE_MS = 50;
@@ -68,14 +72,14 @@ function selfSeconds() {
   return ownTicks('self').ticks / TICKS_PER_SECOND;
 }
 
-export default class CpuEnvironment extends HushEnvironment {
+export default class CpuEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.file = relative(config.projectConfig.rootDir, context.testPath);
   }
 
   async setup() {
-    // What runs already (the worker's Chromium) counts from here on.
+    // What runs already counts from here on.
     const before = new Descendants();
     before.sample();
     before.cost = 0;

@@ -1,34 +1,18 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
-
-/** How the Chromium of the tests is launched (CHROMIUM_PATH: another than Debian's). */
-const LAUNCH_OPTIONS = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-};
-
-/** What the project's Jest environment (packages/testing/jest/environment.mjs) gives each file: its worker's Chromium server. */
-const SHARED_CHROMIUM = Symbol.for('hush.sharedChromium');
-type SharedChromium = (options: typeof LAUNCH_OPTIONS) => Promise<string>;
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /**
- * Debian's Chromium, headless, with the flags this machine needs: no sandbox (tests run as root),
- * and none of Chromium's own background connections, which the closed network refuses many at a
- * time. Under Jest, a connection to the Chromium its worker keeps for every browser test file:
- * closing it closes the contexts made through it, not the browser. Elsewhere, a browser of its own.
+ * Debian's Chromium (CHROMIUM_PATH to use another), headless, with the flags this machine needs:
+ * no sandbox (tests run as root), and none of Chromium's own background connections, which the
+ * closed network refuses many at a time.
  */
-export async function launchChromium(): Promise<Browser> {
-  const shared = (globalThis as Record<symbol, SharedChromium | undefined>)[SHARED_CHROMIUM];
-  return shared ? chromium.connect(await shared(LAUNCH_OPTIONS)) : chromium.launch(LAUNCH_OPTIONS);
-}
-
-/** The bytes of a finished download, read through Playwright: the browser may run in another process, where the file is. */
-export async function downloadedBytes(download: Download): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
 }
 
 /** The CSP violations Chromium reports on `page`'s console from now on (the list fills as they come). */
