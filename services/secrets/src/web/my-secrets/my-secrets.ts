@@ -17,9 +17,12 @@ export async function mySecrets(deps: SecretsDeps, principal: Principal, limit: 
 
 export type MySecret = RecentItem & { ref: string };
 
+/** A reference: the stored hash of a metadata key in base64url, 32 bytes (keys made before they named their hour) or 34. */
+const REF = /^[A-Za-z0-9_-]{43}(?:[A-Za-z0-9_-]{3})?$/;
+
 /** One of the account's own secrets by its reference; 404 for anything else. */
 async function ownRecord(deps: SecretsDeps, principal: Principal, ref: string) {
-  const hash = /^[A-Za-z0-9_-]{43}$/.test(ref) ? Buffer.from(ref, 'base64url') : undefined;
+  const hash = REF.test(ref) ? Buffer.from(ref, 'base64url') : undefined;
   const record = hash && (await deps.secrets.findMetadata(hash));
   if (!record || record.custid !== principal.custid) throw new UnknownSecretError();
   return record;
