@@ -2,15 +2,13 @@ import type { Knex } from 'knex';
 import { createIndexConcurrently, dropIndexConcurrently } from '@hush/common';
 
 /**
- * One trigram index over the four columns a user search looks in (username, e-mail, first and
- * last name, lowered and joined): a search for a part of one of them was four trigram index scans
- * OR-ed, each reading its posting lists, 4.5 ms at 100,000 users; through this index it is one
- * scan, 0.8 ms (docs/performance.md, "A search for one user's name"). The repository keeps the
- * four conditions as the exact test; the index only finds the candidates, so the separator
- * between the columns matters for nothing but the candidates it yields.
- * And the lowered username as a B-tree: `username=...&exact=true`, the lookup provisioning tools
- * make before creating a user, went through the username's trigram index (4 ms cold at 100,000
- * users, every trigram's posting list read) instead of one B-tree descent.
+ * - One trigram index over the four columns a user search looks in (username, e-mail, first and
+ *   last name, lowered and joined by a space): a search for a part of one of them is one index
+ *   scan instead of four OR-ed (docs/performance.md, "A search for one user's name"). The
+ *   repository keeps the four conditions as the exact test; the index only proposes candidates,
+ *   so the separator matters for nothing but which candidates it yields.
+ * - The lowered username as a B-tree: `username=...&exact=true`, the lookup provisioning tools
+ *   make before creating a user, is one descent instead of a trigram index's posting lists.
  * Built CONCURRENTLY, outside a transaction: the table keeps taking writes.
  */
 export const config = { transaction: false };

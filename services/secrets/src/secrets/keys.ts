@@ -13,9 +13,9 @@ import { randomBytes, sha256 } from '@hush/common';
  * was made, nothing more; the 6 characters a list shows (metadata_shortkey) leave 25 random ones,
  * 129 bits, unknown.
  *
- * Keys made before were 160 random bits written in base36; every such number is below
- * 2^160 < 30 * 36^30, so they start with `0` to `t` and never with `u` to `z`: their hash stays
- * the plain SHA-256 of the key, and they keep working until they expire.
+ * Keys of the plain form, 160 random bits written in base36, may still be stored: every such
+ * number is below 2^160 < 30 * 36^30, so they start with `0` to `t`, never with `u` to `z`; their
+ * hash is the plain SHA-256 of the key.
  */
 export const KEY_LENGTH = 31;
 export const KEY_PATTERN = /^[0-9a-z]{31}$/;
@@ -39,7 +39,7 @@ export function newKey(now: number = Date.now()): string {
 
 export const isKey = (value: string): boolean => KEY_PATTERN.test(value);
 
-/** What the database holds of a key: its hour (2 bytes) and SHA-256; the SHA-256 alone for a key made before hours. */
+/** What the database holds of a key: its hour (2 bytes) and SHA-256; the SHA-256 alone for a key of the plain form. */
 export function hashKey(key: string): Buffer {
   const digest = sha256(key);
   if (!HOUR_KEY.test(key)) return digest;

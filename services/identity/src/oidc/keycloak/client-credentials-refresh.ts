@@ -18,9 +18,9 @@ import { clientMetadata } from '../client-metadata.js';
  *
  * Both are saved through the models' adapters as the payloads the models' own `save()` writes
  * (`serviceGrantPayloads`; client-credentials-refresh.test.ts holds the two to each other), without
- * building the model instances: on every token request of such a client they were its largest
- * allocation under our code. `ttl`: the Grant's and the RefreshToken's lifetime (oidc-provider's
- * `ttl.Grant` and `ttl.RefreshToken`, both REFRESH_TOKEN_TTL).
+ * building model instances on every token request (docs/performance.md, the token endpoint).
+ * `ttl`: the Grant's and the RefreshToken's lifetime (oidc-provider's `ttl.Grant` and
+ * `ttl.RefreshToken`, both REFRESH_TOKEN_TTL).
  */
 export function clientCredentialsRefresh(provider: Provider, ttl: number) {
   return async function addRefreshToken(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
