@@ -49,8 +49,7 @@ switch (process.argv[2]) {
     foreground(existsSync(node22) ? node22 : join(root, 'node_modules', '.bin', 'node'), [join(root, 'scripts', 'local.mjs'), ...process.argv.slice(3)], { cwd: root });
     break;
   case 'test':
-    pnpm('run', '-s', 'format:check');
-    await pnpmSideBySide('lint', 'typecheck');
+    await pnpmSideBySide('format:check', 'lint', 'typecheck');
     foreground(command, [...prefix, 'run', '-s', 'jest'], { cwd: root });
     break;
   default:
