@@ -129,8 +129,11 @@ beforeAll(async () => {
     secrets: envFor('secrets', vars, mapping, ports.secrets, management.secrets),
     mailer: envFor('mailer', vars, mapping, 0, management.mailer),
   };
-  await runToEnd('identity-migrate', 'identity', envs['identity-migrate'] as NodeJS.ProcessEnv);
-  await runToEnd('secrets-migrate', 'secrets', envs['secrets-migrate'] as NodeJS.ProcessEnv);
+  // Side by side, as compose runs them: neither one-shot depends on the other.
+  await Promise.all([
+    runToEnd('identity-migrate', 'identity', envs['identity-migrate'] as NodeJS.ProcessEnv),
+    runToEnd('secrets-migrate', 'secrets', envs['secrets-migrate'] as NodeJS.ProcessEnv),
+  ]);
   await Promise.all((['identity', 'secrets', 'mailer'] as const).map((service) => healthy(management[service], run(service, service, envs[service] as NodeJS.ProcessEnv))));
 }, 120_000);
 

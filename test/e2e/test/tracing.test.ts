@@ -168,12 +168,14 @@ beforeAll(async () => {
     RELAY_INTERVAL_MS: '100',
   };
   const mailer = { ...shared, SMTP_URL: smtp.url, MANAGEMENT_PORT: String(management.mailer), MAIL_FROM: 'Hush <no-reply@hush.test>' };
-  await cli('identity', identity, ['bootstrap']);
-  await cli('secrets', secrets, ['migrate']);
-  clientCredentials = JSON.parse(
-    await cli('identity', identity, ['clients', 'create', '--name', 'tracing e2e', '--grants', 'client_credentials', '--scopes', 'secrets:write,secrets:read', '--json']),
-  ) as typeof clientCredentials;
-  await cli('identity', identity, ['users', 'create', resetUser.username, '--password', key(), '--email', resetUser.email, '--email-verified']);
+  // Each service's database independent of the other's: their one-shots side by side, then the
+  // client and the person, both made in identity's bootstrapped database.
+  await Promise.all([cli('identity', identity, ['bootstrap']), cli('secrets', secrets, ['migrate'])]);
+  const [client] = await Promise.all([
+    cli('identity', identity, ['clients', 'create', '--name', 'tracing e2e', '--grants', 'client_credentials', '--scopes', 'secrets:write,secrets:read', '--json']),
+    cli('identity', identity, ['users', 'create', resetUser.username, '--password', key(), '--email', resetUser.email, '--email-verified']),
+  ]);
+  clientCredentials = JSON.parse(client) as typeof clientCredentials;
   start('identity', identity);
   start('secrets', secrets);
   start('mailer', mailer);

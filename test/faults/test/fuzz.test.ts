@@ -881,9 +881,12 @@ function sweepRequests(route: SweepRoute): FuzzRequest[] {
 
 // --- The test ----------------------------------------------------------------------------------
 
-const FUZZ_LIMITS = {
-  secrets: { RATE_LIMIT_MAX: '0', AUTH_MAX_FAILURES: '1000000' },
+// The services' default log level (info, as compose runs them), not the harnesses' debug: a
+// fault is logged at error level either way, and thousands of requests' debug lines cost CPU.
+const FUZZ_CONFIG = {
+  secrets: { RATE_LIMIT_MAX: '0', AUTH_MAX_FAILURES: '1000000', LOG_LEVEL: 'info' },
   identity: {
+    LOG_LEVEL: 'info',
     CLIENT_AUTH_MAX_FAILURES: '1000000',
     CLIENT_AUTH_MAX_FAILURES_PER_IP: '1000000',
     LOGIN_MAX_FAILURES: '1000000',
@@ -927,8 +930,8 @@ async function openInteraction(authUrl: string, origin: string): Promise<{ uid: 
 }
 
 beforeAll(async () => {
-  identity = await startIdentity(FUZZ_LIMITS.identity);
-  secrets = await startSecrets({ IDENTITY_ISSUER: identity.issuer, ...FUZZ_LIMITS.secrets });
+  identity = await startIdentity(FUZZ_CONFIG.identity);
+  secrets = await startSecrets({ IDENTITY_ISSUER: identity.issuer, ...FUZZ_CONFIG.secrets });
   const boot = await identity.cli<{ admin_client: { client_id: string; client_secret: string } }>('bootstrap', '--secrets-audience', secrets.config.API_AUDIENCE);
 
   // Secrets: an account with an API token, a client's and a user's access token, and keys.

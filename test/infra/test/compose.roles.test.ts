@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,16 +56,19 @@ const connectError = (url: string) =>
     (err: pg.DatabaseError) => err.code,
   );
 
-/** A service's one-shot (bootstrap or migrate) from its build, against `databaseUrl`. */
-function migrate(s: Service, databaseUrl: string) {
+/** A service's one-shot (bootstrap or migrate) from its build, against `databaseUrl`; the two services' may run side by side. */
+async function migrate(s: Service, databaseUrl: string) {
   const cli = join(repoRoot, 'services', s, 'dist', 'src', 'cli', 'main.js');
   expect({ cli, built: existsSync(cli) }).toEqual({ cli, built: true }); // npx tsc -b first
-  const run = spawnSync(process.execPath, [cli, migrateCommand[s]], {
+  const child = spawn(process.execPath, [cli, migrateCommand[s]], {
     cwd: join(repoRoot, 'services', s),
     env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, MASTER_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  return { s, status: run.status, stderr: run.status === 0 ? '' : run.stderr };
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { s, status, stderr: status === 0 ? '' : stderr };
 }
 
 /** Owners of everything in a database's public schema (tables, sequences, views, functions). */
@@ -134,8 +138,8 @@ describe('infra/compose/postgres-init.sh', () => {
     );
   });
 
-  it("runs each service's real migrations as its own role", () => {
-    for (const s of services) expect(migrate(s, urlOf(s))).toEqual({ s, status: 0, stderr: '' });
+  it("runs each service's real migrations as its own role", async () => {
+    expect(await Promise.all(services.map((s) => migrate(s, urlOf(s))))).toEqual(services.map((s) => ({ s, status: 0, stderr: '' })));
   }, 60_000);
 
   it('leaves everything a service created owned by its role', async () => {
@@ -162,21 +166,23 @@ describe('infra/compose/postgres-init.sh on a volume made before per-service rol
 
   it('hands each existing database and everything in it to the new role, which then migrates and writes there', async () => {
     // As the compose file had it: both databases made and migrated by the superuser.
-    for (const s of services) {
-      await query(adminDatabaseUrl, `CREATE DATABASE "${old.names[s].database}"`);
-      const superuser = new URL(adminDatabaseUrl);
-      superuser.pathname = `/${old.names[s].database}`;
-      expect(migrate(s, superuser.toString())).toEqual({ s, status: 0, stderr: '' });
-      expect(await owners(superuser.toString())).not.toContain(old.names[s].role);
-    }
+    await Promise.all(
+      services.map(async (s) => {
+        await query(adminDatabaseUrl, `CREATE DATABASE "${old.names[s].database}"`);
+        const superuser = new URL(adminDatabaseUrl);
+        superuser.pathname = `/${old.names[s].database}`;
+        expect(await migrate(s, superuser.toString())).toEqual({ s, status: 0, stderr: '' });
+        expect(await owners(superuser.toString())).not.toContain(old.names[s].role);
+      }),
+    );
     const first = old.init();
     expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: '' });
     for (const s of services) {
       // An extension the superuser created stays its own (PostgreSQL cannot give an extension
       // away); the migrations only ever create pg_trgm if it is missing, so the role needs none.
       expect({ s, owners: await owners(old.urlOf(s), { extensions: false }) }).toEqual({ s, owners: [old.names[s].role] });
-      expect(migrate(s, old.urlOf(s))).toEqual({ s, status: 0, stderr: '' });
     }
+    expect(await Promise.all(services.map((s) => migrate(s, old.urlOf(s))))).toEqual(services.map((s) => ({ s, status: 0, stderr: '' })));
     const { rows } = await query(old.urlOf('secrets'), `SELECT count(*)::int AS n FROM knex_migrations`);
     expect((rows[0] as { n: number }).n).toBeGreaterThan(0);
     await query(old.urlOf('secrets'), `UPDATE knex_migrations_lock SET is_locked = is_locked`); // a write, as the role

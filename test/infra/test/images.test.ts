@@ -48,7 +48,25 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
   });
 }
 
-const pnpm = (args: string[], cwd: string) => run('npx', ['--yes', rootPackage.packageManager, ...args], { cwd });
+/**
+ * The pinned pnpm (the root package's packageManager) and the local store, found through one npx
+ * call for the three images, then run directly (an npx start costs more CPU than the pnpm command
+ * it runs; the image runs pnpm directly too). `store path` names the store's versioned folder;
+ * --store-dir takes the one above it.
+ */
+let pinned: Promise<{ bin: string; store: string }> | undefined;
+const pinnedPnpm = () =>
+  (pinned ??= run('npx', ['--yes', '-p', rootPackage.packageManager, '-c', 'command -v pnpm && pnpm store path'], { cwd: repoRoot }).then((found) => {
+    const [bin = '', store = ''] = found.stdout
+      .trim()
+      .split('\n')
+      .slice(-2)
+      .map((line) => line.trim());
+    if (found.code !== 0 || !bin || !store) throw new Error(`no ${rootPackage.packageManager} through npx: ${found.out}`);
+    return { bin: realpathSync(bin), store: store.replace(/\/v\d+$/, '') };
+  }));
+
+const pnpm = async (args: string[], cwd: string) => run(process.execPath, [(await pinnedPnpm()).bin, ...args], { cwd });
 
 /** The build stage's install, compile and deploy lines of a service's Dockerfile. */
 function buildSteps(service: ServiceName) {
@@ -71,22 +89,10 @@ const compileAll = () =>
     return codes;
   })());
 
-/** The local pnpm store, asked once for the three images (`store path` names its versioned folder; --store-dir takes the one above it). */
-let storePath: Promise<string> | undefined;
-const localStore = () =>
-  (storePath ??= pnpm(['store', 'path'], repoRoot).then((found) =>
-    found.stdout
-      .trim()
-      .split('\n')
-      .pop()!
-      .trim()
-      .replace(/\/v\d+$/, ''),
-  ));
-
 /** Builds `service` as its Dockerfile does into a fresh folder (the image's /app). */
 async function buildAsImage(service: ServiceName, work: string): Promise<string> {
   const out = join(work, 'app');
-  const store = await localStore();
+  const { store } = await pinnedPnpm();
   const vars = { SERVICE: service, PNPM_STORE: store };
   const { install, compile, deploy } = buildSteps(service);
   expect({ install, compile, deploy }).toEqual({ install: expect.any(String), compile: expect.any(String), deploy: expect.any(String) });

@@ -228,9 +228,12 @@ describe('the actions on a principal, by callers holding more, as much and less 
     expect(ACTIONS.filter((action) => EVERY_PAIR.has(`${action.kind} ${action.does}`)).map((action) => action.kind)).toEqual(['user', 'client', 'service account']);
   });
 
-  it.each(cases)('%s', async (_name, { action, caller, target, allowed }) => {
+  // Side by side (Jest's maxConcurrency at a time): each case makes its own principal, and the
+  // rule is about who may act, not about requests racing.
+  it.concurrent.each(cases)('%s', async (_name, { action, caller, target, allowed }) => {
     const { id, snapshot } = await principal(action.kind, target);
-    const before = await snapshot();
+    // What a refusal must leave unchanged (an allowed action changes it).
+    const before = allowed ? undefined : await snapshot();
     const { method, path, body } = action.request(id);
     const answer = await a.call(await caller.token!(), method, path, body);
     if (allowed) {
