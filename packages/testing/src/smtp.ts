@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { ParsedMail } from 'mailparser';
 
 /** An SMTP error reply as smtp-server sends it: `responseCode` and the text. */
 export function smtpReply(responseCode: number, message: string): Error {
@@ -31,8 +30,13 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** A real SMTP server in the test process (no TLS, no auth) whose messages are parsed with mailparser. */
+/**
+ * A real SMTP server in the test process (no TLS, no auth) whose messages are parsed with mailparser.
+ * Both libraries load here, at the first server of a test file, not with @hush/testing: most test
+ * files send no mail, and each file loads its modules anew (Jest's registry is per file).
+ */
 export async function startSmtp(options: TestSmtpOptions = {}): Promise<TestSmtp> {
+  const [{ simpleParser }, { SMTPServer }] = await Promise.all([import('mailparser'), import('smtp-server')]);
   const received: Received[] = [];
   const attempts = new Map<string, number>();
   const server = new SMTPServer({
