@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import {
   capturingLogger,
@@ -6,6 +6,7 @@ import {
   createTestDatabase,
   listenOnFreePort,
   postForm,
+  TEST_RUN_VARIABLE,
   testRedisUrl,
   uniquePrefix,
   type DatabaseTemplate,
@@ -46,8 +47,31 @@ export const identityTemplate: DatabaseTemplate = {
 };
 
 /**
+ * Identity's migrations and its first signing keys (one active key per algorithm, made by the CLI's
+ * `migrate` as an operator's first one does), sealed under `masterKey`. Copies of it start without
+ * generating keys, which an RSA key pair makes the costliest step of a start (about 0.1 s of CPU).
+ */
+function identityKeyedTemplate(masterKey: string): DatabaseTemplate {
+  return {
+    name: 'identitykeyed',
+    async migrate(url) {
+      const { cli } = cliDriver(runCli, { DATABASE_URL: url, REDIS_URL: testRedisUrl, REDIS_PREFIX: uniquePrefix('identity-template'), MASTER_KEY: masterKey });
+      await cli('migrate');
+    },
+  };
+}
+
+/** The MASTER_KEY that the keyed template of Jest run `runId` seals its signing keys under: the same in every worker. */
+function templateMasterKey(runId: string): string {
+  return createHash('sha256').update(`hush identity test template master key ${runId}`).digest('hex');
+}
+
+/**
  * Boots the real identity app on a random port against a fresh PostgreSQL database (a copy of the
  * migrated template, then migrated through the CLI as an operator would: the first signing key) and the real Redis, with a unique Redis key prefix.
+ * In a Jest run, a file that gives no MASTER_KEY of its own gets the run's template MASTER_KEY and a
+ * copy of the keyed template: its signing keys are those of every such file, made once per run. One
+ * that gives its own MASTER_KEY starts from no keys, and `migrate` makes them.
  * `via` reaches PostgreSQL and Redis through proxies a test can cut.
  */
 export async function startIdentity(
@@ -56,23 +80,26 @@ export async function startIdentity(
   /** `localhost` for WebAuthn, whose relying party must be a domain, not an IP address. */
   hostname = '127.0.0.1',
 ): Promise<Harness> {
-  const database: TestDatabase = await createTestDatabase('identity', identityTemplate);
   const listening = await listenOnFreePort();
   const { server } = listening;
   const url = listening.url.replace('127.0.0.1', hostname);
+  const given = typeof overrides === 'function' ? overrides(url) : overrides;
+  const runId = process.env[TEST_RUN_VARIABLE];
+  const templateKey = runId !== undefined && given['MASTER_KEY'] === undefined ? templateMasterKey(runId) : undefined;
+  const database: TestDatabase = await createTestDatabase('identity', templateKey ? identityKeyedTemplate(templateKey) : identityTemplate);
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: via.postgres?.via(database.url) ?? database.url,
     REDIS_URL: via.redis?.via(testRedisUrl) ?? testRedisUrl,
     REDIS_PREFIX: uniquePrefix('identity-test'),
     // Each test file its own revocation channel (secrets/test/identity.ts gives it to secrets).
     REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
-    MASTER_KEY: randomBytes(32).toString('hex'),
+    MASTER_KEY: templateKey ?? randomBytes(32).toString('hex'),
     AUTH_URL: url,
     PASSWORD_HASH_COST: '4',
     // A busy test machine is no Redis outage: commands get 5 s, unless a test cuts Redis on purpose (the services' default 1 s).
     ...(via.redis ? {} : { REDIS_TIMEOUT_MS: '5000' }),
     LOG_LEVEL: 'debug',
-    ...(typeof overrides === 'function' ? overrides(url) : overrides),
+    ...given,
   };
   const config = readConfig(env);
   const { cli, cliRaw } = cliDriver(runCli, env);
