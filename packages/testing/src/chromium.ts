@@ -28,11 +28,13 @@ export function cspViolations(page: Page): string[] {
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } } as const;
 export type Width = keyof typeof VIEWPORTS;
 
+export type Scheme = 'light' | 'dark';
+
 /**
  * Shows `page` at each width in each colour scheme and calls `look` there (its assertions and
  * screenshot), then puts the page back at desktop width in the light scheme.
  */
-export async function inEveryLook(page: Page, look: (width: Width, scheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+export async function inEveryLook(page: Page, look: (width: Width, scheme: Scheme) => Promise<void>): Promise<void> {
   for (const width of Object.keys(VIEWPORTS) as Width[]) {
     await page.setViewportSize(VIEWPORTS[width]);
     for (const scheme of ['light', 'dark'] as const) {
@@ -42,6 +44,25 @@ export async function inEveryLook(page: Page, look: (width: Width, scheme: 'ligh
   }
   await page.setViewportSize(VIEWPORTS.desktop);
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * The looks that are photographed: the desktop in the light scheme and the phone in the dark one,
+ * so both widths and both schemes are on record with half the screenshots, which are a large part
+ * of the CPU the browser tests cost Chromium; HUSH_SCREENSHOTS=all photographs every look. Every
+ * look is checked either way.
+ */
+export function photographed(width: Width, scheme: Scheme): boolean {
+  return process.env.HUSH_SCREENSHOTS === 'all' || (width === 'desktop') === (scheme === 'light');
+}
+
+/**
+ * A full-page screenshot of `page` in the look it shows, as `dir`/`name`-`width`-`scheme`.jpg, when
+ * `photographed` picks that look (JPEG: Chromium encodes it for less CPU than PNG).
+ */
+export async function screenshot(page: Page, dir: string, name: string, width: Width, scheme: Scheme): Promise<void> {
+  if (!photographed(width, scheme)) return;
+  await page.screenshot({ path: join(dir, `${name}-${width}-${scheme}.jpg`), type: 'jpeg', quality: 80, fullPage: true });
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -58,7 +79,7 @@ const AXE_FINDINGS = (impacts: string) =>
  * What every page of ours must pass: no serious or critical axe-core violation (with
  * `everyViolation`, none of any impact at any width or scheme; axe injected through the DevTools
  * protocol, so the page's CSP is untouched), no sideways scrolling at either width, no CSP
- * violation; with a screenshot per width and colour scheme in `dir`.
+ * violation; with the screenshots `screenshot` takes (desktop light, phone dark) in `dir`.
  */
 export async function inspectPage(page: Page, violations: string[], name: string, dir: string, options: InspectOptions = {}): Promise<void> {
   await page.evaluate(AXE);
@@ -73,7 +94,7 @@ export async function inspectPage(page: Page, violations: string[], name: string
     }
     const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect({ name, width, scrollWidth: scrollWidth <= VIEWPORTS[width].width }).toEqual({ name, width, scrollWidth: true });
-    await page.screenshot({ path: join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
+    await screenshot(page, dir, name, width, scheme);
   });
   expect({ name, violations }).toEqual({ name, violations: [] });
 }

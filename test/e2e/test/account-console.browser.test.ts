@@ -11,7 +11,7 @@ import { startIdentity, type Harness } from '../../../services/identity/test/har
  * The account console in Chromium, as a person uses it: signs in through identity's login page,
  * edits the profile (an invalid address first), revokes an application, signs out another
  * session, changes the password, and signs out. Every page passes inspectPage() (axe-core, no
- * sideways scrolling at 360 px, no CSP violation, screenshots light and dark at both widths in
+ * sideways scrolling at 360 px, no CSP violation, screenshots (1280 px light, 360 px dark) in
  * test-artifacts/account/).
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'account');

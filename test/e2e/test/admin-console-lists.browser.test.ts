@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { personWithTotp } from '../../../services/identity/test/security/attack.js';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, launchChromium, screenshot } from './chromium.js';
 import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
 
 /**
@@ -13,7 +13,7 @@ import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
  * pager, no JavaScript), the language chosen by Accept-Language and by the switcher in the header,
  * and the second factor shown for a person who enrolled TOTP. Every list page: axe-core finds no
  * violation at all, no CSP violation, no sideways scrolling at 360 px, and screenshots in
- * test-artifacts/admin-console-lists/ named `<list>-<language>-<width>-<scheme>.png`.
+ * test-artifacts/admin-console-lists/ named `<list>-<language>-<width>-<scheme>.jpg`.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'admin-console-lists');
 const PASSWORD = 'admin console lists horse';
@@ -89,7 +89,7 @@ async function signedIn(locale: string): Promise<{ context: BrowserContext; page
 const h1 = (page: Page) => page.locator('h1').textContent();
 const column = (page: Page, n: number) => page.locator(`table.list tbody tr td:nth-child(${n})`).allTextContents();
 
-/** axe-core finds nothing (of any impact); no CSP violation; nothing wider than the screen; a screenshot per width and scheme. */
+/** axe-core finds nothing (of any impact); no CSP violation; nothing wider than the screen; the screenshots (desktop light, phone dark). */
 async function look(page: Page, violations: string[], name: string): Promise<void> {
   await page.evaluate(AXE);
   const found = await page.evaluate<string[]>(
@@ -97,7 +97,7 @@ async function look(page: Page, violations: string[], name: string): Promise<voi
   );
   expect({ name, found }).toEqual({ name, found: [] });
   await inEveryLook(page, async (width, scheme) => {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${VIEWPORTS[width].width}-${scheme}.png`), fullPage: true });
+    await screenshot(page, ARTIFACTS, name, width, scheme);
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect({ name, width, overflow }).toEqual({ name, width, overflow: Math.min(overflow, VIEWPORTS[width].width) });
   });

@@ -14,7 +14,7 @@ import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
  * opened. The administrator rotates the signing keys step by step and finds each change in the
  * admin events, none of which holds the secret. Identity, secrets and the mailer run in-process.
  * Every page: no CSP violation, no serious or critical axe-core violation, no sideways scrolling
- * at 360 px, screenshots (1280 and 360 px, light and dark) in test-artifacts/admin-console/.
+ * at 360 px, screenshots (1280 px light, 360 px dark) in test-artifacts/admin-console/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'admin-console');
 const PASSWORD = 'admin console correct horse';

@@ -9,7 +9,7 @@ import { authorizationUrl, clientConfig } from '../../../services/identity/test/
  * Consent as Keycloak asks it, in Chromium: Hush's own web app (a first-party client, the admin
  * API's consentRequired false) signs a person in with no consent page; a client that requires
  * consent shows what it asks for by description, and a second browser is not asked again.
- * Screenshots of the consent page at 1280 and 360 px, light and dark, in test-artifacts/identity/.
+ * Screenshots of the consent page (1280 px light, 360 px dark) in test-artifacts/identity/.
  */
 const PASSWORD = 'correct horse battery staple';
 const CALLBACK = 'http://127.0.0.1:9/callback';

@@ -8,8 +8,8 @@ import { startIdentity, type Harness } from '../../../services/identity/test/har
  * Identity's admin console as people meet it, in Chromium: users, clients and events on a desktop
  * (navigation beside the content, tables) and a phone. The second step and the signed-out page, in
  * English and German, are page-languages.browser.test.ts's. Every page: no CSP violation, no
- * serious or critical axe-core violation, no sideways scrolling, screenshots at 1280 and 360 px,
- * light and dark, in test-artifacts/identity/.
+ * serious or critical axe-core violation, no sideways scrolling, screenshots (1280 px
+ * light, 360 px dark) in test-artifacts/identity/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'identity');
 const PASSWORD = 'correct horse battery staple';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, launchChromium, screenshot } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -47,7 +47,7 @@ async function openPage(): Promise<{ page: Page; violations: string[] }> {
   return { page, violations };
 }
 
-/** Checks the page as it stands in both themes and both widths, and saves the four screenshots. */
+/** Checks the page as it stands in both themes and both widths, and saves its screenshots (desktop light, phone dark). */
 async function inspect(page: Page, violations: string[], name: string) {
   await inEveryLook(page, async (width, scheme) => {
     const look = await page.evaluate<{ background: string; scrollWidth: number; main: number }>(
@@ -56,7 +56,7 @@ async function inspect(page: Page, violations: string[], name: string) {
     expect({ name, scheme, background: look.background }).toEqual({ name, scheme, background: BACKGROUND[scheme] });
     expect(look.main).toBe(1);
     expect(look.scrollWidth).toBeLessThanOrEqual(VIEWPORTS[width].width);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+    await screenshot(page, ARTIFACTS, name, width, scheme);
   });
   expect(violations).toEqual([]);
 }

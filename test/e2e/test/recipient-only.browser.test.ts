@@ -18,7 +18,7 @@ import { hashKey } from '../../../services/secrets/src/secrets/keys.js';
  * of the refused opening, without the secret or its link); Bob signs in and reads it; the receipt
  * shows Bob and the time. A recipient without an account proves the address with a code read
  * from the real SMTP server of the test (sent by the mailer, through the queue) and reads it. Every page: no CSP violation, no serious or critical axe-core violation, no sideways
- * scrolling, screenshots at 1280 px and 360 px, light and dark, in test-artifacts/recipient-only/.
+ * scrolling, screenshots (1280 px light, 360 px dark) in test-artifacts/recipient-only/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'recipient-only');
 const PASSWORD = 'correct horse battery staple';

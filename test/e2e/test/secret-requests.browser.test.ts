@@ -12,7 +12,7 @@ import { startWebWithIdentity } from '../../../services/secrets/test/identity.js
  * account and sends it; the link is then spent; Alice finds the secret in My secrets and reads it
  * once; an anonymous visitor and another signed-in account (Carol) holding the secret link are
  * refused and consume nothing. Every page: no CSP violation, no serious or critical axe-core
- * violation, no sideways scrolling, screenshots at 1280 px and 360 px, light and dark, in
+ * violation, no sideways scrolling, screenshots (1280 px light, 360 px dark) in
  * test-artifacts/requests/ (git-ignored).
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'requests');

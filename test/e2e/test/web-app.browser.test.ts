@@ -12,7 +12,7 @@ import { startWebWithIdentity } from '../../../services/secrets/test/identity.js
  * second browser reveals; the receipt then says received; a second secret is burned
  * from My secrets; an API token is made, used with HTTP Basic, revoked and refused; sign-out
  * ends at identity and a protected page asks to sign in again. Every page: no CSP violation, no
- * serious or critical axe-core violation, and screenshots at 1280 px and 360 px in
+ * serious or critical axe-core violation, and screenshots (1280 px light, 360 px dark) in
  * test-artifacts/web/ (git-ignored).
  */
 const PASSWORD = 'correct horse battery staple';

@@ -10,7 +10,7 @@ import { capturingLogger, startSmtp, testRedisUrl, type TestSmtp } from '@hush/t
 import { zkShare } from '@hush/zk';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
 import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
-import { VIEWPORTS, cspViolations, inEveryLook, inspectPage, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, inspectPage, launchChromium, screenshot } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -23,8 +23,8 @@ import { hashKey } from '../../../services/secrets/src/secrets/keys.js';
  * database and every Redis key it wrote: neither a plaintext, nor a key, nor a passphrase is in
  * any of them. A link without its key, or with another, consumes nothing. Recipient-only,
  * receipts, notifications and requests work as in the server's mode. Every page: no CSP
- * violation, no serious or critical axe-core violation, no sideways scrolling, screenshots at
- * 1280 px and 360 px, light and dark, in test-artifacts/zero-knowledge/.
+ * violation, no serious or critical axe-core violation, no sideways scrolling, screenshots
+ * (1280 px light, 360 px dark) in test-artifacts/zero-knowledge/.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'zero-knowledge');
 const PASSWORD = 'correct horse battery staple';
@@ -352,7 +352,7 @@ it("a request: Alice's browser makes the key pair, Bob's encrypts for it, only A
 /** Screenshots of a page without JavaScript (axe needs it: the same pages with it are inspected above). */
 const screenshots = (page: Page, name: string) =>
   inEveryLook(page, async (width, scheme) => {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}-${scheme}.png`), fullPage: true });
+    await screenshot(page, ARTIFACTS, name, width, scheme);
   });
 
 it('without JavaScript: the share page says the server encrypts, and a zero-knowledge link says it needs the script and consumes nothing', async () => {
