@@ -57,12 +57,12 @@ export function photographed(width: Width, scheme: Scheme): boolean {
 }
 
 /**
- * A full-page screenshot of `page` in the look it shows, as `dir`/`name`-`width`-`scheme`.jpg, when
- * `photographed` picks that look (JPEG: Chromium encodes it for less CPU than PNG).
+ * A full-page screenshot of `page` in the look it shows, as `dir`/`name`-`width`-`scheme`.png, when
+ * `photographed` picks that look.
  */
 export async function screenshot(page: Page, dir: string, name: string, width: Width, scheme: Scheme): Promise<void> {
   if (!photographed(width, scheme)) return;
-  await page.screenshot({ path: join(dir, `${name}-${width}-${scheme}.jpg`), type: 'jpeg', quality: 80, fullPage: true });
+  await page.screenshot({ path: join(dir, `${name}-${width}-${scheme}.png`), fullPage: true });
 }
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -13,7 +13,7 @@ import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
  * pager, no JavaScript), the language chosen by Accept-Language and by the switcher in the header,
  * and the second factor shown for a person who enrolled TOTP. Every list page: axe-core finds no
  * violation at all, no CSP violation, no sideways scrolling at 360 px, and screenshots in
- * test-artifacts/admin-console-lists/ named `<list>-<language>-<width>-<scheme>.jpg`.
+ * test-artifacts/admin-console-lists/ named `<list>-<language>-<width>-<scheme>.png`.
  */
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'admin-console-lists');
 const PASSWORD = 'admin console lists horse';
