@@ -21,12 +21,12 @@ export default {
   testMatch: ['<rootDir>/{services,packages,test}/**/test/**/*.test.ts', '<rootDir>/{services,packages}/*/src/**/*.test.ts', '<rootDir>/eslint/*.test.js'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,
-  // Four workers on CI's two cores: most files spend much of their time waiting on PostgreSQL,
-  // Redis, child processes, Chromium or a fault they stage (a 45 s database stall), so workers
-  // beyond the cores keep them busy. A worker that holds more than this once a file is done is
-  // replaced, so the modules of hundreds of files never pile up in one process (Node's default
-  // heap limit is enough). The files known to be slow start first.
-  maxWorkers: 4,
+  // Three workers on CI's two cores: most files spend much of their time waiting on PostgreSQL,
+  // Redis, child processes and Chromium, so a third keeps the cores busy (the whole suite took 326 s
+  // with three, against 631 s with two on a busier machine). A worker that holds more than this
+  // once a file is done is replaced, so the modules of hundreds of files never pile up in one
+  // process (Node's default heap limit is enough). The files known to be slow start first.
+  maxWorkers: 3,
   workerIdleMemoryLimit: '1GB',
   testSequencer: '<rootDir>/packages/testing/jest/sequencer.mjs',
   // One template database per service and run, copied by each file instead of migrated (packages/testing/src/databases.ts).
