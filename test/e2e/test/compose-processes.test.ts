@@ -1,6 +1,7 @@
 import { zkRead } from '@hush/zk';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import type { ClientRequest } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -253,22 +254,23 @@ it('every service answers /healthz, /readyz and /metrics on its management port,
 it('SIGTERM during load: in-flight requests finish without error, then the processes exit 0', async () => {
   // Shares with a passphrase spend ~0.3 s in bcrypt (cost 12, the compose default): by the time
   // SIGTERM arrives they are being handled, not merely queued in a socket.
-  let sent = 0;
+  const sent = new Set<number>();
   const inFlight = Array.from({ length: 8 }, (_, i) =>
     request(`http://127.0.0.1:${ports.secrets}`)
       .post('/api/v1/share')
       .set('authorization', `Bearer ${token}`)
       .type('form')
       .send({ secret: `in-flight-${i}`, passphrase: 'slow to hash' })
-      .on('request', (r: { req: NodeJS.EventEmitter }) => r.req.once('finish', () => sent++))
+      .on('request', (r: { req: ClientRequest }) => r.req.once('finish', () => sent.add(r.req.socket!.localPort!)))
       .then((r) => r.status),
   );
   const [identity, secrets, mailer] = children.filter((c) => c.exitCode === null && c.spawnargs.some((a) => a.endsWith('dist/src/main.js')));
-  // In flight: every request has been handed to the kernel, and the secrets process holds all eight
-  // connections with nothing left unread in them, so each request is parsed and being handled (a
+  // In flight: every request has been handed to the kernel, and the secrets process holds the
+  // eight connections they came on (told apart from earlier tests' keep-alive ones by their client
+  // ports) with nothing left unread in them, so each request is parsed and being handled (a
   // connection still in the kernel's backlog, or one whose request is still unread, is idle to
   // Node when SIGTERM closes the listener, and is closed).
-  while (sent < 8 || !allRead(secrets!.pid!, ports.secrets, 8)) await new Promise((r) => setTimeout(r, 20));
+  while (sent.size < 8 || !allRead(secrets!.pid!, ports.secrets, sent)) await new Promise((r) => setTimeout(r, 20));
   for (const child of [identity, secrets, mailer]) child?.kill('SIGTERM');
   const statuses = await Promise.all(inFlight);
   expect(statuses).toEqual(Array.from({ length: 8 }, () => 200));
@@ -276,27 +278,24 @@ it('SIGTERM during load: in-flight requests finish without error, then the proce
   expect(codes).toEqual([0, 0, 0]);
 }, 60_000);
 
-/** Whether the process `pid` holds at least `count` established TCP connections to `port` (accepted, not merely queued) and has read every byte that arrived on them. */
-function allRead(pid: number, port: number, count: number): boolean {
+/** Whether the process `pid` holds the established connections from `clientPorts` to its `port` (accepted, not merely queued) and has read every byte that arrived on them. */
+function allRead(pid: number, port: number, clientPorts: ReadonlySet<number>): boolean {
   const unread = new Map<string, number>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      const [, local, , state, queues, , , , , inode] = fields;
-      if (local && state === '01' && parseInt(local.split(':').pop() ?? '', 16) === port && inode) unread.set(inode, parseInt(queues?.split(':')[1] ?? '', 16));
+      const [, local, remote, state, queues, , , , , inode] = line.trim().split(/\s+/);
+      const portOf = (address: string | undefined) => parseInt(address?.split(':').pop() ?? '', 16);
+      if (state === '01' && portOf(local) === port && clientPorts.has(portOf(remote)) && inode) unread.set(inode, parseInt(queues?.split(':')[1] ?? '', 16));
     }
   }
-  let held = 0;
+  let read = 0;
   for (const fd of readdirSync(`/proc/${pid}/fd`)) {
     try {
       const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      const queued = unread.get(target.slice(8, -1));
-      if (!target.startsWith('socket:[') || queued === undefined) continue;
-      if (queued !== 0) return false;
-      held++;
+      if (target.startsWith('socket:[') && unread.get(target.slice(8, -1)) === 0) read++;
     } catch {
       /* closed meanwhile */
     }
   }
-  return held >= count;
+  return read === clientPorts.size;
 }
