@@ -280,11 +280,11 @@ it('SIGTERM during load: in-flight requests finish without error, then the proce
 
 /** Whether the process `pid` holds the established connections from `clientPorts` to its `port` (accepted, not merely queued) and has read every byte that arrived on them. */
 function allRead(pid: number, port: number, clientPorts: ReadonlySet<number>): boolean {
+  const portOf = (address: string | undefined) => parseInt(address?.split(':').pop() ?? '', 16);
   const unread = new Map<string, number>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
       const [, local, remote, state, queues, , , , , inode] = line.trim().split(/\s+/);
-      const portOf = (address: string | undefined) => parseInt(address?.split(':').pop() ?? '', 16);
       if (state === '01' && portOf(local) === port && clientPorts.has(portOf(remote)) && inode) unread.set(inode, parseInt(queues?.split(':')[1] ?? '', 16));
     }
   }

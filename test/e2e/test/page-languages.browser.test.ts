@@ -113,7 +113,7 @@ async function personWithTotp(username: string): Promise<string> {
   await page.click('a:has-text("Set up an authenticator app")');
   const secret = ((await page.locator('#totp-secret').textContent()) ?? '').replace(/ /g, '');
   // The current step's code: still within the one step of drift allowed if the request is served
-  // in the next one (the previous step's code was not, once the step turned during a slow request).
+  // in the next one (the previous step's code would fall outside it then).
   await page.fill('#code', codeAt(secret, Date.now()));
   await page.click('button:has-text("Confirm")');
   await expect(h1(page)).resolves.toBe('Authenticator app set up');

@@ -17,7 +17,7 @@ export async function mySecrets(deps: SecretsDeps, principal: Principal, limit: 
 
 export type MySecret = RecentItem & { ref: string };
 
-/** A reference: the stored hash of a metadata key in base64url, 32 bytes (keys made before they named their hour) or 34. */
+/** A reference: the stored hash of a metadata key in base64url, 32 bytes (a key of the plain form) or 34 (a key that names its hour). */
 const REF = /^[A-Za-z0-9_-]{43}(?:[A-Za-z0-9_-]{3})?$/;
 
 /** One of the account's own secrets by its reference; 404 for anything else. */
