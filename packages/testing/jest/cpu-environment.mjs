@@ -5,12 +5,9 @@
 //   HUSH_TEST_CPU=/tmp/cpu.jsonl pnpm jest ... && node packages/testing/jest/cpu-report.mjs /tmp/cpu.jsonl
 // PostgreSQL and Redis are servers of their own, so their share is not in these figures.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 
-// jest-environment-node is Jest's own dependency, reached from Jest's folder.
-const fromJest = createRequire(createRequire(import.meta.url).resolve('jest'));
-const { TestEnvironment } = fromJest('jest-environment-node');
+import HushEnvironment from './environment.mjs';
 
 const TICKS_PER_SECOND = 100;
 const SAMPLE_MS = 50;
@@ -72,7 +69,7 @@ function selfSeconds() {
   return ownTicks('self').ticks / TICKS_PER_SECOND;
 }
 
-export default class CpuEnvironment extends TestEnvironment {
+export default class CpuEnvironment extends HushEnvironment {
   constructor(config, context) {
     super(config, context);
     this.file = relative(config.projectConfig.rootDir, context.testPath);

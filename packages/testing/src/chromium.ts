@@ -73,7 +73,7 @@ export interface InspectOptions {
 }
 
 const AXE_FINDINGS = (impacts: string) =>
-  `axe.run(document).then((r) => r.violations.filter((v) => ${impacts}).map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`;
+  `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => ${impacts}).map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`;
 
 /**
  * What every page of ours must pass: no serious or critical axe-core violation (with
