@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The two commands of the README, runnable on a fresh clone with only Node and npm:
 //   npm start   install (pnpm and every dependency), build, start the whole system
-//   npm test    install, then the format check, lint and typecheck side by side (each uses one
-//               core), then the whole test suite (what CI runs; `pnpm check` runs the same steps one by one)
+//   npm test    install, then the typecheck (which builds what the suite starts as processes) and
+//               the format check side by side, then the whole test suite with lint beside it (its
+//               report printed once the suite has ended); what CI runs. `pnpm check` runs the same
+//               steps one by one.
 // pnpm is the one the project pins (packageManager); when it is not on PATH, npx fetches it.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,11 +33,32 @@ function pnpmCommand() {
 const [command, prefix] = pnpmCommand();
 const pnpm = (...args) => sh(command, [...prefix, ...args]);
 
+/** The scripts running now, which a signal that stops this launcher stops too (`passSignals`). */
+const running = new Set();
+function passSignals() {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (running.size === 0) process.exit(1);
+      for (const child of running) child.kill(signal);
+    });
+  }
+}
+
+/** Runs a pnpm script; resolves to its exit status. `quiet` keeps its output and prints it once it has ended. */
+async function pnpmScript(script, { quiet = false } = {}) {
+  const child = spawn(command, [...prefix, 'run', '-s', script], { cwd: root, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const output = [];
+  if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+  const [code] = await once(child, 'exit');
+  if (output.length > 0) process.stdout.write(Buffer.concat(output));
+  return code ?? 1;
+}
+
 /** Runs pnpm scripts at once; exits with the first failure's status once all have ended. */
-async function pnpmSideBySide(...scripts) {
-  const children = scripts.map((script) => spawn(command, [...prefix, 'run', '-s', script], { cwd: root, stdio: 'inherit' }));
-  const codes = await Promise.all(children.map(async (child) => (await once(child, 'exit'))[0] ?? 1));
-  const failed = codes.find((code) => code !== 0);
+async function sideBySide(...runs) {
+  const failed = (await Promise.all(runs)).find((code) => code !== 0);
   if (failed !== undefined) process.exit(failed);
 }
 
@@ -49,8 +72,12 @@ switch (process.argv[2]) {
     foreground(existsSync(node22) ? node22 : join(root, 'node_modules', '.bin', 'node'), [join(root, 'scripts', 'local.mjs'), ...process.argv.slice(3)], { cwd: root });
     break;
   case 'test':
-    await pnpmSideBySide('format:check', 'lint', 'typecheck');
-    foreground(command, [...prefix, 'run', '-s', 'jest'], { cwd: root });
+    // Each check uses one core and the suite leaves some idle (its files wait on PostgreSQL,
+    // Chromium and child processes): lint, which writes nothing, runs beside the suite; the
+    // typecheck cannot, since the suite starts what it builds.
+    passSignals();
+    await sideBySide(pnpmScript('typecheck'), pnpmScript('format:check'));
+    await sideBySide(pnpmScript('jest'), pnpmScript('lint', { quiet: true }));
     break;
   default:
     process.stderr.write('usage: node scripts/run.mjs start|test\n');
