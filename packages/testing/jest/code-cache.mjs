@@ -7,8 +7,16 @@
 // the file that compiled it first, a registry Jest has since thrown away.
 import vm from 'node:vm';
 
-/** Whether `code` may be compiled from, and stored in, the cache. */
-const cacheable = (name, code) => typeof name === 'string' && !code.includes('import(');
+/** Whether `code`, the source of module `name`, may be compiled from, and stored in, the cache (known sources are not searched again). */
+const searched = new Map();
+function cacheable(name, code) {
+  if (typeof name !== 'string') return false;
+  const known = searched.get(name);
+  if (known?.code === code) return known.cacheable;
+  const answer = !code.includes('import(');
+  searched.set(name, { code, cacheable: answer });
+  return answer;
+}
 
 /** Jest's CommonJS modules: vm.compileFunction. */
 const compileFunction = vm.compileFunction;
