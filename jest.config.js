@@ -24,10 +24,9 @@ export default {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   testTimeout: 30000,
   // Three workers on CI's two cores: most files spend much of their time waiting on PostgreSQL,
-  // Redis, child processes and Chromium, so a third keeps the cores busy (the whole suite took 326 s
-  // with three, against 631 s with two on a busier machine). A worker that holds more than this
-  // once a file is done is replaced, so the modules of hundreds of files never pile up in one
-  // process (Node's default heap limit is enough). The files known to be slow start first.
+  // Redis, child processes and Chromium, so a third keeps the cores busy. A worker that holds more
+  // than this once a file is done is replaced, so the modules of hundreds of files never pile up in
+  // one process (Node's default heap limit is enough). The files known to be slow start first.
   maxWorkers: 3,
   workerIdleMemoryLimit: '1GB',
   testSequencer: '<rootDir>/packages/testing/jest/sequencer.mjs',
