@@ -1,9 +1,10 @@
 // Jest's node environment, writing for each test file the CPU time its
-// worker spent on it (the worker itself and the processes below it, sampled: services, the hush
-// command line, Chromium) and the wall time, one JSON line per file to the file HUSH_TEST_CPU
-// names (jest.config.js uses it only then):
+// worker spent on it (the worker itself and the processes below it, sampled: services and the hush
+// command line) and the wall time, one JSON line per file to the file HUSH_TEST_CPU names
+// (jest.config.js uses it only then):
 //   HUSH_TEST_CPU=/tmp/cpu.jsonl pnpm jest ... && node packages/testing/jest/cpu-report.mjs /tmp/cpu.jsonl
-// PostgreSQL and Redis are servers of their own, so their share is not in these figures.
+// PostgreSQL, Redis and the run's Chromium (chromium-server.mjs) are processes of their own, so their
+// share is not in these figures.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -33,9 +34,9 @@ function childrenOf(pid) {
 
 /**
  * The processes below this worker, sampled every SAMPLE_MS: the latest CPU ticks seen of each. A
- * process's children are not all waited for by it (Chromium's renderers outlive their browser's
- * exit and are reaped by init), so what a process reaped is left out and every process is counted
- * by its own ticks: only a process's last few milliseconds are missed.
+ * process's children are not all waited for by it (a child that outlives its parent is reaped by
+ * init), so what a process reaped is left out and every process is counted by its own ticks: only a
+ * process's last few milliseconds are missed.
  */
 class Descendants {
   seen = new Map();

@@ -1,18 +1,24 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
 
 /**
- * Debian's Chromium (CHROMIUM_PATH to use another), headless, with the flags this machine needs:
- * no sandbox (tests run as root), and none of Chromium's own background connections, which the
- * closed network refuses many at a time.
+ * The run's Chromium (packages/testing/jest/chromium-server.mjs), which Jest's global setup starts
+ * for a run that holds a browser test file; closing what this returns closes the contexts the file
+ * opened and leaves the browser to the other files.
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+export function connectChromium(): Promise<Browser> {
+  const endpoint = process.env.HUSH_CHROMIUM_ENDPOINT;
+  if (!endpoint) throw new Error("No Chromium for this file: Jest's global setup starts one for files named *browser.test.ts");
+  return chromium.connect(endpoint);
+}
+
+/** What a finished download holds, read through Playwright (the browser may run in another process, which keeps the file). */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The CSP violations Chromium reports on `page`'s console from now on (the list fills as they come). */
@@ -109,7 +115,7 @@ export interface BrowserTab {
 
 /** What a browser test file works with once `browserTests`' set-up has run. */
 export interface BrowserTests {
-  /** Chromium, launched once for the file. */
+  /** The run's Chromium, connected to once for the file. */
   readonly browser: Browser;
   /** The file's screenshots folder (test-artifacts/<folder>/). */
   readonly artifacts: string;
@@ -131,8 +137,8 @@ export type Own = <T extends Closable>(started: T) => T;
  * The set-up every browser test file shares, registered as its beforeAll and afterAll: the
  * screenshots folder test-artifacts/`folder`/, Chromium, and the system under test: `start`
  * starts the services and their data, handing each thing to `own` as soon as it runs. After the
- * tests, and after a `start` that failed half-way too, the browser is closed, then what was owned,
- * the last first.
+ * tests, and after a `start` that failed half-way too, the connection to the browser is closed,
+ * then what was owned, the last first.
  */
 export function browserTests(folder: string, start: (own: Own) => Promise<void>, timeoutMs = 60_000): BrowserTests {
   const artifacts = join(process.cwd(), 'test-artifacts', folder);
@@ -140,7 +146,7 @@ export function browserTests(folder: string, start: (own: Own) => Promise<void>,
   const owned: Closable[] = [];
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true });
-    browser = await launchChromium();
+    browser = await connectChromium();
     await start((started) => {
       owned.push(started);
       return started;
@@ -154,17 +160,17 @@ export function browserTests(folder: string, start: (own: Own) => Promise<void>,
     for (const each of closing) await each?.close().catch((err: unknown) => failures.push(err));
     if (failures.length > 0) throw failures[0];
   });
-  const launched = (): Browser => {
-    if (!browser) throw new Error('the browser starts in beforeAll');
+  const connected = (): Browser => {
+    if (!browser) throw new Error('the browser is connected to in beforeAll');
     return browser;
   };
   return {
     get browser() {
-      return launched();
+      return connected();
     },
     artifacts,
     async newTab(options = {}) {
-      const context = await launched().newContext({ viewport: VIEWPORTS.desktop, ...options });
+      const context = await connected().newContext({ viewport: VIEWPORTS.desktop, ...options });
       const page = await context.newPage();
       return { context, page, violations: cspViolations(page), close: () => context.close() };
     },

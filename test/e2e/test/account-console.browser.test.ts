@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import { type Browser, type Page } from 'playwright-core';
 import { Browser as HttpBrowser } from '@hush/testing';
-import { cspViolations, inspectPage, launchChromium, VIEWPORTS } from './chromium.js';
+import { cspViolations, inspectPage, connectChromium, VIEWPORTS } from './chromium.js';
 import { authorize, clientConfig } from '../../../services/identity/test/flows.js';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   identity = await startIdentity();
   await identity.cli('users', 'create', 'nora', '--password', PASSWORD, '--email', 'nora@example.com');
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 afterAll(async () => {
   await browser?.close();

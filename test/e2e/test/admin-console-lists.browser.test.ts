@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { personWithTotp } from '../../../services/identity/test/security/attack.js';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium, screenshot } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, connectChromium, screenshot } from './chromium.js';
 import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
 
 /**
@@ -66,7 +66,7 @@ beforeAll(async () => {
   });
   await adminApi('POST', '/clients', { clientId: 'tv-app', name: 'Living-room TV', publicClient: true, attributes: { 'oauth2.device.authorization.grant.enabled': 'true' } });
   console_ = `${sys.identity.url}/auth/admin/public/console`;
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { postForm } from '@hush/testing';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inspectPage, connectChromium } from './chromium.js';
 import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
 
 /**
@@ -33,7 +33,7 @@ beforeAll(async () => {
   await sys.identity.cli('users', 'create', 'mona', '--password', PASSWORD);
   await sys.identity.cli('roles', 'grant', 'manage-users', '--user', 'mona');
   console_ = `${sys.identity.url}/auth/admin/public/console`;
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 90_000);
 afterAll(async () => {
   await browser?.close();

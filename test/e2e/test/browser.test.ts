@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { connectChromium } from './chromium.js';
 import { eventually, startSystem, type System } from './system.js';
 
 /**
@@ -17,7 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   system = await startSystem();
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 import { type Browser, type Page } from 'playwright-core';
 import { freePort } from '@hush/testing';
 import { hashKey } from '../../../services/secrets/src/secrets/keys.js';
-import { cspViolations } from './chromium.js';
+import { cspViolations, downloadedBytes } from './chromium.js';
 import { hushUser, type Hush, PASSWORD, startHushSystem, type HushSystem } from './hush.js';
 import type { IdentitySystem } from './identity-system.js';
 
@@ -78,7 +78,7 @@ it('a text and a file shared with hush open in Chromium, once; the link without 
   await revealInBrowser(page, fileLink);
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download').click()]);
   expect(download.suggestedFilename()).toBe('report.bin');
-  expect(readFileSync(await download.path()).equals(content)).toBe(true);
+  expect((await downloadedBytes(download)).equals(content)).toBe(true);
   expect(violations).toEqual([]);
   await context.close();
 

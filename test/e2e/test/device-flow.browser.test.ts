@@ -1,5 +1,5 @@
 import { type Browser } from 'playwright-core';
-import { cspViolations, launchChromium } from './chromium.js';
+import { cspViolations, connectChromium } from './chromium.js';
 import { eventually, postForm } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
@@ -15,7 +15,7 @@ let identity: Harness;
 let browser: Browser;
 beforeAll(async () => {
   identity = await startIdentity();
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 afterAll(async () => {
   await browser?.close();

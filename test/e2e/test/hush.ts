@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { cspViolations, launchChromium } from './chromium.js';
+import { cspViolations, connectChromium } from './chromium.js';
 import { startIdentitySystem, type IdentitySystem } from './identity-system.js';
 
 /**
@@ -162,7 +162,7 @@ export async function startHushSystem(people: string[]): Promise<HushSystem> {
   const webSecret = randomBytes(32).toString('hex');
   const system = await startIdentitySystem({ SECRETS_WEB_CLIENT_SECRET: webSecret }, { secretsEnv: { WEB_CLIENT_SECRET: webSecret } });
   for (const name of people) await system.identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`, '--email-verified');
-  const browser = await launchChromium();
+  const browser = await connectChromium();
   return {
     system,
     browser,

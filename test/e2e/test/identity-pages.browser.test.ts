@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inspectPage, connectChromium } from './chromium.js';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
 /**
@@ -52,7 +52,7 @@ beforeAll(async () => {
     'https://wiki.example.com/cb',
     '--consent-required',
   );
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 90_000);
 afterAll(async () => {
   await browser?.close();

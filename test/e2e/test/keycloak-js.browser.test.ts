@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { connectChromium } from './chromium.js';
 import { eventually, freePort } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 
@@ -87,7 +87,7 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((resolve) => app.listen(port, '127.0.0.1', resolve));
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 afterAll(async () => {
   await browser?.close();

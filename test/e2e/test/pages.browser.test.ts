@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inEveryLook, launchChromium, screenshot } from './chromium.js';
+import { VIEWPORTS, cspViolations, inEveryLook, connectChromium, screenshot } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -27,7 +27,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   ({ identity, h: secrets } = await startWithIdentity());
-  browser = await launchChromium();
+  browser = await connectChromium();
 });
 afterAll(async () => {
   await browser?.close();

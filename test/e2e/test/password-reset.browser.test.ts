@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { cspViolations, inspectPage, connectChromium } from './chromium.js';
 import { startIdentityWithMailer, type IdentityMail } from './identity-mail.js';
 import { authorizationUrl } from '../../../services/identity/test/flows.js';
 import { codeClient, linkMailedTo, REDIRECT, refreshTokenOf } from '../../../services/identity/test/account-mail.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   sys = await startIdentityWithMailer();
   paula = (await sys.identity.cli<{ id: string }>('users', 'create', 'paula', '--password', OLD, '--email', 'paula@example.com')).id;
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -6,7 +6,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { capturingLogger, startSmtp, testRedisUrl, type TestSmtp } from '@hush/testing';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
 import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inspectPage, connectChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   for (const name of ['alice', 'bob', 'carol']) {
     await identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`, '--email-verified');
   }
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

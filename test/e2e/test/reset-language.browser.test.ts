@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { cspViolations, inspectPage, connectChromium } from './chromium.js';
 import { startIdentityWithMailer, type IdentityMail } from './identity-mail.js';
 import { authorizationUrl } from '../../../services/identity/test/flows.js';
 import { codeClient, REDIRECT } from '../../../services/identity/test/account-mail.js';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   sys = await startIdentityWithMailer();
   for (const name of ['greta', 'hanna', 'ines']) await sys.identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`);
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { cspViolations, inspectPage, connectChromium } from './chromium.js';
 import { eventually, postForm } from '@hush/testing';
 import { startIdentity, type Harness } from '../../../services/identity/test/harness.js';
 import { codeAt } from '../../../services/identity/src/login/totp.js';
@@ -26,7 +26,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   identity = await startIdentity({}, {}, 'localhost');
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inspectPage, launchChromium } from './chromium.js';
+import { VIEWPORTS, cspViolations, inspectPage, connectChromium } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   ({ identity, h: secrets } = await startWebWithIdentity());
   await identity.cli('users', 'create', 'alice', '--password', PASSWORD);
   await identity.cli('users', 'create', 'carol', '--password', PASSWORD);
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
@@ -10,7 +10,7 @@ import { capturingLogger, startSmtp, testRedisUrl, type TestSmtp } from '@hush/t
 import { zkShare } from '@hush/zk';
 import { readConfig as readMailerConfig } from '../../../services/mailer/src/config.js';
 import { serveMailer, type Mailer } from '../../../services/mailer/test/harness.js';
-import { VIEWPORTS, cspViolations, inEveryLook, inspectPage, launchChromium, screenshot } from './chromium.js';
+import { VIEWPORTS, connectChromium, cspViolations, downloadedBytes, inEveryLook, inspectPage, screenshot } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -50,7 +50,7 @@ beforeAll(async () => {
   });
   mailer = await serveMailer(mailerConfig, capturingLogger('mailer-zero-knowledge').logger);
   for (const name of ['alice', 'bob']) await identity.cli('users', 'create', name, '--password', PASSWORD, '--email', `${name}@example.com`, '--email-verified');
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -223,7 +223,7 @@ it('a text and a 10 MiB file: encrypted in the browser, stored as ciphertext, op
   await reveal(bob.page, fileShare.link);
   const [download] = await Promise.all([bob.page.waitForEvent('download'), bob.page.locator('#download').click()]);
   expect(download.suggestedFilename()).toBe('backup.tar');
-  expect(readFileSync(await download.path()).equals(file)).toBe(true);
+  expect((await downloadedBytes(download)).equals(file)).toBe(true);
   await inspect(bob.page, bob.violations, 'zk-07-file');
   for (const link of [textShare.link, fileShare.link]) {
     await bob.page.goto(link);
