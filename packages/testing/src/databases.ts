@@ -35,8 +35,10 @@ export const TEMPLATE_PREFIX = 'hush_template_';
 export async function createTestDatabase(prefix: string, template?: DatabaseTemplate): Promise<TestDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const runId = process.env[TEST_RUN_VARIABLE];
-  const source = template && runId ? await ensureTemplate(template, runId) : undefined;
-  await withAdmin((admin) => admin.query(`CREATE DATABASE "${name}"${source ? ` TEMPLATE "${source}"` : ''}`));
+  await withAdmin(async (admin) => {
+    const source = template && runId ? await ensureTemplate(admin, template, runId) : undefined;
+    await admin.query(`CREATE DATABASE "${name}"${source ? ` TEMPLATE "${source}"` : ''}`);
+  });
   return {
     url: databaseUrl(name),
     name,
@@ -44,25 +46,23 @@ export async function createTestDatabase(prefix: string, template?: DatabaseTemp
   };
 }
 
-/** The template of `template.name` for this run, built by whoever asks first. */
-async function ensureTemplate(template: DatabaseTemplate, runId: string): Promise<string> {
+/** The template of `template.name` for this run, built by whoever asks first (`admin` holds the lock while it builds). */
+async function ensureTemplate(admin: pg.Client, template: DatabaseTemplate, runId: string): Promise<string> {
   const name = `${TEMPLATE_PREFIX}${template.name}_${runId}`.toLowerCase();
-  return withAdmin(async (admin) => {
+  if (await exists(admin, name)) return name;
+  await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+  try {
     if (await exists(admin, name)) return name;
-    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
-    try {
-      if (await exists(admin, name)) return name;
-      // Built under another name and renamed when complete: a build cut short never passes for a template.
-      const building = `${name}_building`;
-      await admin.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
-      await admin.query(`CREATE DATABASE "${building}"`);
-      await template.migrate(databaseUrl(building));
-      await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
-      return name;
-    } finally {
-      await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
-    }
-  });
+    // Built under another name and renamed when complete: a build cut short never passes for a template.
+    const building = `${name}_building`;
+    await admin.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${building}"`);
+    await template.migrate(databaseUrl(building));
+    await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
+    return name;
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+  }
 }
 
 async function exists(admin: pg.Client, name: string): Promise<boolean> {
