@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Download, type Page } from 'playwright-core';
 
 /**
@@ -16,9 +17,7 @@ export function connectChromium(): Promise<Browser> {
 
 /** What a finished download holds, read through Playwright (the browser may run in another process, which keeps the file). */
 export async function downloadedBytes(download: Download): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return buffer(await download.createReadStream());
 }
 
 /** The CSP violations Chromium reports on `page`'s console from now on (the list fills as they come). */

@@ -172,8 +172,8 @@ describe("each image, built outside Docker by its Dockerfile's commands", () => 
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       try {
-        // A deadline for a process that fails to start without exiting, not a speed: identity's first
-        // start from a fresh folder (no code cache) has taken over 20 s beside the rest of the suite.
+        // A deadline for a process that fails to start without exiting, not a speed: a first start from
+        // a fresh folder (no code cache) beside the rest of the suite on a slow machine can take 20 s.
         const status = await eventually(() => (child.exitCode === null ? answersHealthz(port) : Promise.reject(new Error(`exited ${child.exitCode}: ${stderr}`))), 90_000);
         expect(status).toBe(200);
       } finally {
