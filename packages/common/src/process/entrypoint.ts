@@ -80,7 +80,11 @@ export interface ServeOptions {
   logger: Logger;
   /** Closes what the caller opened for the app (its database pool and Redis), once the app is closed. */
   disconnect?: () => Promise<void>;
-  /** Longest wait (ms) for the requests in flight; then their connections are cut. */
+  /**
+   * Longest wait (ms) for the requests in flight; then their connections are cut. 20 s by default:
+   * inside the 30 s grace period compose and the Kubernetes manifests give identity and secrets
+   * (their default too), with time left to close the app and its connections.
+   */
   drainMs?: number;
   /**
    * Past this (ms) after the signal the process exits 1 with whatever is still running. The
@@ -99,7 +103,7 @@ export interface ServeOptions {
  *   (/readyz 503, stopping), and closes last.
  */
 export async function serveUntilSignal(app: ServiceApp, ports: ServicePorts, options: ServeOptions): Promise<ServiceServers> {
-  const { logger, disconnect, drainMs = 10_000, deadlineMs } = options;
+  const { logger, disconnect, drainMs = 20_000, deadlineMs } = options;
   await app.start();
   const servers = await listenService(app, ports);
   onShutdownSignal(logger, async () => {
