@@ -56,7 +56,7 @@ function envFor(service: string, vars: Record<string, string>, mapping: [RegExp,
   return env;
 }
 
-/** What the long-running services wrote, by service: read as it comes (a full pipe would stall a process), shown when a test about them fails. */
+/** What each service started by its compose command wrote (the one-shots too), by service: read as it comes (a full pipe would stall a process), shown when a test about them fails. */
 const output: Record<string, string> = {};
 
 function run(service: string, dir: string, env: NodeJS.ProcessEnv, args?: string[]): ChildProcess {
@@ -272,7 +272,7 @@ it('SIGTERM during load: in-flight requests finish without error, then the proce
         .post('/api/v1/share')
         .set('authorization', `Bearer ${token}`)
         .type('form')
-        // A connection of its own: one the pool kept from an earlier test may be closed under it.
+        // A connection opened for this request, none kept from an earlier test: its client port is this request's alone.
         .agent(new Agent())
         .send({ secret: `in-flight-${i}`, passphrase: 'slow to hash' })
         .on('request', (r: { req: ClientRequest }) =>
