@@ -1,9 +1,13 @@
-// Jest's node environment, with V8's code cache for the modules Jest compiles (code-cache.mjs) and
-// one clean-up after each test file: the AsyncLocalStorage instances the file's modules started
-// using are disabled when it ends. Jest evaluates every file's modules anew, so each file that
-// serves a request through oidc-provider enables a store of its own, and Node keeps every enabled
-// store in one list that each new promise of the process walks: without this, a worker that has
-// run a hundred such files pays a hundred stores per promise until it exits.
+// Jest's node environment, with three changes:
+// - one context per worker: the first test file's context (its globals) serves every later file of
+//   that worker, so that the product's modules, which runtime.mjs evaluates once per worker, live
+//   in the same realm as each file's tests (their objects pass `instanceof` there, their errors are
+//   the file's `Error`s). What a file sets on the global stays for the next; Jest's own globals
+//   (`expect`, `describe`...) are set anew for each file.
+// - V8's code cache for the modules Jest compiles (code-cache.mjs);
+// - one clean-up after each test file: the AsyncLocalStorage instances enabled while it ran are
+//   disabled. Node keeps every enabled store in one list that each new promise of the process
+//   walks; a store a later file uses again is enabled again by its first `run`.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import './code-cache.mjs';
 import { createRequire } from 'node:module';
@@ -25,14 +29,32 @@ if (typeof enable === 'function') {
   };
 }
 
+/** What a file's environment takes from the worker's first one: its context and what Jest built on it. */
+const SHARED_FIELDS = ['context', 'global', 'moduleMocker', 'fakeTimers', 'fakeTimersModern', 'customExportConditions', '_configuredExportConditions', '_globalProxy'];
+
+/** The shared fields of the worker's first environment, once built. */
+let first;
+
 export default class HushEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    if (first) {
+      // A derived constructor may return an object of its own instead of building one: here a new
+      // environment on the first one's context, without the new context Jest's constructor makes.
+      const reused = Object.create(new.target.prototype);
+      Object.assign(reused, first);
+      return reused;
+    }
+    super(config, context);
+    first = Object.fromEntries(SHARED_FIELDS.map((field) => [field, this[field]]));
+  }
+
   async setup() {
     enabledByFile.clear();
     await super.setup();
   }
 
+  // Jest's own teardown empties the context, which the worker's next file uses: left out.
   async teardown() {
-    await super.teardown();
     for (const store of enabledByFile) store.disable();
     enabledByFile.clear();
   }
