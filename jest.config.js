@@ -8,9 +8,8 @@ export default {
   // Jest's, with the product's and the dependencies' modules evaluated once per worker and shared
   // by its files (packages/testing/jest/runtime.mjs), in one context per worker.
   runtime: '<rootDir>/packages/testing/jest/runtime.mjs',
-  // Node's, with that one context, V8's code cache for the compiled modules and a clean-up between
-  // files (environment.mjs); with HUSH_TEST_CPU=<file>, the same, writing each file's CPU time there
-  // (cpu-environment.mjs).
+  // Node's, with that one context (environment.mjs); with HUSH_TEST_CPU=<file>, the same, writing
+  // each file's CPU time there (cpu-environment.mjs).
   testEnvironment: `<rootDir>/packages/testing/jest/${process.env.HUSH_TEST_CPU ? 'cpu-environment' : 'environment'}.mjs`,
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },

@@ -1,33 +1,13 @@
-// Jest's node environment, with three changes:
-// - one context per worker: the first test file's context (its globals) serves every later file of
-//   that worker, so that the product's modules, which runtime.mjs evaluates once per worker, live
-//   in the same realm as each file's tests (their objects pass `instanceof` there, their errors are
-//   the file's `Error`s). What a file sets on the global stays for the next; Jest's own globals
-//   (`expect`, `describe`...) are set anew for each file.
-// - V8's code cache for the modules Jest compiles (code-cache.mjs);
-// - one clean-up after each test file: the AsyncLocalStorage instances enabled while it ran are
-//   disabled. Node keeps every enabled store in one list that each new promise of the process
-//   walks; a store a later file uses again is enabled again by its first `run`.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import './code-cache.mjs';
+// Jest's node environment, with one context per worker: the first test file's context (its globals)
+// serves every later file of that worker, so that the product's modules, which runtime.mjs evaluates
+// once per worker, live in the same realm as each file's tests (their objects pass `instanceof`
+// there, their errors are the file's `Error`s). What a file sets on the global stays for the next;
+// Jest's own globals (`expect`, `describe`...) are set anew for each file.
 import { createRequire } from 'node:module';
 
 // jest-environment-node is Jest's own dependency, reached from Jest's folder.
 const fromJest = createRequire(createRequire(import.meta.url).resolve('jest'));
 const { TestEnvironment } = fromJest('jest-environment-node');
-
-/** The stores enabled since the current file began (one file at a time runs in a worker). */
-const enabledByFile = new Set();
-
-// Node 22 enables a store through this method; a Node whose stores are not kept in such a list
-// (AsyncContextFrame, the default from Node 24) has no such method, and nothing is needed there.
-const enable = AsyncLocalStorage.prototype._enable;
-if (typeof enable === 'function') {
-  AsyncLocalStorage.prototype._enable = function recordedEnable() {
-    if (!this.enabled) enabledByFile.add(this);
-    return enable.call(this);
-  };
-}
 
 /** What a file's environment takes from the worker's first one: its context and what Jest built on it. */
 const SHARED_FIELDS = ['context', 'global', 'moduleMocker', 'fakeTimers', 'fakeTimersModern', 'customExportConditions', '_configuredExportConditions', '_globalProxy'];
@@ -48,14 +28,6 @@ export default class HushEnvironment extends TestEnvironment {
     first = Object.fromEntries(SHARED_FIELDS.map((field) => [field, this[field]]));
   }
 
-  async setup() {
-    enabledByFile.clear();
-    await super.setup();
-  }
-
   // Jest's own teardown empties the context, which the worker's next file uses: left out.
-  async teardown() {
-    for (const store of enabledByFile) store.disable();
-    enabledByFile.clear();
-  }
+  async teardown() {}
 }
