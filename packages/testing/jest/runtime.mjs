@@ -14,7 +14,7 @@ const Runtime = fromJest('jest-runtime').default;
 const PRODUCT = /\/(services\/[a-z-]+|packages\/(?!testing\/)[a-z-]+)\/src\//;
 
 /** Whether the module a registry key names (a path or a file URL) is shared by the worker's files. */
-export function isShared(key) {
+function isShared(key) {
   if (typeof key !== 'string') return false;
   if (key.includes('/node_modules/')) return true;
   return PRODUCT.test(key) && !/\.test\.[cm]?[jt]s$/.test(key);
