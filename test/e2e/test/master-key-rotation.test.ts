@@ -120,9 +120,11 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
   let secretsBase: NodeJS.ProcessEnv;
   const running: { close(): Promise<void> }[] = [];
   const { logger } = capturingLogger('rotation-e2e');
-  const prefix = `e2e-${randomBytes(5).toString('hex')}`;
+  let prefix: string;
 
-  beforeAll(async () => {
+  // Each attempt on databases, queues and keys of its own, so that a retry starts from the beginning.
+  beforeEach(async () => {
+    prefix = `e2e-${randomBytes(5).toString('hex')}`;
     [identityDb, secretsDb, smtp] = await Promise.all([createTestDatabase('identity'), createTestDatabase('secrets'), startSmtp({})]);
     identityBase = {
       DATABASE_URL: identityDb.url,
@@ -149,8 +151,8 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
       LOG_LEVEL: 'silent',
     };
   });
-  afterAll(async () => {
-    for (const r of running.reverse()) await r.close();
+  afterEach(async () => {
+    for (const r of running.splice(0).reverse()) await r.close();
     await smtp.close();
     await Promise.all([identityDb.drop(), secretsDb.drop()]);
   });
@@ -178,14 +180,18 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await identityCli(oldIdentity).cli('migrate');
     const { api_token } = await secretsCli(oldSecrets).cli<{ api_token: string }>('tokens', 'create', 'rotator');
     const auth = `Basic ${Buffer.from(`rotator:${api_token}`).toString('base64')}`;
-    let mailer: Mailer = await serveMailer(
-      readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', MAIL_SEALING_KEY: keys.mailOld, LOG_LEVEL: 'silent' }),
-      logger,
+    let mailer: Mailer = await start(
+      serveMailer(
+        readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', MAIL_SEALING_KEY: keys.mailOld, LOG_LEVEL: 'silent' }),
+        logger,
+      ),
     );
     const secretsA = await start(runSecrets(secretsBase, oldSecrets, logger));
     const identityA = await start(runIdentity(identityBase, oldIdentity, logger));
 
-    const shared: { key: string; value: string; passphrase?: string }[] = [];
+    const shared: { key: string; value: string; passphrase?: string; underOldKey: boolean }[] = [];
+    /** The instances that seal under the old MASTER_KEY. */
+    const sealingUnderOldKey = new Set<Running>([secretsA]);
     const addresses: string[] = [];
     let n = 0;
     const share = async (via: Running, extra: Record<string, string> = {}) => {
@@ -196,7 +202,12 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
         .type('form')
         .send({ secret: value, ...extra });
       expect(res.status).toBe(200);
-      shared.push({ key: (res.body as { secret_key: string }).secret_key, value, ...(extra['passphrase'] ? { passphrase: extra['passphrase'] } : {}) });
+      shared.push({
+        key: (res.body as { secret_key: string }).secret_key,
+        value,
+        ...(extra['passphrase'] ? { passphrase: extra['passphrase'] } : {}),
+        underOldKey: sealingUnderOldKey.has(via),
+      });
       if (extra['recipient']) addresses.push(extra['recipient']);
     };
     const shareSome = async (via: Running) => {
@@ -324,20 +335,23 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     // Step 1: the new keys readable everywhere, still sealing under the old ones. The mailer learns the new sealing key first.
     const step1Secrets = secretsEnv(keys.secretsOld, [keys.secretsNew], keys.mailOld);
     const step1Identity = identityEnv(keys.identityOld, [keys.identityNew]);
-    await mailer.close();
-    mailer = await serveMailer(
-      readMailerConfig({
-        REDIS_URL: testRedisUrl,
-        QUEUE_PREFIX: prefix,
-        SMTP_URL: smtp.url,
-        MANAGEMENT_PORT: '0',
-        MAIL_SEALING_KEY: keys.mailNew,
-        MAIL_SEALING_KEYS_PREVIOUS: keys.mailOld,
-        LOG_LEVEL: 'silent',
-      }),
-      logger,
+    await retire(mailer);
+    mailer = await start(
+      serveMailer(
+        readMailerConfig({
+          REDIS_URL: testRedisUrl,
+          QUEUE_PREFIX: prefix,
+          SMTP_URL: smtp.url,
+          MANAGEMENT_PORT: '0',
+          MAIL_SEALING_KEY: keys.mailNew,
+          MAIL_SEALING_KEYS_PREVIOUS: keys.mailOld,
+          LOG_LEVEL: 'silent',
+        }),
+        logger,
+      ),
     );
     const secretsB = await start(runSecrets(secretsBase, step1Secrets, logger));
+    sealingUnderOldKey.add(secretsB);
     await shareSome(secretsB);
     await readSome(secretsA);
     await retire(secretsA);
@@ -349,7 +363,8 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     const step2Identity = identityEnv(keys.identityNew, [keys.identityOld]);
     const secretsC = await start(runSecrets(secretsBase, step2Secrets, logger));
     const identityC = await start(runIdentity(identityBase, step2Identity, logger));
-    await shareSome(secretsB);
+    // Enough under the old key that the reads during the rewrap (the oldest quarter) open some and leave some for it to move.
+    for (let i = 0; i < 3; i++) await shareSome(secretsB);
     await shareSome(secretsC);
     await addClient(step2Identity);
     await enrol(step2Identity);
@@ -364,6 +379,9 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await retire(identityB);
 
     // Step 3: the rewrap, while shares and reads go on.
+    const readDuringRewrap = Math.ceil((shared.length + 3) / 4);
+    expect(shared.slice(0, readDuringRewrap).every((s) => s.underOldKey)).toBe(true);
+    expect(shared.slice(readDuringRewrap).some((s) => s.underOldKey)).toBe(true);
     const rewraps = Promise.all([
       secretsCli(step2Secrets).cli<{ left: number; previousKeysRemovable: boolean }>('rewrap', '--batch-size', '2'),
       identityCli(step2Identity).cli<{ left: number; previousKeysRemovable: boolean }>('rewrap', '--batch-size', '2'),
@@ -406,6 +424,6 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
 
     // Every recipient's e-mail arrived, those sealed under the old MAIL_SEALING_KEY too.
     for (const to of addresses) expect(await smtp.waitFor(to, 1, 30_000)).toHaveLength(1);
-    await mailer.close();
+    await retire(mailer);
   });
 });
