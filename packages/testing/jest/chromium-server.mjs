@@ -4,13 +4,17 @@
 // A file still gets its own browser contexts, so nothing a page keeps (cookies, storage) crosses
 // files; what is shared is the browser's own processes, whose start cost a browser file more CPU
 // than most of its tests.
-// Debian's Chromium (CHROMIUM_PATH to use another), headless, with the flags this machine needs: no
-// sandbox (tests run as root), and none of Chromium's own background connections, which the closed
-// network refuses many at a time. Two of Chromium's features are off, each of which started
-// renderer processes that cost more CPU than the test pages did: the address bar's suggestion popups
-// (two chrome:// pages built for every window, so for every new context; nobody types into an
-// address bar here), and the spare renderer Chromium keeps started for the next navigation (with
-// it, the browser test files started nearly three times as many renderer processes).
+// Debian's chromium-headless-shell (CHROMIUM_PATH to use another Chromium): Chromium's headless
+// shell, which Playwright itself runs for headless tests; with no browser window behind its pages,
+// its browser process does much less for the same pages than the full browser's. A redirect it
+// follows is not offered to Playwright's routes, so a test reads a client's callback off the
+// request (`callbackReached`) instead of answering it. The flags this machine needs: no sandbox
+// (tests run as root), and none of Chromium's own background connections, which the closed network
+// refuses many at a time. Features that started renderer processes costing more CPU than the test
+// pages did are off: the spare renderer Chromium keeps started for the next navigation (with it,
+// the browser test files started nearly three times as many renderer processes) and, should
+// CHROMIUM_PATH name the full browser, its address bar's suggestion popups (two chrome:// pages
+// built for every window, so for every new context).
 import { chromium } from 'playwright-core';
 
 /** Where the workers find the run's Chromium (`connectChromium` reads it by this name). */
@@ -29,7 +33,7 @@ export function wantChromium() {
 export async function startChromium() {
   if (process.env[WANTED_VARIABLE] !== '1') return undefined;
   const server = await chromium.launchServer({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
     args: [
       '--no-sandbox',
       '--disable-gpu',

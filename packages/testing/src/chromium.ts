@@ -29,6 +29,20 @@ export function cspViolations(page: Page): string[] {
   return violations;
 }
 
+/**
+ * Where `act` (a click, a sign-in) sends `page` at a client's callback, one that starts with
+ * `callback` and that no server answers: read off the request Chromium makes (the page then shows
+ * Chromium's error page, as a browser does when the application is down).
+ */
+export async function callbackReached(page: Page, callback: string, act: () => Promise<unknown>): Promise<URL> {
+  const reached = page.waitForRequest((request) => request.url().startsWith(callback));
+  await act();
+  const url = new URL((await reached).url());
+  // The navigation ends on the error page (the headless shell shows it at chrome-error://).
+  await page.waitForURL((shown) => shown.protocol === 'chrome-error:' || shown.href.startsWith(callback));
+  return url;
+}
+
 /** The widths every page is checked at: a desktop window and a 360 px phone. */
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 360, height: 740 } } as const;
 export type Width = keyof typeof VIEWPORTS;

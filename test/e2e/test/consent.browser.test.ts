@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { browserTests, type BrowserTab } from './chromium.js';
+import { browserTests, callbackReached, type BrowserTab } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -23,12 +23,8 @@ const suite = browserTests('identity', async (own) => {
   await identity.cli('users', 'create', 'cora', '--password', PASSWORD, '--email', 'cora@example.com', '--email-verified');
 });
 
-/** A fresh browser (no session, no cookies) whose visits to the test client's callback are answered here. */
-async function freshPage(): Promise<BrowserTab> {
-  const tab = await suite.newTab();
-  await tab.context.route(`${CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the client' }));
-  return tab;
-}
+/** A fresh browser: no session, no cookies. */
+const freshPage = (): Promise<BrowserTab> => suite.newTab();
 
 async function signIn(page: Page) {
   await page.fill('#username', 'cora');
@@ -82,16 +78,14 @@ it('a client that requires consent shows its scopes by description and is not as
     'See the secrets you shared and read secrets shared with you',
   ]);
   await suite.inspect(first.page, first.violations, 'identity-consent');
-  await first.page.click('button:has-text("Allow")');
-  await first.page.waitForURL(`${CALLBACK}**`);
-  expect(new URL(first.page.url()).searchParams.get('code')).toBeTruthy();
+  const allowed = await callbackReached(first.page, CALLBACK, () => first.page.click('button:has-text("Allow")'));
+  expect(allowed.searchParams.get('code')).toBeTruthy();
   await first.close();
 
   // Another browser: the answer is remembered for this person and client.
   const second = await freshPage();
   await second.page.goto((await authorizationUrl(config, CALLBACK, scope)).url.toString());
-  await signIn(second.page);
-  await second.page.waitForURL(`${CALLBACK}**`);
-  expect(new URL(second.page.url()).searchParams.get('code')).toBeTruthy();
+  const remembered = await callbackReached(second.page, CALLBACK, () => signIn(second.page));
+  expect(remembered.searchParams.get('code')).toBeTruthy();
   await second.close();
 });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { VIEWPORTS, cspViolations, inEveryLook, connectChromium, screenshot } from './chromium.js';
+import { VIEWPORTS, callbackReached, cspViolations, inEveryLook, connectChromium, screenshot } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -105,12 +105,8 @@ it('identity: login (with its error), consent, sign-out and error pages', async 
   await expect(page.locator('h1').textContent()).resolves.toBe('Allow Dora’s <Notes> app?');
   await inspect(page, violations, 'identity-3-consent');
 
-  // The client's redirect_uri: answered here, as nothing listens there.
-  await page.route(`${REDIRECT}**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'client callback' }));
-  await page.click('button:has-text("Allow")');
-  await page.waitForURL((url) => url.href.startsWith(REDIRECT));
-  await expect(page.locator('body').textContent()).resolves.toBe('client callback');
-  expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+  const callback = await callbackReached(page, REDIRECT, () => page.click('button:has-text("Allow")'));
+  expect(callback.searchParams.get('code')).toBeTruthy();
   expect(violations).toEqual([]);
 
   await page.goto(`${identity.issuer}/protocol/openid-connect/logout`);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
-import { cspViolations, inspectPage, connectChromium } from './chromium.js';
+import { callbackReached, cspViolations, inspectPage, connectChromium } from './chromium.js';
 import { startIdentityWithMailer, type IdentityMail } from './identity-mail.js';
 import { authorizationUrl } from '../../../services/identity/test/flows.js';
 import { codeClient, linkMailedTo, REDIRECT, refreshTokenOf } from '../../../services/identity/test/account-mail.js';
@@ -44,12 +44,6 @@ it('a person resets a forgotten password by e-mail and signs in with the new one
   const context = await browser.newContext();
   const page = await context.newPage();
   const violations = cspViolations(page);
-  // The application's redirect URI: Chromium stops there, and the test reads the code from it.
-  let callback: URL | undefined;
-  await page.route(`${REDIRECT}**`, async (route) => {
-    callback = new URL(route.request().url());
-    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>app</title><p>back in the app</p>' });
-  });
 
   const { url, verifier, state } = await authorizationUrl(config, REDIRECT, 'openid');
   await page.goto(url.toString());
@@ -78,11 +72,9 @@ it('a person resets a forgotten password by e-mail and signs in with the new one
   await page.getByRole('link', { name: 'Continue signing in' }).click();
   await page.getByLabel('Username').fill('paula');
   await page.getByLabel('Password').fill(NEW);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  // paula allowed this client when she signed in before: remembered, so no consent page.
-  await page.waitForURL(`${REDIRECT}**`);
-  expect(callback).toBeDefined();
-  const tokens = await oidc.authorizationCodeGrant(config, callback as URL, { pkceCodeVerifier: verifier, expectedState: state });
+  // paula allowed this client when she signed in before: remembered, so no consent page. The test reads the code off the application's redirect URI.
+  const callback = await callbackReached(page, REDIRECT, () => page.getByRole('button', { name: 'Sign in', exact: true }).click());
+  const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
   expect(tokens.claims()?.sub).toBe(paula);
 
   // The link worked once.
