@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // The two commands of the README, runnable on a fresh clone with only Node and npm:
 //   npm start   install (pnpm and every dependency), build, start the whole system
-//   npm test    install, then the typecheck (which builds what the suite starts as processes) and
-//               the format check side by side, then the whole test suite with lint beside it (its
-//               report printed once the suite has ended); what CI runs. `pnpm check` runs the same
-//               steps one by one.
+//   npm test    install, then the build of the product's sources (what the suite starts as
+//               processes) and the format check side by side, then the whole test suite with lint
+//               and the rest of the typecheck (the tests' own projects) beside it (their reports
+//               printed once the suite has ended); what CI runs. `pnpm check` runs the same steps
+//               one by one.
 // pnpm is the one the project pins (packageManager); when it is not on PATH, npx fetches it.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -73,11 +74,12 @@ switch (process.argv[2]) {
     break;
   case 'test':
     // Each check uses one core and the suite leaves some idle (its files wait on PostgreSQL,
-    // Chromium and child processes): lint, which writes nothing, runs beside the suite; the
-    // typecheck cannot, since the suite starts what it builds.
+    // Chromium and child processes): lint, which writes nothing, runs beside the suite, and so does
+    // the typecheck of the tests' projects, which writes only their declarations (dist-test); the
+    // product's sources are built first, since the suite starts what they build.
     passSignals();
-    await sideBySide(pnpmScript('typecheck'), pnpmScript('format:check'));
-    await sideBySide(pnpmScript('jest'), pnpmScript('lint', { quiet: true }));
+    await sideBySide(pnpmScript('build:src'), pnpmScript('format:check'));
+    await sideBySide(pnpmScript('jest'), pnpmScript('lint', { quiet: true }), pnpmScript('typecheck', { quiet: true }));
     break;
   default:
     process.stderr.write('usage: node scripts/run.mjs start|test\n');
