@@ -1,5 +1,5 @@
 import { type Page } from 'playwright-core';
-import { browserTests, callbackReached, type BrowserTab } from './chromium.js';
+import { browserTests, callbackReached } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -23,9 +23,6 @@ const suite = browserTests('identity', async (own) => {
   await identity.cli('users', 'create', 'cora', '--password', PASSWORD, '--email', 'cora@example.com', '--email-verified');
 });
 
-/** A fresh browser: no session, no cookies. */
-const freshPage = (): Promise<BrowserTab> => suite.newTab();
-
 async function signIn(page: Page) {
   await page.fill('#username', 'cora');
   await page.fill('#password', PASSWORD);
@@ -37,7 +34,7 @@ const h1 = (page: Page) => page.locator('h1').textContent();
 it('the web app (first-party) signs in with no consent page', async () => {
   const web = await identity.identity.context.clients.find('hush-secrets-web');
   expect(web?.consentRequired).toBe(false);
-  const { page, close } = await freshPage();
+  const { page, close } = await suite.newTab();
   await page.goto(`${secrets.url}/`);
   await expect(h1(page)).resolves.toBe('Sign in to Hush');
   await signIn(page);
@@ -66,7 +63,7 @@ it('a client that requires consent shows its scopes by description and is not as
   const config = await clientConfig(identity.issuer, client.client_id, client.client_secret);
   const scope = 'openid profile email secrets:read';
 
-  const first = await freshPage();
+  const first = await suite.newTab();
   await first.page.goto((await authorizationUrl(config, CALLBACK, scope)).url.toString());
   await signIn(first.page);
   await expect(h1(first.page)).resolves.toBe('Allow Reports exporter?');
@@ -83,7 +80,7 @@ it('a client that requires consent shows its scopes by description and is not as
   await first.close();
 
   // Another browser: the answer is remembered for this person and client.
-  const second = await freshPage();
+  const second = await suite.newTab();
   await second.page.goto((await authorizationUrl(config, CALLBACK, scope)).url.toString());
   const remembered = await callbackReached(second.page, CALLBACK, () => signIn(second.page));
   expect(remembered.searchParams.get('code')).toBeTruthy();

@@ -180,12 +180,9 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await identityCli(oldIdentity).cli('migrate');
     const { api_token } = await secretsCli(oldSecrets).cli<{ api_token: string }>('tokens', 'create', 'rotator');
     const auth = `Basic ${Buffer.from(`rotator:${api_token}`).toString('base64')}`;
-    let mailer: Mailer = await start(
-      serveMailer(
-        readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', MAIL_SEALING_KEY: keys.mailOld, LOG_LEVEL: 'silent' }),
-        logger,
-      ),
-    );
+    const serveMailerWith = (sealing: NodeJS.ProcessEnv) =>
+      start(serveMailer(readMailerConfig({ REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, SMTP_URL: smtp.url, MANAGEMENT_PORT: '0', LOG_LEVEL: 'silent', ...sealing }), logger));
+    let mailer: Mailer = await serveMailerWith({ MAIL_SEALING_KEY: keys.mailOld });
     const secretsA = await start(runSecrets(secretsBase, oldSecrets, logger));
     const identityA = await start(runIdentity(identityBase, oldIdentity, logger));
 
@@ -336,20 +333,7 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     const step1Secrets = secretsEnv(keys.secretsOld, [keys.secretsNew], keys.mailOld);
     const step1Identity = identityEnv(keys.identityOld, [keys.identityNew]);
     await retire(mailer);
-    mailer = await start(
-      serveMailer(
-        readMailerConfig({
-          REDIS_URL: testRedisUrl,
-          QUEUE_PREFIX: prefix,
-          SMTP_URL: smtp.url,
-          MANAGEMENT_PORT: '0',
-          MAIL_SEALING_KEY: keys.mailNew,
-          MAIL_SEALING_KEYS_PREVIOUS: keys.mailOld,
-          LOG_LEVEL: 'silent',
-        }),
-        logger,
-      ),
-    );
+    mailer = await serveMailerWith({ MAIL_SEALING_KEY: keys.mailNew, MAIL_SEALING_KEYS_PREVIOUS: keys.mailOld });
     const secretsB = await start(runSecrets(secretsBase, step1Secrets, logger));
     sealingUnderOldKey.add(secretsB);
     await shareSome(secretsB);
@@ -378,7 +362,7 @@ describe('rotating MASTER_KEY and MAIL_SEALING_KEY on a running system', () => {
     await retire(secretsB);
     await retire(identityB);
 
-    // Step 3: the rewrap, while shares and reads go on.
+    // Step 3: the rewrap, while shares and reads go on (the reads: a quarter of what is unread once shareSome's three are in).
     const readDuringRewrap = Math.ceil((shared.length + 3) / 4);
     expect(shared.slice(0, readDuringRewrap).every((s) => s.underOldKey)).toBe(true);
     expect(shared.slice(readDuringRewrap).some((s) => s.underOldKey)).toBe(true);

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { browserTests } from './chromium.js';
+import { browserTests, type BrowserTab } from './chromium.js';
 import type { Harness as IdentityHarness } from '../../../services/identity/test/harness.js';
 import type { Harness as SecretsHarness } from '../../../services/secrets/test/harness.js';
 import { clientToken, startWebWithIdentity } from '../../../services/secrets/test/identity.js';
@@ -28,7 +28,7 @@ const suite = browserTests('page-languages', async (own) => {
 });
 
 /** A fresh browser asking for `locale` (Accept-Language). */
-const freshPage = (locale: Locale): Promise<{ page: Page; violations: string[]; close: () => Promise<void> }> => suite.newTab({ locale: locale === 'de' ? 'de-DE' : 'en-GB' });
+const freshPage = (locale: Locale): Promise<BrowserTab> => suite.newTab({ locale: locale === 'de' ? 'de-DE' : 'en-GB' });
 
 const h1 = (page: Page) => page.locator('h1').innerText();
 
