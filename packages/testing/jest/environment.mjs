@@ -3,6 +3,7 @@
 // once per worker, live in the same realm as each file's tests (their objects pass `instanceof`
 // there, their errors are the file's `Error`s). What a file sets on the global stays for the next;
 // Jest's own globals (`expect`, `describe`...) are set anew for each file.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 
 // jest-environment-node is Jest's own dependency, reached from Jest's folder.
@@ -11,6 +12,19 @@ const { TestEnvironment } = fromJest('jest-environment-node');
 
 /** What a file's environment takes from the worker's first one: its context and what Jest built on it. */
 const SHARED_FIELDS = ['context', 'global', 'moduleMocker', 'fakeTimers', 'fakeTimersModern', 'customExportConditions', '_configuredExportConditions', '_globalProxy'];
+
+// Jest loads its test adapter anew for each file, and the adapter makes an AsyncLocalStorage of its
+// own. Node (before AsyncContextFrame) keeps every storage ever used in one list that each new
+// promise walks, so over a worker's files every promise paid for every earlier file's storage. The
+// storages used while a file ran are disabled when it ends; one used again enables itself again.
+const usedStorages = new Set();
+for (const method of ['run', 'enterWith']) {
+  const original = AsyncLocalStorage.prototype[method];
+  AsyncLocalStorage.prototype[method] = function (...args) {
+    usedStorages.add(this);
+    return original.apply(this, args);
+  };
+}
 
 /** The shared fields of the worker's first environment, once built. */
 let first;
@@ -29,5 +43,8 @@ export default class HushEnvironment extends TestEnvironment {
   }
 
   // Jest's own teardown empties the context, which the worker's next file uses: left out.
-  async teardown() {}
+  async teardown() {
+    for (const storage of usedStorages) storage.disable();
+    usedStorages.clear();
+  }
 }
