@@ -6,8 +6,7 @@ import { adminDatabaseUrl } from './servers.js';
 // Every test file gets databases of its own, uniquely named, so files running at once in Jest's
 // workers never meet. Migrating a fresh identity database costs about a second of CPU; a file
 // that starts from a template gets a copy of an already migrated one instead (CREATE DATABASE …
-// TEMPLATE, a file copy inside PostgreSQL: STRATEGY FILE_COPY where the server has it, which costs
-// the server less than writing the copy through its WAL, PostgreSQL 15's default). The first file of a run that asks for a template
+// TEMPLATE, a file copy inside PostgreSQL). The first file of a run that asks for a template
 // builds it, under an advisory lock so that two workers do not build it twice; the run's global
 // teardown (packages/testing/jest/global-teardown.mjs) drops the templates of that run.
 
@@ -38,7 +37,7 @@ export async function createTestDatabase(prefix: string, template?: DatabaseTemp
   const runId = process.env[TEST_RUN_VARIABLE];
   await withAdmin(async (admin) => {
     const source = template && runId ? await ensureTemplate(admin, template, runId) : undefined;
-    await admin.query(`CREATE DATABASE "${name}"${source ? ` TEMPLATE "${source}"` : ''}${await fileCopy(admin)}`);
+    await admin.query(`CREATE DATABASE "${name}"${source ? ` TEMPLATE "${source}"` : ''}`);
   });
   return {
     url: databaseUrl(name),
@@ -64,16 +63,6 @@ async function ensureTemplate(admin: pg.Client, template: DatabaseTemplate, runI
   } finally {
     await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
   }
-}
-
-/** The clause that asks for a copy of the files (PostgreSQL 15 and later), or none. */
-let fileCopyClause: string | undefined;
-async function fileCopy(admin: pg.Client): Promise<string> {
-  if (fileCopyClause === undefined) {
-    const { rows } = await admin.query<{ version: string }>(`SELECT current_setting('server_version_num') AS version`);
-    fileCopyClause = Number(rows[0]?.version) >= 150000 ? ' STRATEGY FILE_COPY' : '';
-  }
-  return fileCopyClause;
 }
 
 async function exists(admin: pg.Client, name: string): Promise<boolean> {
