@@ -17,6 +17,11 @@ import { DomainError } from '../http/errors.js';
  *   refused (spend a passphrase attempt, say), takes a place first (`reserve`), and gives it back
  *   when it is done or gone, withdrawing its job if that still waits.
  *
+ * - a closed pool's idle workers are kept a while for the next pool of the same process, which takes
+ *   them instead of starting its own (a worker costs ~70 ms of CPU to start): a service has one
+ *   pool, but a process that builds one app after another (the test suite, a CLI run beside a
+ *   server) would otherwise start new workers for each.
+ *
  * The worker is given as source text (CommonJS, requiring bcryptjs by absolute path) so the same
  * code runs from dist and from the TypeScript sources under Jest, where no compiled file exists.
  */
@@ -75,6 +80,38 @@ interface Job {
   work: Work;
   resolve(result: string | boolean): void;
   reject(err: Error): void;
+}
+
+/** Idle workers of closed pools, at most SPARES_MAX, each ended after SPARE_MS unless a pool takes it. */
+const spares = new Map<Worker, NodeJS.Timeout>();
+const SPARES_MAX = 4;
+const SPARE_MS = 30_000;
+
+/** Keeps `worker`, idle and no longer any pool's, for the next pool to take; ends it if there are enough. */
+function park(worker: Worker): Promise<unknown> {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  if (spares.size >= SPARES_MAX) return worker.terminate();
+  const end = () => {
+    spares.delete(worker);
+    void worker.terminate();
+  };
+  worker.on('error', end);
+  const timer = setTimeout(end, SPARE_MS);
+  timer.unref();
+  spares.set(worker, timer);
+  return Promise.resolve();
+}
+
+/** A spare worker, taken out of the spares; none if there is none. */
+function takeSpare(): Worker | undefined {
+  const [entry] = spares;
+  if (entry === undefined) return undefined;
+  const [worker, timer] = entry;
+  clearTimeout(timer);
+  spares.delete(worker);
+  worker.removeAllListeners('error');
+  return worker;
 }
 
 /** The first estimate of a job's time (ms), until one has run: bcrypt at cost 12 on a common core. */
@@ -149,7 +186,7 @@ export class BcryptPool {
     return this.reserve().compare(input, hash);
   }
 
-  /** Refuses new work, lets queued and running jobs finish (at most `drainMs`), then stops the workers. */
+  /** Refuses new work, lets queued and running jobs finish (at most `drainMs`), then hands the idle workers on (`park`) and stops the rest. */
   async close(drainMs = 10_000): Promise<void> {
     this.closed = true;
     const deadline = Date.now() + drainMs;
@@ -157,7 +194,7 @@ export class BcryptPool {
     for (const job of this.queue.splice(0)) job.reject(new Error('bcrypt pool is closed'));
     for (const timer of this.idleSince.values()) clearTimeout(timer);
     this.idleSince.clear();
-    await Promise.all([...this.idle, ...this.busy.keys()].map((w) => w.terminate()));
+    await Promise.all([...this.idle.splice(0).map(park), ...[...this.busy.keys()].map((w) => w.terminate())]);
   }
 
   /** Throws unless there is room for one more job: a worker, or a place in the queue. */
@@ -194,7 +231,7 @@ export class BcryptPool {
   private spawn(): Worker {
     // A hash needs a few kB: without limits each worker's heap grows to V8's defaults under load (a
     // 32 MB young generation), tens of MB of the service's resident memory for nothing.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: this.bcryptPath }, resourceLimits: WORKER_LIMITS });
+    const worker = takeSpare() ?? new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath: this.bcryptPath }, resourceLimits: WORKER_LIMITS });
     worker.unref();
     worker.on('message', (msg: { id: number; result?: string | boolean; error?: string }) => {
       const running = this.busy.get(worker);
