@@ -37,6 +37,7 @@ export async function startChromium() {
     args: [
       '--no-sandbox',
       '--disable-gpu',
+      '--in-process-gpu',
       '--disable-quic',
       '--no-first-run',
       '--disable-background-networking',
