@@ -15,12 +15,11 @@ import { DomainError } from '../http/errors.js';
  *   of waiting without bound, so a flood of sign-ins answers quickly and holds no memory;
  * - a caller that must do other work before the hash, and must not do it when the hash would be
  *   refused (spend a passphrase attempt, say), takes a place first (`reserve`), and gives it back
- *   when it is done or gone, withdrawing its job if that still waits.
- *
+ *   when it is done or gone, withdrawing its job if that still waits;
  * - a closed pool's idle workers are kept a while for the next pool of the same process, which takes
  *   them instead of starting its own (a worker costs ~70 ms of CPU to start): a service has one
- *   pool, but a process that builds one app after another (the test suite, a CLI run beside a
- *   server) would otherwise start new workers for each.
+ *   pool, but a process that builds one app after another (the test suite's workers) would
+ *   otherwise start new workers for each.
  *
  * The worker is given as source text (CommonJS, requiring bcryptjs by absolute path) so the same
  * code runs from dist and from the TypeScript sources under Jest, where no compiled file exists.
