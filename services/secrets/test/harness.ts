@@ -79,7 +79,7 @@ export async function startSecrets(overrides: Record<string, string> = {}, via: 
     PASSPHRASE_WORKERS: '2',
     // Off by default so revocations and plan changes show at once; cli.test.ts covers the cache.
     API_TOKEN_CACHE_SECONDS: '0',
-    // Two Jest workers, each with a system or two, share PostgreSQL's 100 connections.
+    // Jest's three workers, each with a system or two, share PostgreSQL's 100 connections.
     DATABASE_POOL_MAX: '10',
     // A busy test machine is no Redis outage: commands get 5 s, unless a test cuts Redis on purpose (the services' default 1 s).
     ...(via.redis ? {} : { REDIS_TIMEOUT_MS: '5000' }),
