@@ -98,8 +98,10 @@ describe('a zero-knowledge text', () => {
     const reads = [...shared.map((s) => zkRead({}, otherKey(s.link))), ...shared.map((s) => zkRead({}, s.link)), ...shared.map((s) => zkRead({}, s.link)), zkRead({}, locked.link)];
     const results = await Promise.allSettled(reads);
     const outcome = (r: PromiseSettledResult<{ text?: string }>) => (r.status === 'fulfilled' ? r.value.text : (r.reason as ZkApiError).code);
+    // A wrong link is refused: wrong_key while its secret is there, unknown_secret once a right read
+    // running beside it has taken the secret (the reads race, as they would in use).
     const wrong = results.slice(0, 12).map(outcome);
-    expect(wrong).toEqual(texts.map(() => 'wrong_key'));
+    expect(wrong.filter((o) => o !== 'wrong_key' && o !== 'unknown_secret')).toEqual([]);
     // Of each pair of right reads exactly one got its own text, the other found it gone.
     for (let i = 0; i < 12; i++) {
       const pair = [outcome(results[12 + i]!), outcome(results[24 + i]!)];
