@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, type CliResult, type Logger } from '@hush/common';
 
 export * from './servers.js';
 export * from './databases.js';
+export * from './ports.js';
 
 /** A unique prefix for Redis keys, so parallel test files never see each other's counters. */
 export function uniquePrefix(label: string): string {
@@ -40,15 +41,6 @@ export async function listenOnFreePort(): Promise<{ server: Server; url: string 
 }
 
 /** Drives a service's admin CLI as a shell would: `cliRaw` as is, `cli` with --json, parsed, throwing on failure. */
-/** A TCP port free right now on 127.0.0.1, for a child process that must be told where to listen. */
-export async function freePort(): Promise<number> {
-  const server = createNetServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
-
 export function cliDriver(run: (argv: string[], env: NodeJS.ProcessEnv) => Promise<CliResult>, env: NodeJS.ProcessEnv) {
   const cliRaw = (...args: string[]) => run(args, env);
   const cli = async <T = Record<string, unknown>>(...args: string[]): Promise<T> => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startMain } from './main-process.js';
 
-/** A service's new, empty database and how its entry point is run against it. */
+/** A service's new, empty database (one per attempt of the test) and how its entry point is run against it. */
 export interface EntryPointSetup {
   /** The folder under services/. */
   service: string;
@@ -17,9 +17,9 @@ export interface EntryPointSetup {
  * with, it runs, and again after a restart; started with another, it exits 1 with a message (no
  * stack) that names MASTER_KEY and says what to do, and shows neither key.
  */
-export function itRefusesTheDatabaseOfAnotherMasterKey(setup: () => EntryPointSetup): void {
+export function itRefusesTheDatabaseOfAnotherMasterKey(setup: () => Promise<EntryPointSetup>): void {
   it('starts with the MASTER_KEY its database was set up with, and refuses another one, naming MASTER_KEY', async () => {
-    const s = setup();
+    const s = await setup();
     const original = randomBytes(32).toString('hex');
     const other = randomBytes(32).toString('hex');
     await s.migrate(original);

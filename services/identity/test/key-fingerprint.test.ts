@@ -4,15 +4,14 @@ import { runCli } from '../src/cli/cli.js';
 // Through `node dist/src/main.js`, as compose and Kubernetes start identity (build first: tsc -b).
 // Identity tells its database's key by its signing keys, which `migrate` makes, sealed under
 // MASTER_KEY: another MASTER_KEY cannot open them at start (keys/keys.ts).
-let database: TestDatabase;
-let env: (masterKey: string) => NodeJS.ProcessEnv;
-let managementUrl: string;
+const databases: TestDatabase[] = [];
+afterAll(() => Promise.all(databases.map((d) => d.drop())));
 
-beforeAll(async () => {
-  database = await createTestDatabase('identity_master_key');
+itRefusesTheDatabaseOfAnotherMasterKey(async () => {
+  const database = await createTestDatabase('identity_master_key');
+  databases.push(database);
   const [port, managementPort] = [await freePort(), await freePort()];
-  managementUrl = `http://127.0.0.1:${managementPort}`;
-  env = (masterKey) => ({
+  const env = (masterKey: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     PORT: String(port),
     MANAGEMENT_PORT: String(managementPort),
@@ -27,12 +26,10 @@ beforeAll(async () => {
     DELIVERY_MODE: 'inline',
     LOG_LEVEL: 'warn',
   });
+  return {
+    service: 'identity',
+    managementUrl: `http://127.0.0.1:${managementPort}`,
+    env,
+    migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey)).cli('migrate')),
+  };
 });
-afterAll(() => database.drop());
-
-itRefusesTheDatabaseOfAnotherMasterKey(() => ({
-  service: 'identity',
-  managementUrl,
-  env,
-  migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey)).cli('migrate')),
-}));

@@ -7,15 +7,25 @@ import { KeyFingerprintRepository } from '../src/key-fingerprint/key-fingerprint
 
 // Through `node dist/src/main.js`, as compose and Kubernetes start the service (build first: tsc -b).
 const databases: TestDatabase[] = [];
-let env: (masterKey: string, databaseUrl?: string) => NodeJS.ProcessEnv;
-let managementUrl: string;
+afterAll(() => Promise.all(databases.map((d) => d.drop())));
 
-beforeAll(async () => {
-  const database = await createTestDatabase('secrets_master_key');
+async function newDatabase(label: string): Promise<string> {
+  const database = await createTestDatabase(label);
   databases.push(database);
-  const [port, managementPort] = [await freePort(), await freePort()];
-  managementUrl = `http://127.0.0.1:${managementPort}`;
-  env = (masterKey, databaseUrl = database.url) => ({
+  return database.url;
+}
+
+interface Ports {
+  port: number;
+  managementPort: number;
+}
+
+async function freePorts(): Promise<Ports> {
+  return { port: await freePort(), managementPort: await freePort() };
+}
+
+function env(masterKey: string, databaseUrl: string, { port, managementPort }: Ports): NodeJS.ProcessEnv {
+  return {
     PATH: process.env.PATH,
     PORT: String(port),
     MANAGEMENT_PORT: String(managementPort),
@@ -30,25 +40,26 @@ beforeAll(async () => {
     PASSPHRASE_HASH_COST: '4',
     PASSPHRASE_WORKERS: '1',
     LOG_LEVEL: 'warn',
-  });
-});
-afterAll(() => Promise.all(databases.map((d) => d.drop())));
+  };
+}
 
-itRefusesTheDatabaseOfAnotherMasterKey(() => ({
-  service: 'secrets',
-  managementUrl,
-  env,
-  migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey)).cli('migrate')),
-}));
+itRefusesTheDatabaseOfAnotherMasterKey(async () => {
+  const [databaseUrl, ports] = [await newDatabase('secrets_master_key'), await freePorts()];
+  return {
+    service: 'secrets',
+    managementUrl: `http://127.0.0.1:${ports.managementPort}`,
+    env: (masterKey) => env(masterKey, databaseUrl, ports),
+    migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey, databaseUrl, ports)).cli('migrate')),
+  };
+});
 
 it('keeps a one-way fingerprint of the first MASTER_KEY, never the key; of replicas starting at once with different keys, one wins', async () => {
-  const database = await createTestDatabase('secrets_fingerprint_row');
-  databases.push(database);
+  const databaseUrl = await newDatabase('secrets_fingerprint_row');
   const keys = Array.from({ length: 4 }, () => randomBytes(32));
-  await cliDriver(runCli, env(keys[0]?.toString('hex') ?? '', database.url)).cli('migrate');
-  const db = createDb(database.url, 4);
+  await cliDriver(runCli, env(keys[0]?.toString('hex') ?? '', databaseUrl, await freePorts())).cli('migrate');
+  const db = createDb(databaseUrl, 4);
   try {
-    const outcomes = await Promise.allSettled(keys.map((key) => verifyKeyFingerprints(new KeyFingerprintRepository(db), { MASTER_KEY: key }, database.url)));
+    const outcomes = await Promise.allSettled(keys.map((key) => verifyKeyFingerprints(new KeyFingerprintRepository(db), { MASTER_KEY: key }, databaseUrl)));
     const started = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [keys[i] as Buffer] : []));
     expect(started).toHaveLength(1);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(KeyMismatchError);
@@ -61,9 +72,8 @@ it('keeps a one-way fingerprint of the first MASTER_KEY, never the key; of repli
 });
 
 it('refuses to start on a database that was never migrated, saying so', async () => {
-  const unmigrated = await createTestDatabase('secrets_unmigrated');
-  databases.push(unmigrated);
-  const refused = startMain('secrets', env(randomBytes(32).toString('hex'), unmigrated.url));
+  const unmigrated = await newDatabase('secrets_unmigrated');
+  const refused = startMain('secrets', env(randomBytes(32).toString('hex'), unmigrated, await freePorts()));
   expect(await refused.exited).toBe(1);
   expect(refused.stderr()).toMatch(/^secrets: the database has no key_fingerprints table: run the migrations first/);
 });
