@@ -22,9 +22,6 @@ export interface MailerApp extends ServiceApp {
   close(): Promise<void>;
 }
 
-/** Longest wait (ms) for a Redis connection or command (a status report, a sent marker, readiness). */
-const REDIS_TIMEOUT_MS = 1000;
-
 interface Running {
   redis: Redis;
   statusQueue: Queue;
@@ -71,7 +68,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
   const start = async () => {
     // One ordinary connection for the status queue, the sent markers, metrics and readiness; the
     // worker opens its own (BullMQ needs a blocking one).
-    const redis = connectRedis(config.REDIS_URL, REDIS_TIMEOUT_MS, logger);
+    const redis = connectRedis(config.REDIS_URL, config.REDIS_TIMEOUT_MS, logger);
     warnIfRedisVolatile(
       redis,
       logger,

@@ -9,6 +9,7 @@ describe('mailer configuration', () => {
   test('has working defaults for local development, the sealing key aside', () => {
     expect(readConfig({ MAIL_SEALING_KEY })).toEqual({
       REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_TIMEOUT_MS: 1000,
       QUEUE_PREFIX: 'hush',
       SMTP_URL: 'smtp://127.0.0.1:1025',
       SMTP_TLS_REJECT_UNAUTHORIZED: true,

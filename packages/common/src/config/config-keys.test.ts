@@ -32,6 +32,7 @@ describe('shared configuration keys', () => {
   it('compose into a smaller service (no database) just as well', () => {
     expect(loadConfig(z.object({ ...redisKeys(), ...processKeys() }), { IDLE_COMPACTION: 'no' })).toEqual({
       REDIS_URL: 'redis://127.0.0.1:6379',
+      REDIS_TIMEOUT_MS: 1000,
       LOG_LEVEL: 'info',
       IDLE_COMPACTION: false,
     });

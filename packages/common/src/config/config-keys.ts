@@ -36,6 +36,8 @@ export const managementKeys = (fallback: number) => ({
 /** The Redis server; several services and deployments may share one. */
 export const redisKeys = () => ({
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
+  /** Longest wait (ms) for a Redis connection or command. */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 /** What tells one HTTP service from the other in the keys they share. */
@@ -66,8 +68,6 @@ export const httpServiceKeys = (defaults: HttpServiceDefaults) => ({
    */
   DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   ...redisKeys(),
-  /** Longest wait (ms) for a Redis connection or command. */
-  REDIS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   /** Prefix of this service's Redis keys (several deployments may share one Redis). */
   REDIS_PREFIX: z.string().min(1).default(defaults.redisPrefix),
   /**
