@@ -11,8 +11,10 @@ import { createApiAndClient, startIdentity, type Harness } from './harness.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const LIMIT = 3;
+/** 100 to 249: never the fixed clients below (203.0.113.77 and .78), whose counts must start at zero. */
+const octet = () => 100 + ((randomBytes(1)[0] as number) % 150);
 /** A different made-up address for every request, as a client forging the header would send. */
-const rotating = () => ({ 'x-forwarded-for': `198.51.100.${1 + ((randomBytes(1)[0] as number) % 250)}, 203.0.113.${1 + ((randomBytes(1)[0] as number) % 250)}` });
+const rotating = () => ({ 'x-forwarded-for': `198.51.100.${octet()}, 203.0.113.${octet()}` });
 
 /** `LIMIT + 1` failed client authentications at the token endpoint (oidc-provider's Koa side), each with `headers()`. */
 async function clientAuthFailures(h: Harness, headers: () => Record<string, string>): Promise<number[]> {
