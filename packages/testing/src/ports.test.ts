@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { freePort } from './ports.js';
 
 // The ports a test tells a child process to listen on. A port the kernel picked (listen(0)) and
-// released could be handed by the kernel to any other socket before the child listens: a CI run
-// once saw a service fail with EADDRINUSE so.
+// released could be handed by the kernel to any other socket before the child listens, which then
+// fails with EADDRINUSE.
 
 const [firstEphemeral] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
 
