@@ -15,6 +15,8 @@ export class TcpProxy {
   private readonly targetPort: number;
   /** The proxy's port on 127.0.0.1; kept across stop() and start(). */
   port = 0;
+  /** Connections accepted since the last start(): whether anything (re)connected meanwhile. */
+  accepted = 0;
 
   /** `target`: a URL (`redis://127.0.0.1:6379`, `postgres://...@host:5432/db`) or `host:port`. */
   constructor(target: string, defaultPort = 0) {
@@ -26,6 +28,7 @@ export class TcpProxy {
   /** Listens (again, on the same port after stop()) and forwards every new connection. */
   async start(): Promise<void> {
     this.stalled = false;
+    this.accepted = 0;
     this.server = createServer((client) => this.accept(client));
     this.server.listen(this.port, '127.0.0.1');
     await once(this.server, 'listening');
@@ -57,6 +60,7 @@ export class TcpProxy {
   }
 
   private accept(client: Socket): void {
+    this.accepted++;
     this.track(client);
     if (this.stalled) {
       client.pause();
