@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { Queue, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { connectRedis, KeyRing, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
+import { closeRedis, connectRedis, KeyRing, managementEndpoints, warnIfRedisVolatile, withTimeout, type Logger, type ServiceApp } from '@hush/common/base';
 import { DELIVERY_STATUS_QUEUE, IDENTITY_DELIVERY_STATUS_QUEUE, MAIL_QUEUE, PREVIOUS_MAIL_QUEUES, jobSeal } from '@hush/queue';
 import type { Config } from './config.js';
 import { DeliveryStatus } from './delivery-status.js';
@@ -117,8 +117,7 @@ export function createMailerApp(config: Config, logger: Logger): MailerApp {
     transport.close();
     await Promise.allSettled([statusQueue.close(), identityStatusQueue.close(), ...mailQueues.map((queue) => queue.close())]);
     logger.debug('queues closed');
-    if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-    else redis.disconnect();
+    await closeRedis(redis);
     logger.info('mailer stopped');
   };
 

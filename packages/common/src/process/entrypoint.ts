@@ -5,6 +5,7 @@ import { ConfigError } from '../config/config.js';
 // Types only: importing infrastructure.js would load knex, pg and ioredis into every process.
 import type { Infrastructure } from './infrastructure.js';
 import type { Logger } from '../logging/logger.js';
+import { closeRedis } from '../redis/redis.js';
 import { closeGracefully, onShutdownSignal } from './shutdown.js';
 
 /**
@@ -137,7 +138,7 @@ export async function serveUntilSignal(app: ServiceApp, ports: ServicePorts, opt
 
 /** Closes the database pool and the Redis connection of `infra`. */
 export async function disconnect(infra: Infrastructure): Promise<void> {
-  await Promise.allSettled([infra.db.destroy(), infra.redis.quit()]);
+  await Promise.allSettled([infra.db.destroy(), closeRedis(infra.redis)]);
 }
 
 /** What `serveUntilSignal` needs of an HTTP service's connections: its logger, and closing them last. */

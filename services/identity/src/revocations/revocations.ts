@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { addressKey, encodeRevocation, outageLog, revocationKey, type Logger, type OutageLog, type Revocation } from '@hush/common';
+import { addressKey, closeRedis, encodeRevocation, outageLog, revocationKey, type Logger, type OutageLog, type Revocation } from '@hush/common';
 import { MAX_ACCESS_TOKEN_TTL } from '../apis/index.js';
 
 /**
@@ -92,7 +92,7 @@ export class Revocations {
     }
     const own = this.own;
     this.own = undefined;
-    if (own) await own.quit().catch(() => own.disconnect());
+    if (own) await closeRedis(own);
   }
 
   private publish(revocation: Revocation, until: number): Promise<void> {

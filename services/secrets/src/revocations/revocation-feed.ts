@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { decodeRevocation, decodeRevocationMessage, timedOut, withTimeout, type Logger } from '@hush/common';
+import { decodeRevocation, decodeRevocationMessage, dropRedis, timedOut, withTimeout, type Logger } from '@hush/common';
 import { RevocationList, type AddressClaims, type RevocableClaims } from './revocation-list.js';
 
 export type RevocationStatus = 'valid' | 'revoked' | 'unknown';
@@ -78,6 +78,8 @@ export class RevocationFeed {
       enableOfflineQueue: false,
       maxRetriesPerRequest: null,
       connectTimeout: this.options.timeoutMs,
+      // Dropped at once, as the service's own connection (connectRedis).
+      disconnectTimeout: 0,
       retryStrategy: (attempt) => Math.min(100 * attempt, 1000),
     });
     this.subscriber = subscriber;
@@ -95,7 +97,7 @@ export class RevocationFeed {
     this.generation++;
     this.confirmedAt = undefined;
     clearTimeout(this.heartbeat);
-    this.subscriber?.disconnect();
+    if (this.subscriber) dropRedis(this.subscriber);
     this.subscriber = undefined;
   }
 
