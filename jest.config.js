@@ -37,8 +37,4 @@ export default {
   globalTeardown: '<rootDir>/packages/testing/jest/global-teardown.mjs',
   // One more run for a failed test, its first failure logged (retry.mjs).
   setupFilesAfterEnv: ['<rootDir>/packages/testing/jest/retry.mjs'],
-  // The Redis-outage fault test leaves connection pools and reconnect timers of the services it
-  // stopped behind (their close() resolves, yet tarn and ioredis timers stay); until that is found,
-  // the run ends when its tests have, instead of waiting on them forever.
-  forceExit: true,
 };
