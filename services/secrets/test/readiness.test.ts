@@ -11,10 +11,6 @@ beforeAll(async () => {
   h = await startSecrets({}, { postgres, redis });
 });
 afterAll(async () => {
-  // BullMQ's connections (delivery status worker) take a moment to come back after the Redis
-  // outage; closed before that, they keep reconnecting and Jest cannot exit.
-  await ready();
-  await new Promise((r) => setTimeout(r, 2000));
   await h.close();
   await proxies.stop();
 });
