@@ -1,22 +1,16 @@
-import { cliDriver, createTestDatabase, freePort, itRefusesTheDatabaseOfAnotherMasterKey, testRedisUrl, uniquePrefix, type TestDatabase } from '@hush/testing';
+import { cliDriver, itRefusesTheDatabaseOfAnotherMasterKey, testRedisUrl, uniquePrefix } from '@hush/testing';
 import { runCli } from '../src/cli/cli.js';
 
 // Through `node dist/src/main.js`, as compose and Kubernetes start identity (build first: tsc -b).
 // Identity tells its database's key by its signing keys, which `migrate` makes, sealed under
 // MASTER_KEY: another MASTER_KEY cannot open them at start (keys/keys.ts).
-const databases: TestDatabase[] = [];
-afterAll(() => Promise.all(databases.map((d) => d.drop())));
-
-itRefusesTheDatabaseOfAnotherMasterKey(async () => {
-  const database = await createTestDatabase('identity_master_key');
-  databases.push(database);
-  const [port, managementPort] = [await freePort(), await freePort()];
+itRefusesTheDatabaseOfAnotherMasterKey('identity', ({ databaseUrl, port, managementPort }) => {
   const env = (masterKey: string): NodeJS.ProcessEnv => ({
     PATH: process.env.PATH,
     PORT: String(port),
     MANAGEMENT_PORT: String(managementPort),
     AUTH_URL: `http://127.0.0.1:${port}`,
-    DATABASE_URL: database.url,
+    DATABASE_URL: databaseUrl,
     REDIS_URL: testRedisUrl,
     REDIS_PREFIX: uniquePrefix('identity-master-key'),
     REVOCATIONS_CHANNEL: uniquePrefix('revocations-test').slice(0, -1),
@@ -26,10 +20,5 @@ itRefusesTheDatabaseOfAnotherMasterKey(async () => {
     DELIVERY_MODE: 'inline',
     LOG_LEVEL: 'warn',
   });
-  return {
-    service: 'identity',
-    managementUrl: `http://127.0.0.1:${managementPort}`,
-    env,
-    migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey)).cli('migrate')),
-  };
+  return { env, migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey)).cli('migrate')) };
 });

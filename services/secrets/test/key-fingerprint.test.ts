@@ -43,15 +43,10 @@ function env(masterKey: string, databaseUrl: string, { port, managementPort }: P
   };
 }
 
-itRefusesTheDatabaseOfAnotherMasterKey(async () => {
-  const [databaseUrl, ports] = [await newDatabase('secrets_master_key'), await freePorts()];
-  return {
-    service: 'secrets',
-    managementUrl: `http://127.0.0.1:${ports.managementPort}`,
-    env: (masterKey) => env(masterKey, databaseUrl, ports),
-    migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey, databaseUrl, ports)).cli('migrate')),
-  };
-});
+itRefusesTheDatabaseOfAnotherMasterKey('secrets', ({ databaseUrl, ...ports }) => ({
+  env: (masterKey) => env(masterKey, databaseUrl, ports),
+  migrate: async (masterKey) => void (await cliDriver(runCli, env(masterKey, databaseUrl, ports)).cli('migrate')),
+}));
 
 it('keeps a one-way fingerprint of the first MASTER_KEY, never the key; of replicas starting at once with different keys, one wins', async () => {
   const databaseUrl = await newDatabase('secrets_fingerprint_row');
